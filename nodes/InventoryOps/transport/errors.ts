@@ -1,0 +1,126 @@
+import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
+
+import { ENDPOINTS, type Endpoint } from './endpoints';
+
+/** The spec's error object (part 7); every field may be missing on an answer we did not expect. */
+export interface ServiceError {
+	message?: string;
+	statusCode?: number;
+	code?: string;
+	overview?: string;
+	origin?: string;
+	serviceTraceId?: string;
+	type?: string;
+	user_error?: boolean;
+	display?: string;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Pulls the spec's `{ error: {...} }` out of an answer, tolerating a bare error object or plain text. */
+export function readServiceError(body: unknown): ServiceError {
+	const candidate = isObject(body) && isObject(body.error) ? body.error : body;
+	if (isObject(candidate)) {
+		const pick = <T>(key: string, type: string) =>
+			typeof candidate[key] === type ? (candidate[key] as T) : undefined;
+		return {
+			message: pick<string>('message', 'string'),
+			statusCode: pick<number>('statusCode', 'number'),
+			code: pick<string>('code', 'string'),
+			overview: pick<string>('overview', 'string'),
+			origin: pick<string>('origin', 'string'),
+			serviceTraceId: pick<string>('serviceTraceId', 'string'),
+			type: pick<string>('type', 'string'),
+			user_error: pick<boolean>('user_error', 'boolean'),
+			display: pick<string>('display', 'string'),
+		};
+	}
+	if (typeof body === 'string' && body.trim() !== '') return { message: body.slice(0, 500) };
+	return {};
+}
+
+/** The `exp` of a JWT as a Date, without verifying it; undefined when the token is not a readable JWT. */
+export function jwtExpiry(token: unknown): Date | undefined {
+	if (typeof token !== 'string') return undefined;
+	const parts = token.split('.');
+	if (parts.length !== 3) return undefined;
+	try {
+		const payload: unknown = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+		if (isObject(payload) && typeof payload.exp === 'number') return new Date(payload.exp * 1000);
+	} catch {
+		return undefined;
+	}
+	return undefined;
+}
+
+const STATUS_HINTS: Record<number, string> = {
+	400: 'The service rejected the request as invalid. Check the fields named in the message.',
+	401: 'The access token was missing or rejected. Check the Access Token in the Inventory Ops API credential.',
+	403: 'The access token is valid but lacks the permission (scope) this operation needs.',
+	404: 'The service does not know this address or record. Check the Base URL / App Base URL in the credential and the identifiers sent.',
+	409: 'The request conflicts with data already on the service (for example a duplicate SKU).',
+	429: 'The service rate limit was exceeded and stayed exceeded after the allowed retries. Try again later or lower the batch size / calls in flight.',
+	500: 'The service failed internally. Nothing here can tell whether the change was applied; check before running again.',
+};
+
+function hintFor(status: number): string | undefined {
+	return STATUS_HINTS[status] ?? (status >= 500 ? STATUS_HINTS[500] : undefined);
+}
+
+export interface ErrorContext {
+	node: INode;
+	endpoint: Endpoint;
+	itemIndex?: number;
+	accessToken?: unknown;
+	now?: number;
+}
+
+/** Turns a non-2xx answer into a NodeApiError carrying the spec's fields; never includes the token. */
+export function apiErrorFromResponse(status: number, body: unknown, context: ErrorContext): NodeApiError {
+	const serviceError = readServiceError(body);
+	const expiry = status === 401 ? jwtExpiry(context.accessToken) : undefined;
+	const expired = expiry !== undefined && expiry.getTime() <= (context.now ?? Date.now());
+	const message = expired
+		? `The access token expired at ${expiry.toISOString()}. Create a new token and update the Inventory Ops API credential.`
+		: (serviceError.message ?? `The service answered ${status} to ${ENDPOINTS[context.endpoint].path}`);
+	const details = [serviceError.overview, hintFor(status)].filter(Boolean).join(' ');
+	const fields = Object.fromEntries(
+		Object.entries({ ...serviceError, statusCode: status, endpoint: ENDPOINTS[context.endpoint].path }).filter(
+			([, value]) => value !== undefined,
+		),
+	) as JsonObject;
+	return new NodeApiError(context.node, fields, {
+		message,
+		description: [
+			details,
+			serviceError.code ? `Code: ${serviceError.code}.` : '',
+			serviceError.serviceTraceId ? `Trace id: ${serviceError.serviceTraceId}.` : '',
+		]
+			.filter(Boolean)
+			.join(' '),
+		httpCode: String(status),
+		itemIndex: context.itemIndex,
+	});
+}
+
+/** A call that never got an answer. For a call that may change data, say plainly that it was not repeated. */
+export function apiErrorFromNetworkFailure(error: unknown, context: ErrorContext): NodeApiError {
+	const { path, changesData } = ENDPOINTS[context.endpoint];
+	const reason = isObject(error)
+		? String(error.code ?? error.message ?? 'unknown network error')
+		: 'unknown network error';
+	const timedOut = /timeout|ETIMEDOUT|ECONNABORTED/i.test(reason);
+	const message = timedOut
+		? `The service did not answer ${path} in time (${reason})`
+		: `The connection to the service failed during ${path} (${reason})`;
+	const description = changesData
+		? 'The service may or may not have applied this change, so it was not sent again. Check the service before running this item again.'
+		: 'No answer was received. This call only reads data and can be run again safely.';
+	return new NodeApiError(context.node, { code: reason, endpoint: path } as JsonObject, {
+		message,
+		description,
+		itemIndex: context.itemIndex,
+	});
+}

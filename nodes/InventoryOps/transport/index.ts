@@ -1,0 +1,96 @@
+import {
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHookFunctions,
+	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
+	type IWebhookFunctions,
+} from 'n8n-workflow';
+
+import { ENDPOINTS, type Endpoint } from './endpoints';
+import { apiErrorFromNetworkFailure, apiErrorFromResponse } from './errors';
+import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from './rateLimit';
+
+export { ENDPOINTS, type Endpoint } from './endpoints';
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './rateLimit';
+
+export const CREDENTIAL_TYPE = 'inventoryOpsApi';
+
+export type InventoryOpsContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions | ILoadOptionsFunctions;
+
+export interface RequestOptions {
+	/** The input item the call is made for, so that errors name it. */
+	itemIndex?: number;
+	/** Milliseconds before the call is given up. */
+	timeoutMs?: number;
+	retryPolicy?: RetryPolicy;
+}
+
+interface FullResponse {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: unknown;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+function joinUrl(base: unknown, path: string): string {
+	return `${String(base ?? '').replace(/\/+$/, '')}${path}`;
+}
+
+/**
+ * The only place that speaks HTTP to the service. Sends a JSON POST with the credential, retries a 429
+ * (the service did nothing) within the retry policy, and turns every other failure into a NodeApiError.
+ */
+export async function inventoryOpsApiRequest<T = unknown>(
+	this: InventoryOpsContext,
+	endpoint: Endpoint,
+	body: IDataObject,
+	options: RequestOptions = {},
+): Promise<T> {
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE, options.itemIndex ?? 0);
+	const { path, base, changesData } = ENDPOINTS[endpoint];
+	const request: IHttpRequestOptions = {
+		method: 'POST',
+		url: joinUrl(credentials[base], path),
+		body,
+		json: true,
+		headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+		timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	const errorContext = { node: this.getNode(), endpoint, itemIndex: options.itemIndex };
+	const policy = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
+	let waitedMs = 0;
+	let readRetries = 0;
+
+	for (let attempt = 0; ; attempt++) {
+		let response: FullResponse;
+		try {
+			response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				request,
+			)) as FullResponse;
+		} catch (error) {
+			// A read may be repeated once after a dropped connection; a write never is.
+			if (!changesData && readRetries++ < 1) continue;
+			throw apiErrorFromNetworkFailure(error, errorContext);
+		}
+		if (response.statusCode >= 200 && response.statusCode < 300) return response.body as T;
+		if (response.statusCode === 429) {
+			const delay = nextRetryDelay(policy, attempt, waitedMs, response.headers['retry-after']);
+			if (delay !== undefined) {
+				waitedMs += delay;
+				await sleep(delay);
+				continue;
+			}
+		}
+		throw apiErrorFromResponse(response.statusCode, response.body, {
+			...errorContext,
+			accessToken: credentials.accessToken,
+		});
+	}
+}

@@ -1,0 +1,17 @@
+// Prints the totals of every jest --json report given, as the single plain line CI reads: "N passed, N failed".
+// A suite that crashed before running its tests counts as one failure, so a broken file can never pass silently.
+const fs = require('node:fs');
+
+let passed = 0;
+let failed = 0;
+const files = process.argv.slice(2).filter((file) => fs.existsSync(file));
+for (const file of files) {
+	const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+	passed += report.numPassedTests;
+	failed += report.numFailedTests;
+	for (const suite of report.testResults) {
+		if (suite.status === 'failed' && suite.assertionResults.length === 0) failed += 1;
+	}
+}
+if (files.length === 0) failed += 1;
+console.log(`${passed} passed, ${failed} failed`);
