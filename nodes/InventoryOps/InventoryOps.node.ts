@@ -6,6 +6,9 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { router } from './actions/router';
+import { versionProperties } from './actions/versionDescription';
+
 export class InventoryOps implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Inventory Ops',
@@ -14,16 +17,17 @@ export class InventoryOps implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Look up orders, create kits, restore shipment inventory and manage webhook handlers',
+		description:
+			'Look up orders in bulk, create kits, restore inventory deducted by a shipment, and add or remove webhook handlers of the Inventory Ops service',
 		defaults: { name: 'Inventory Ops' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'inventoryOpsApi', required: true }],
-		properties: [],
+		properties: versionProperties,
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [this.getInputData()];
+		return await router.call(this);
 	}
 }

@@ -112,15 +112,17 @@ export function apiErrorFromNetworkFailure(error: unknown, context: ErrorContext
 		? String(error.code ?? error.message ?? 'unknown network error')
 		: 'unknown network error';
 	const timedOut = /timeout|ETIMEDOUT|ECONNABORTED/i.test(reason);
+	// The low-level code (ECONNRESET...) stays out of the message and out of a `code` field: n8n would replace
+	// a message containing it with a generic text that drops the endpoint and the "not repeated" advice.
 	const message = timedOut
-		? `The service did not answer ${path} in time (${reason})`
-		: `The connection to the service failed during ${path} (${reason})`;
+		? `The service did not answer ${path} in time`
+		: `The connection to the service was lost during ${path} before an answer arrived`;
 	const description = changesData
 		? 'The service may or may not have applied this change, so it was not sent again. Check the service before running this item again.'
 		: 'No answer was received. This call only reads data and can be run again safely.';
-	return new NodeApiError(context.node, { code: reason, endpoint: path } as JsonObject, {
-		message,
-		description,
-		itemIndex: context.itemIndex,
-	});
+	return new NodeApiError(
+		context.node,
+		{ networkError: reason, endpoint: path, changesData, timedOut } as JsonObject,
+		{ message, description, itemIndex: context.itemIndex },
+	);
 }

@@ -1,0 +1,88 @@
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import type { RequestOptions } from '../../transport';
+
+/** The fields of a failure that an error item carries, so a workflow can branch on them. */
+export function errorItemJson(error: unknown): IDataObject {
+	if (error instanceof NodeApiError) {
+		const response = (error.errorResponse ?? {}) as JsonObject;
+		return {
+			error: error.message,
+			description: error.description ?? undefined,
+			httpCode: error.httpCode ?? undefined,
+			...response,
+		};
+	}
+	if (error instanceof NodeOperationError) {
+		return { error: error.message, description: error.description ?? undefined };
+	}
+	return { error: error instanceof Error ? error.message : String(error) };
+}
+
+/** Wraps any failure as a node error tied to the item, so n8n shows which item failed. */
+export function asNodeError(
+	this: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		return error;
+	}
+	return new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+}
+
+/** Output items for one input item, each carrying its `pairedItem`. */
+export function pairedOutput(
+	this: IExecuteFunctions,
+	json: IDataObject | IDataObject[],
+	itemIndex: number,
+): INodeExecutionData[] {
+	return this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(json), {
+		itemData: { item: itemIndex },
+	});
+}
+
+/**
+ * With "continue on fail" (or an error output) the failure becomes an error item paired with its input item;
+ * otherwise it stops the node with the item named.
+ */
+export function failedItemOutput(
+	this: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): INodeExecutionData[] {
+	const nodeError = asNodeError.call(this, error, itemIndex);
+	if (!this.continueOnFail()) throw nodeError;
+	return pairedOutput.call(this, errorItemJson(nodeError), itemIndex);
+}
+
+/** Runs one call per input item; a failed item never stops the others when the node continues on fail. */
+export async function forEachItem(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	handleItem: (itemIndex: number) => Promise<IDataObject | IDataObject[]>,
+): Promise<INodeExecutionData[]> {
+	const returnData: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			returnData.push(...pairedOutput.call(this, await handleItem(itemIndex), itemIndex));
+		} catch (error) {
+			returnData.push(...failedItemOutput.call(this, error, itemIndex));
+		}
+	}
+	return returnData;
+}
+
+/** The per-call settings every operation offers under Options. */
+export function requestOptions(this: IExecuteFunctions, itemIndex: number): RequestOptions {
+	const timeoutMs = this.getNodeParameter('options.timeout', itemIndex, 30_000) as number;
+	return { itemIndex, timeoutMs };
+}

@@ -1,0 +1,10 @@
+import type { AllEntities } from 'n8n-workflow';
+
+type NodeMap = {
+	order: 'getMany';
+	kit: 'create';
+	shipment: 'restoreInventory';
+	webhookHandler: 'add' | 'remove';
+};
+
+export type InventoryOpsType = AllEntities<NodeMap>;

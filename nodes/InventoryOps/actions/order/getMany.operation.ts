@@ -1,0 +1,305 @@
+import {
+	deepCopy,
+	NodeApiError,
+	NodeOperationError,
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import { inventoryOpsApiRequest } from '../../transport';
+import { chunk, runWithConcurrency } from '../helpers/concurrency';
+import { timeoutOption } from '../helpers/descriptions';
+import { asNodeError, failedItemOutput, pairedOutput, requestOptions } from '../helpers/execution';
+import { isPlainObject, ItemValidator } from '../helpers/validation';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Look Up By',
+		name: 'lookUpBy',
+		type: 'options',
+		options: [
+			{
+				name: 'Store ID and Order Number',
+				value: 'fields',
+				description: 'Each input item names one order',
+			},
+			{
+				name: 'List of References (JSON)',
+				value: 'list',
+				description: 'Each input item gives a list of {store_id, order_number} pairs',
+			},
+		],
+		default: 'fields',
+	},
+	{
+		displayName: 'Store ID',
+		name: 'storeId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. store_1',
+		description: 'The identifier of the store the order belongs to',
+		displayOptions: { show: { lookUpBy: ['fields'] } },
+	},
+	{
+		displayName: 'Order Number',
+		name: 'orderNumber',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 1001',
+		description: 'The order number within that store',
+		displayOptions: { show: { lookUpBy: ['fields'] } },
+	},
+	{
+		displayName: 'References',
+		name: 'references',
+		type: 'json',
+		required: true,
+		default: '[\n  { "store_id": "", "order_number": "" }\n]',
+		description: 'A JSON array of objects, each with "store_id" and "order_number" (text)',
+		displayOptions: { show: { lookUpBy: ['list'] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Batch Size',
+				name: 'batchSize',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 10000 },
+				default: 100,
+				description:
+					'How many order references to send in one call. References of all input items are collected, duplicates dropped, and sent in calls of this size.',
+			},
+			{
+				displayName: 'Calls in Flight',
+				name: 'callsInFlight',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 16 },
+				default: 4,
+				description: 'How many bulk calls may run at the same time',
+			},
+			{
+				displayName: 'If an Order Is Not Found',
+				name: 'unmatched',
+				type: 'options',
+				options: [
+					{
+						name: 'Output Item with Found: False',
+						value: 'foundFalse',
+						description: 'Output {found: false, store_id, order_number} for the reference',
+					},
+					{
+						name: 'Output Nothing',
+						value: 'skip',
+						description: 'The reference gives no output item',
+					},
+					{
+						name: 'Fail the Item',
+						value: 'error',
+						description: 'The input item fails with an error naming the reference',
+					},
+				],
+				default: 'foundFalse',
+			},
+			{
+				displayName: 'Output',
+				name: 'output',
+				type: 'options',
+				options: [
+					{
+						name: 'Order Only',
+						value: 'order',
+						description:
+							'The order record; barcode_generation_failed is added to it when the service reports it',
+					},
+					{
+						name: 'Whole Result Entry',
+						value: 'entry',
+						description: 'The entry as the service returns it: order, metrics, barcode_generation_failed',
+					},
+				],
+				default: 'order',
+			},
+			timeoutOption,
+		],
+	},
+];
+
+const displayOptions = { show: { resource: ['order'], operation: ['getMany'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+interface OrderReference extends IDataObject {
+	store_id: string;
+	order_number: string;
+}
+
+interface ResultEntry extends IDataObject {
+	order?: IDataObject;
+	metrics?: IDataObject;
+	barcode_generation_failed?: IDataObject;
+}
+
+type UnmatchedBehaviour = 'foundFalse' | 'skip' | 'error';
+
+/** (store_id, order_number) as one map key; the service's result order says nothing about which is which. */
+function referenceKey(storeId: unknown, orderNumber: unknown): string {
+	return JSON.stringify([String(storeId), String(orderNumber)]);
+}
+
+function readReferences(this: IExecuteFunctions, itemIndex: number): OrderReference[] {
+	// Typed explicitly so that TypeScript treats check.fail() as the end of the path.
+	const check: ItemValidator = new ItemValidator(this.getNode(), itemIndex);
+	if (this.getNodeParameter('lookUpBy', itemIndex) === 'fields') {
+		return [
+			{
+				store_id: check.text(this.getNodeParameter('storeId', itemIndex, ''), 'Store ID'),
+				order_number: check.text(this.getNodeParameter('orderNumber', itemIndex, ''), 'Order Number'),
+			},
+		];
+	}
+	const raw = this.getNodeParameter('references', itemIndex, '[]');
+	const parsed = isPlainObject(raw) ? [raw] : check.list(raw, 'References');
+	if (parsed.length === 0) check.fail('References', 'must list at least one order reference');
+	return parsed.map((entry, index) => {
+		const field = `References[${index}]`;
+		if (!isPlainObject(entry)) check.fail(field, 'must be an object with store_id and order_number');
+		return {
+			store_id: check.text(entry.store_id, `${field}.store_id`),
+			order_number: check.text(entry.order_number, `${field}.order_number`),
+		};
+	});
+}
+
+function outputFor(entry: ResultEntry, mode: string): IDataObject {
+	if (mode === 'entry') return entry;
+	const order = { ...(entry.order ?? {}) };
+	// The order record has no such field, so adding it cannot collide, and a failure is never hidden.
+	if (entry.barcode_generation_failed !== undefined) {
+		order.barcode_generation_failed = entry.barcode_generation_failed;
+	}
+	return order;
+}
+
+function unexpectedAnswer(this: IExecuteFunctions, itemIndex: number): NodeApiError {
+	return new NodeApiError(this.getNode(), { endpoint: '/order/get_single_bulk' } as JsonObject, {
+		message: 'The service answered the bulk order lookup with something other than a list',
+		itemIndex,
+	});
+}
+
+/**
+ * Collects the references of ALL input items, sends each distinct one once, in batches with a bounded number of
+ * calls in flight, and maps every returned order back to each item that asked for it by (store_id, order_number).
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	// Batch size, concurrency and time-out shape the calls of the whole run, so they are read from the first item.
+	const batchSize = Math.max(1, Math.floor(this.getNodeParameter('options.batchSize', 0, 100) as number));
+	const callsInFlight = Math.max(1, Math.floor(this.getNodeParameter('options.callsInFlight', 0, 4) as number));
+	const callOptions = requestOptions.call(this, 0);
+
+	const referencesByItem = new Map<number, OrderReference[]>();
+	const inputErrors = new Map<number, unknown>();
+	const askedBy = new Map<string, { reference: OrderReference; itemIndexes: number[] }>();
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const references = readReferences.call(this, itemIndex);
+			referencesByItem.set(itemIndex, references);
+			for (const reference of references) {
+				const key = referenceKey(reference.store_id, reference.order_number);
+				const asked = askedBy.get(key) ?? { reference, itemIndexes: [] };
+				if (!asked.itemIndexes.includes(itemIndex)) asked.itemIndexes.push(itemIndex);
+				askedBy.set(key, asked);
+			}
+		} catch (error) {
+			if (!this.continueOnFail()) throw asNodeError.call(this, error, itemIndex);
+			inputErrors.set(itemIndex, error);
+		}
+	}
+
+	const found = new Map<string, ResultEntry>();
+	const batchErrors = new Map<string, unknown>();
+	let stoppingError: unknown;
+	await runWithConcurrency(
+		chunk([...askedBy.entries()], batchSize),
+		callsInFlight,
+		async (batch) => {
+			const firstAsker = batch[0][1].itemIndexes[0];
+			const wanted = new Set(batch.map(([key]) => key));
+			try {
+				const answer = await inventoryOpsApiRequest.call(
+					this,
+					'orderGetSingleBulk',
+					{ order: batch.map(([, asked]) => asked.reference) },
+					{ ...callOptions, itemIndex: firstAsker },
+				);
+				if (!Array.isArray(answer)) throw unexpectedAnswer.call(this, firstAsker);
+				for (const entry of answer as unknown[]) {
+					if (!isPlainObject(entry) || !isPlainObject(entry.order)) continue;
+					const key = referenceKey(entry.order.store_id, entry.order.order_number);
+					if (wanted.has(key) && !found.has(key)) found.set(key, entry as ResultEntry);
+				}
+			} catch (error) {
+				if (!this.continueOnFail()) stoppingError ??= error;
+				for (const key of wanted) batchErrors.set(key, error);
+			}
+		},
+		() => stoppingError !== undefined,
+	);
+	if (stoppingError !== undefined) throw stoppingError;
+
+	const returnData: INodeExecutionData[] = [];
+	const handedOut = new Set<string>();
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			if (inputErrors.has(itemIndex)) throw inputErrors.get(itemIndex);
+			const references = referencesByItem.get(itemIndex) ?? [];
+			const failedKey = references
+				.map((reference) => referenceKey(reference.store_id, reference.order_number))
+				.find((key) => batchErrors.has(key));
+			if (failedKey !== undefined) throw batchErrors.get(failedKey);
+
+			const unmatched = this.getNodeParameter('options.unmatched', itemIndex, 'foundFalse') as UnmatchedBehaviour;
+			const output = this.getNodeParameter('options.output', itemIndex, 'order') as string;
+			const results: IDataObject[] = [];
+			for (const reference of references) {
+				const key = referenceKey(reference.store_id, reference.order_number);
+				const entry = found.get(key);
+				if (entry !== undefined) {
+					// An order asked for by several items is copied, so later nodes never share one object.
+					results.push(outputFor(handedOut.has(key) ? deepCopy(entry) : entry, output));
+					handedOut.add(key);
+				} else if (unmatched === 'foundFalse') {
+					results.push({ found: false, ...reference });
+				} else if (unmatched === 'error') {
+					throw new NodeOperationError(
+						this.getNode(),
+						`Item ${itemIndex}: no order found for store_id '${reference.store_id}' and order_number '${reference.order_number}'`,
+						{
+							itemIndex,
+							description:
+								'The service returned no order for this pair. Check both values, or set "If an Order Is Not Found" to output an item instead.',
+						},
+					);
+				}
+			}
+			returnData.push(...pairedOutput.call(this, results, itemIndex));
+		} catch (error) {
+			returnData.push(...failedItemOutput.call(this, error, itemIndex));
+		}
+	}
+	return returnData;
+}

@@ -1,0 +1,155 @@
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
+
+import { EVENT_TYPE_OPTIONS } from '../../shared/events';
+import { inventoryOpsApiRequest } from '../../transport';
+import { timeoutOption } from '../helpers/descriptions';
+import { forEachItem, requestOptions } from '../helpers/execution';
+import { ItemValidator } from '../helpers/validation';
+
+const CUSTOM_EVENT = 'custom';
+const HTTP_METHODS = ['POST', 'PUT', 'PATCH', 'GET', 'DELETE'];
+
+const EVENT_TYPE_CHOICES: INodePropertyOptions[] = [
+	...EVENT_TYPE_OPTIONS,
+	{
+		name: 'Custom',
+		value: CUSTOM_EVENT,
+		description: 'Any other event type, typed below (the service list is not closed)',
+	},
+];
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Event Type',
+		name: 'eventType',
+		type: 'options',
+		options: EVENT_TYPE_CHOICES,
+		default: 'order.shipped',
+		description: 'The event type the handler is registered for; a value ending in .* matches every event under it',
+	},
+	{
+		displayName: 'Custom Event Type',
+		name: 'customEventType',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. order.status.* or item.created',
+		displayOptions: { show: { eventType: [CUSTOM_EVENT] } },
+	},
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Notify warehouse',
+		description: 'A friendly name for the handler',
+	},
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. https://example.com/hooks/inventory',
+		description: 'The address the service calls when the event happens',
+	},
+	{
+		displayName: 'Method',
+		name: 'method',
+		type: 'options',
+		options: HTTP_METHODS.map((method) => ({ name: method, value: method })),
+		default: 'POST',
+		description: 'The HTTP method the service uses to call the URL',
+	},
+	{
+		displayName: 'Headers',
+		name: 'headers',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Header',
+		default: {},
+		description: 'Headers the service sends with each call, e.g. a shared secret',
+		options: [
+			{
+				displayName: 'Header',
+				name: 'header',
+				values: [
+					{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [timeoutOption],
+	},
+];
+
+const displayOptions = { show: { resource: ['webhookHandler'], operation: ['add'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+function readHeaders(check: ItemValidator, rows: IDataObject[]): IDataObject {
+	const headers: IDataObject = {};
+	rows.forEach((row, index) => {
+		const name = check.text(row.name, `Headers[${index}].name`);
+		if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+			check.fail(`Headers[${index}].name`, 'is not a valid HTTP header name');
+		}
+		headers[name] = check.optionalText(row.value, `Headers[${index}].value`) ?? '';
+	});
+	return headers;
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const check = new ItemValidator(this.getNode(), itemIndex);
+		const selected = this.getNodeParameter('eventType', itemIndex) as string;
+		const type =
+			selected === CUSTOM_EVENT
+				? check.text(this.getNodeParameter('customEventType', itemIndex, ''), 'Custom Event Type')
+				: check.text(selected, 'Event Type');
+		const url = check.text(this.getNodeParameter('url', itemIndex, ''), 'URL');
+		if (!/^https?:\/\/[^\s/]+/i.test(url)) check.fail('URL', 'must be an http:// or https:// address');
+		const method = check.text(this.getNodeParameter('method', itemIndex, 'POST'), 'Method').toUpperCase();
+		if (!HTTP_METHODS.includes(method)) check.fail('Method', `must be one of ${HTTP_METHODS.join(', ')}`);
+		const rows = this.getNodeParameter('headers.header', itemIndex, []) as IDataObject[];
+		const request = {
+			type,
+			name: check.text(this.getNodeParameter('name', itemIndex, ''), 'Name'),
+			handler: { url, method, headers: readHeaders(check, rows) },
+		};
+		const response = (await inventoryOpsApiRequest.call(
+			this,
+			'webhookAddHandler',
+			request,
+			requestOptions.call(this, itemIndex),
+		)) as IDataObject;
+		// Header values may be secrets, so they are not echoed back.
+		const result: IDataObject = { ...response, type, name: request.name, url, method };
+		if (typeof response?._id !== 'string' || response._id === '') {
+			result.idReturned = false;
+			result.notice =
+				'The service did not return an _id for the new handler, so this node cannot give one. Find the handler on the service before removing it.';
+		} else {
+			result.idReturned = true;
+		}
+		return result;
+	});
+}
