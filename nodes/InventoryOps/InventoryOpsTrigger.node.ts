@@ -7,6 +7,10 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { receiveDelivery } from './trigger/delivery';
+import { handlersExist, registerHandlers, removeHandlers } from './trigger/lifecycle';
+import { triggerProperties } from './trigger/properties';
+
 export class InventoryOpsTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Inventory Ops Trigger',
@@ -21,24 +25,24 @@ export class InventoryOpsTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'inventoryOpsApi', required: true }],
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
-		properties: [],
+		properties: triggerProperties,
 	};
 
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return false;
+				return await handlersExist.call(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
+				return await registerHandlers.call(this);
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
+				return await removeHandlers.call(this);
 			},
 		},
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return { workflowData: [this.helpers.returnJsonArray([this.getBodyData()])] };
+		return await receiveDelivery.call(this);
 	}
 }

@@ -1,0 +1,106 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { matchesAnyEventType } from '../shared/events';
+import { unremovableNotice } from './notices';
+import { SECRET_HEADER, secretMatches } from './secret';
+import { readSelectedEventTypes } from './selection';
+import { readState, writeState, type Registration, type TriggerState } from './state';
+
+/** How many recent event ids each registration remembers to recognise a repeated delivery. */
+export const RECENT_EVENT_IDS = 200;
+
+interface DeliveredEvent {
+	id?: string;
+	type: string;
+	createdAt?: string;
+	data: unknown;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The delivery body the service sends: `{ id, type, created_at, data }`; undefined when it is not an event. */
+function readEvent(body: unknown): DeliveredEvent | undefined {
+	if (!isObject(body) || typeof body.type !== 'string' || body.type.trim() === '') return undefined;
+	if (body.id !== undefined && typeof body.id !== 'string') return undefined;
+	return {
+		id: body.id === '' ? undefined : body.id,
+		type: body.type,
+		createdAt: typeof body.created_at === 'string' ? body.created_at : undefined,
+		data: body.data ?? {},
+	};
+}
+
+function reply(this: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
+	this.getResponseObject().status(status).json(body);
+	return { noWebhookResponse: true };
+}
+
+/** The URL this request arrived on: the test URL while listening for a test event, the production URL otherwise. */
+function servedUrl(this: IWebhookFunctions): string | undefined {
+	// getWebhookResourceUrl is recent; older n8n versions return the served URL from getNodeWebhookUrl.
+	if (typeof this.getWebhookResourceUrl === 'function') return this.getWebhookResourceUrl('default');
+	return this.getNodeWebhookUrl('default');
+}
+
+function findRegistration(this: IWebhookFunctions, state: TriggerState): Registration | undefined {
+	const url = servedUrl.call(this);
+	return url === undefined ? undefined : state.registrations[url];
+}
+
+function headersWithoutSecret(headers: IDataObject): IDataObject {
+	return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== SECRET_HEADER));
+}
+
+function warningsFor(registration: Registration, state: TriggerState): string[] {
+	const withoutId = [
+		...registration.handlers.filter((record) => record.id === undefined),
+		...state.unremovable.filter((record) => record.kind === registration.kind),
+	];
+	return withoutId.map(unremovableNotice);
+}
+
+/**
+ * Checks one delivery and turns it into one item. Nothing runs unless the secret header matches the secret stored
+ * for the URL it arrived on: a missing or wrong secret, or no stored secret at all, gets 401.
+ */
+export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const staticData = this.getWorkflowStaticData('node');
+	const state = readState(staticData);
+	const registration = findRegistration.call(this, state);
+	const headers = this.getHeaderData() as IDataObject;
+	if (registration === undefined || !secretMatches(registration.secret, headers[SECRET_HEADER])) {
+		return reply.call(this, 401, { error: 'Missing or invalid webhook secret' });
+	}
+
+	const event = readEvent(this.getBodyData());
+	if (event === undefined) {
+		return reply.call(this, 400, { error: 'The body is not an Inventory Ops event: expected JSON with a "type"' });
+	}
+
+	if (!matchesAnyEventType(readSelectedEventTypes.call(this), event.type)) {
+		return { webhookResponse: { received: true, ignored: `event type ${event.type} is not selected` } };
+	}
+
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	if (options.ignoreRepeatedDeliveries !== false && event.id !== undefined) {
+		if (registration.recentEventIds.includes(event.id)) {
+			return { webhookResponse: { received: true, ignored: `event ${event.id} was already received` } };
+		}
+		registration.recentEventIds = [...registration.recentEventIds, event.id].slice(-RECENT_EVENT_IDS);
+		writeState(staticData, state);
+	}
+
+	const json: IDataObject = {
+		eventId: event.id ?? null,
+		eventType: event.type,
+		createdAt: event.createdAt ?? null,
+		receivedAt: new Date().toISOString(),
+		data: event.data as IDataObject,
+	};
+	if (options.includeHeaders === true) json.headers = headersWithoutSecret(headers);
+	const warnings = warningsFor(registration, state);
+	if (warnings.length > 0) json.warnings = warnings;
+	return { workflowData: [this.helpers.returnJsonArray([json])] };
+}

@@ -1,0 +1,219 @@
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IHookFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import { inventoryOpsApiRequest } from '../transport';
+import { findHandlerId } from './handlerId';
+import { unremovableNotice } from './notices';
+import { asLeftovers, describeHandler, removeHandlerRecords, type RemovalFailure } from './removal';
+import { createSecret, SECRET_HEADER } from './secret';
+import { readSelectedEventTypes } from './selection';
+import { readState, writeState, type HandlerRecord, type RegistrationKind, type TriggerState } from './state';
+
+function currentWebhookUrl(this: IHookFunctions): string {
+	const url = this.getNodeWebhookUrl('default');
+	if (!url) throw new NodeOperationError(this.getNode(), 'n8n gave this trigger no webhook URL');
+	return url;
+}
+
+/** n8n activates a test registration ("listen for test event") in manual mode, a published workflow otherwise. */
+function activationKind(this: IHookFunctions): RegistrationKind {
+	return this.getMode() === 'manual' ? 'test' : 'production';
+}
+
+function handlerName(this: IHookFunctions, type: string, kind: RegistrationKind): string {
+	const { id, name } = this.getWorkflow();
+	return `n8n: ${name ?? 'workflow'} (workflow ${id ?? '?'}) - ${type}${kind === 'test' ? ' [test]' : ''}`;
+}
+
+function uniqueById(records: HandlerRecord[]): HandlerRecord[] {
+	const seen = new Set<string>();
+	return records.filter((record) => {
+		const key = record.id ?? `${record.type} ${record.name} ${record.addedAt}`;
+		if (seen.has(key)) return false;
+		seen.add(key);
+		return true;
+	});
+}
+
+/**
+ * Takes out of the state everything of this kind that an earlier activation left: its registrations (at any
+ * URL, since the URL may have changed since) and the handlers whose removal failed before.
+ */
+function takeStaleHandlers(state: TriggerState, kind: RegistrationKind): HandlerRecord[] {
+	const stale: HandlerRecord[] = [];
+	for (const [url, registration] of Object.entries(state.registrations)) {
+		if (registration.kind !== kind) continue;
+		stale.push(...registration.handlers);
+		delete state.registrations[url];
+	}
+	stale.push(...state.leftovers.filter((record) => record.kind === kind));
+	state.leftovers = state.leftovers.filter((record) => record.kind !== kind);
+	return stale;
+}
+
+/** Records what could not be removed, so that the next activation tries again and the user is told. */
+function keepUnremoved(state: TriggerState, failures: RemovalFailure[], withoutId: HandlerRecord[]): void {
+	state.leftovers = uniqueById([...state.leftovers, ...asLeftovers(failures)]);
+	state.unremovable = uniqueById([...state.unremovable, ...withoutId]);
+}
+
+function failureList(failures: RemovalFailure[]): string {
+	return failures.map(({ record, error }) => `${describeHandler(record)}: ${error.message}`).join('; ');
+}
+
+/** Adds our context to an error from the shared transport, keeping its service fields and its HTTP code. */
+function withContext(this: IHookFunctions, error: unknown, message: string, description: string): Error {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.message = `${message}: ${error.message}`;
+		error.description = [error.description, description].filter(Boolean).join(' ');
+		return error;
+	}
+	return new NodeOperationError(this.getNode(), `${message}: ${String(error)}`, { description });
+}
+
+/** True only when this URL already has one handler per selected type from an activation of ours. */
+export async function handlersExist(this: IHookFunctions): Promise<boolean> {
+	const url = currentWebhookUrl.call(this);
+	const state = readState(this.getWorkflowStaticData('node'));
+	const registration = state.registrations[url];
+	if (registration === undefined || registration.secret === '') return false;
+	const kind = registration.kind;
+	const otherRegistrations = Object.values(state.registrations).filter(
+		(other) => other.kind === kind && other.url !== url,
+	);
+	if (otherRegistrations.length > 0 || state.leftovers.some((record) => record.kind === kind)) return false;
+	const selected = readSelectedEventTypes.call(this);
+	const held = new Set(registration.handlers.map((record) => record.type));
+	return held.size === selected.length && selected.every((type) => held.has(type));
+}
+
+async function addHandler(
+	this: IHookFunctions,
+	type: string,
+	url: string,
+	secret: string,
+	kind: RegistrationKind,
+): Promise<HandlerRecord> {
+	const name = handlerName.call(this, type, kind);
+	const body = { type, name, handler: { url, method: 'POST', headers: { [SECRET_HEADER]: secret } } };
+	const answer = await inventoryOpsApiRequest.call(this, 'webhookAddHandler', body as IDataObject);
+	const record: HandlerRecord = { type, id: findHandlerId(answer), name, url, kind, addedAt: new Date().toISOString() };
+	if (typeof answer === 'object' && answer !== null && (answer as IDataObject).success === false) {
+		const error = new NodeApiError(this.getNode(), answer as JsonObject, {
+			message: 'The service answered success: false',
+		});
+		throw Object.assign(error, { addedRecord: record.id === undefined ? undefined : record });
+	}
+	return record;
+}
+
+/**
+ * Activation: removes what earlier activations left, then adds one handler per selected type with a fresh secret.
+ * All or nothing: when one add fails, the handlers added so far are removed again before the error is thrown.
+ */
+export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
+	const url = currentWebhookUrl.call(this);
+	const kind = activationKind.call(this);
+	const types = readSelectedEventTypes.call(this);
+	if (types.length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Events: select at least one event or enter a custom event type');
+	}
+	const staticData = this.getWorkflowStaticData('node');
+	const state = readState(staticData);
+
+	const stale = takeStaleHandlers(state, kind);
+	const staleFailures = await removeHandlerRecords.call(this, stale);
+	keepUnremoved(state, staleFailures, stale.filter((record) => record.id === undefined));
+	writeState(staticData, state);
+	if (staleFailures.length > 0) {
+		throw withContext.call(
+			this,
+			staleFailures[0].error,
+			`Activation stopped: ${staleFailures.length} webhook handler(s) from an earlier activation could not be removed`,
+			`No new handler was added, so that no event type gets two handlers. They stay recorded and are removed on the next activation: ${failureList(staleFailures)}`,
+		);
+	}
+
+	const secret = createSecret();
+	const added: HandlerRecord[] = [];
+	for (const [index, type] of types.entries()) {
+		try {
+			added.push(await addHandler.call(this, type, url, secret, kind));
+		} catch (error) {
+			const maybeAdded = (error as { addedRecord?: HandlerRecord }).addedRecord;
+			if (maybeAdded) added.push(maybeAdded);
+			const rollbackFailures = await removeHandlerRecords.call(this, added);
+			const withoutId = added.filter((record) => record.id === undefined);
+			keepUnremoved(state, rollbackFailures, withoutId);
+			writeState(staticData, state);
+			const rolledBack = added.length - rollbackFailures.length - withoutId.length;
+			const description = [
+				`${rolledBack} handler(s) added before it were removed again; the workflow is not active.`,
+				rollbackFailures.length > 0
+					? `Could not remove (recorded, removed on the next activation): ${failureList(rollbackFailures)}.`
+					: '',
+				withoutId.length > 0
+					? `Added without an id, so they cannot be removed by this trigger: ${withoutId.map(describeHandler).join(', ')}.`
+					: '',
+			]
+				.filter(Boolean)
+				.join(' ');
+			throw withContext.call(
+				this,
+				error,
+				`Activation failed adding the webhook handler for "${type}" (${index + 1} of ${types.length})`,
+				description,
+			);
+		}
+	}
+
+	state.registrations[url] = {
+		url,
+		kind,
+		secret,
+		types,
+		handlers: added,
+		activatedAt: new Date().toISOString(),
+		recentEventIds: [],
+	};
+	writeState(staticData, state);
+	for (const record of added.filter((handler) => handler.id === undefined)) {
+		this.logger.warn(unremovableNotice(record), { workflowId: this.getWorkflow().id, node: this.getNode().name });
+	}
+	return true;
+}
+
+/**
+ * Deactivation: removes every handler this URL's activation added. A handler the service no longer knows counts
+ * as removed; one that could not be removed stays recorded for the next activation, and the failure is logged.
+ */
+export async function removeHandlers(this: IHookFunctions): Promise<boolean> {
+	const url = currentWebhookUrl.call(this);
+	const staticData = this.getWorkflowStaticData('node');
+	const state = readState(staticData);
+	const registration = state.registrations[url];
+	if (registration === undefined) return true;
+
+	delete state.registrations[url];
+	const retried = state.leftovers.filter((record) => record.kind === registration.kind);
+	state.leftovers = state.leftovers.filter((record) => record.kind !== registration.kind);
+	const failures = await removeHandlerRecords.call(this, [...registration.handlers, ...retried]);
+	const withoutId = registration.handlers.filter((record) => record.id === undefined);
+	keepUnremoved(state, failures, withoutId);
+	writeState(staticData, state);
+
+	for (const record of withoutId) this.logger.warn(unremovableNotice(record));
+	if (failures.length > 0) {
+		this.logger.warn(
+			`Inventory Ops Trigger: ${failures.length} webhook handler(s) could not be removed; they stay recorded and the next activation removes them first. ${failureList(failures)}`,
+			{ workflowId: this.getWorkflow().id, node: this.getNode().name },
+		);
+		return false;
+	}
+	return true;
+}

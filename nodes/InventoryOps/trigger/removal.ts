@@ -1,0 +1,73 @@
+import { NodeApiError, type IDataObject, type IHookFunctions, type JsonObject } from 'n8n-workflow';
+
+import { inventoryOpsApiRequest } from '../transport';
+import type { HandlerRecord } from './state';
+
+export interface RemovalFailure {
+	record: HandlerRecord;
+	error: Error;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const NOT_FOUND = /not[\s_-]?found|unknown|no such|does not exist/i;
+
+/**
+ * The spec does not say what remove_handler answers for an `_id` it does not know (4.5). A 404 that is about the
+ * handler, or a `{ success: false }` that gives no other reason, means the handler is gone: that is what we wanted.
+ * A 404 for the route itself (a wrong Base URL) is a real failure, or we would forget handlers that still exist.
+ */
+function isUnknownHandlerError(error: unknown): boolean {
+	if (!(error instanceof NodeApiError) || error.httpCode !== '404') return false;
+	const code = isObject(error.errorResponse) ? String(error.errorResponse.code ?? '') : '';
+	return !/route/i.test(code) && !/route|path/i.test(error.message);
+}
+
+function answerSaysFailed(answer: unknown): string | undefined {
+	if (!isObject(answer) || answer.success !== false) return undefined;
+	const detail = isObject(answer.error) ? answer.error : answer;
+	const reason = [detail.code, detail.message].filter((part) => typeof part === 'string').join(': ');
+	if (reason === '' || NOT_FOUND.test(reason)) return undefined;
+	return reason;
+}
+
+/** Removes one handler; undefined when it is gone from the service (or was never known there), else the error. */
+async function removeOne(this: IHookFunctions, record: HandlerRecord): Promise<Error | undefined> {
+	let answer: unknown;
+	try {
+		answer = await inventoryOpsApiRequest.call(this, 'webhookRemoveHandler', { _id: record.id } as IDataObject);
+	} catch (error) {
+		if (isUnknownHandlerError(error)) return undefined;
+		return error instanceof Error ? error : new Error(String(error));
+	}
+	const failure = answerSaysFailed(answer);
+	if (failure === undefined) return undefined;
+	return new NodeApiError(this.getNode(), answer as JsonObject, {
+		message: `The service refused to remove handler ${record.id}: ${failure}`,
+	});
+}
+
+/** Removes the handlers one after another (a handful per trigger); returns those that could not be removed. */
+export async function removeHandlerRecords(
+	this: IHookFunctions,
+	records: HandlerRecord[],
+): Promise<RemovalFailure[]> {
+	const failures: RemovalFailure[] = [];
+	for (const record of records) {
+		if (record.id === undefined) continue;
+		const error = await removeOne.call(this, record);
+		if (error !== undefined) failures.push({ record, error });
+	}
+	return failures;
+}
+
+export function describeHandler(record: HandlerRecord): string {
+	return `"${record.name}" (type ${record.type}${record.id ? `, id ${record.id}` : ', no id'})`;
+}
+
+/** The failed removals as records to keep, each with the reason it failed. */
+export function asLeftovers(failures: RemovalFailure[]): HandlerRecord[] {
+	return failures.map(({ record, error }) => ({ ...record, lastError: error.message }));
+}

@@ -1,0 +1,110 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** Test registrations ("listen for test event") and production ones never touch each other's handlers. */
+export type RegistrationKind = 'production' | 'test';
+
+export interface HandlerRecord {
+	type: string;
+	/** Missing when the service's answer carried no id: then this trigger cannot remove the handler. */
+	id?: string;
+	name: string;
+	url: string;
+	kind: RegistrationKind;
+	addedAt: string;
+	/** Why the last attempt to remove it failed. */
+	lastError?: string;
+}
+
+/** What one activation at one webhook URL holds. */
+export interface Registration {
+	url: string;
+	kind: RegistrationKind;
+	secret: string;
+	types: string[];
+	handlers: HandlerRecord[];
+	activatedAt: string;
+	recentEventIds: string[];
+}
+
+export interface TriggerState {
+	/** Keyed by webhook URL, so that the test URL and the production URL have separate records. */
+	registrations: Record<string, Registration>;
+	/** Handlers of earlier activations whose removal failed; the next activation removes them first. */
+	leftovers: HandlerRecord[];
+	/** Handlers added without an id: still on the service, reported to the user, never removable by us. */
+	unremovable: HandlerRecord[];
+}
+
+const STATE_KEY = 'inventoryOpsTrigger';
+const MAX_RECORDS = 100;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function asStrings(value: unknown): string[] {
+	return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+}
+
+function asHandler(value: unknown): HandlerRecord | undefined {
+	if (!isObject(value) || typeof value.type !== 'string' || typeof value.url !== 'string') return undefined;
+	return {
+		type: value.type,
+		id: typeof value.id === 'string' && value.id !== '' ? value.id : undefined,
+		name: typeof value.name === 'string' ? value.name : '',
+		url: value.url,
+		kind: value.kind === 'test' ? 'test' : 'production',
+		addedAt: typeof value.addedAt === 'string' ? value.addedAt : '',
+		lastError: typeof value.lastError === 'string' ? value.lastError : undefined,
+	};
+}
+
+function asHandlers(value: unknown): HandlerRecord[] {
+	return Array.isArray(value)
+		? value.map(asHandler).filter((entry): entry is HandlerRecord => entry !== undefined)
+		: [];
+}
+
+function asRegistration(url: string, value: unknown): Registration | undefined {
+	if (!isObject(value)) return undefined;
+	return {
+		url,
+		kind: value.kind === 'test' ? 'test' : 'production',
+		secret: typeof value.secret === 'string' ? value.secret : '',
+		types: asStrings(value.types),
+		handlers: asHandlers(value.handlers),
+		activatedAt: typeof value.activatedAt === 'string' ? value.activatedAt : '',
+		recentEventIds: asStrings(value.recentEventIds),
+	};
+}
+
+/**
+ * A detached, validated copy of the trigger's node static data. Static data survives restarts and may hold
+ * anything an older version wrote, so every field is checked rather than trusted.
+ */
+export function readState(staticData: IDataObject): TriggerState {
+	const raw: unknown = staticData[STATE_KEY] === undefined ? {} : JSON.parse(JSON.stringify(staticData[STATE_KEY]));
+	const stored = isObject(raw) ? raw : {};
+	const registrations: Record<string, Registration> = {};
+	if (isObject(stored.registrations)) {
+		for (const [url, value] of Object.entries(stored.registrations)) {
+			const registration = asRegistration(url, value);
+			if (registration) registrations[url] = registration;
+		}
+	}
+	return {
+		registrations,
+		leftovers: asHandlers(stored.leftovers),
+		unremovable: asHandlers(stored.unremovable),
+	};
+}
+
+/** Replaces the whole record: n8n only notices changes made at the top level of the static data object. */
+export function writeState(staticData: IDataObject, state: TriggerState): void {
+	const bounded: TriggerState = {
+		registrations: state.registrations,
+		leftovers: state.leftovers.slice(-MAX_RECORDS),
+		unremovable: state.unremovable.slice(-MAX_RECORDS),
+	};
+	staticData[STATE_KEY] = JSON.parse(JSON.stringify(bounded)) as IDataObject;
+}
