@@ -1,0 +1,83 @@
+'use strict';
+
+const Fastify = require('fastify');
+const { classify, errorBody, sendError } = require('./errors');
+const { serviceRoutes } = require('./routes/service');
+const { adminRoutes } = require('./routes/admin');
+
+const ADMIN_PREFIX = '/__sandbox';
+const FAULT_CODES = { 429: 'RATE_LIMITED', 500: 'INTERNAL_ERROR', 502: 'BAD_GATEWAY', 503: 'SERVICE_UNAVAILABLE' };
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Builds the fastify app: service routes behind faults, auth and rate limit; admin routes beside them. */
+function buildApp(state, tokens) {
+	const app = Fastify({
+		logger: false,
+		forceCloseConnections: true,
+		bodyLimit: 5 * 1024 * 1024,
+		// Wrong field types must be refused, not coerced ("1001" vs 1001), and unknown fields kept as sent.
+		ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false } },
+	});
+	// Only JSON is accepted; fastify's default text/plain parser would let a text body through to validation.
+	app.removeContentTypeParser('text/plain');
+
+	// Every request outside the admin API is recorded, in arrival order, to count calls and duplicates.
+	app.addHook('onRequest', async (request) => {
+		if (request.url.startsWith(ADMIN_PREFIX)) return;
+		request.startedAt = process.hrtime.bigint();
+		request.call = { route: request.url.split('?')[0], method: request.method, status: null, body: undefined, time: new Date().toISOString() };
+		state.calls.push(request.call);
+	});
+	app.addHook('onSend', async (request, reply) => {
+		if (!request.call) return;
+		request.call.status = reply.statusCode;
+		request.call.body = request.body;
+		request.call.ms = Number(process.hrtime.bigint() - request.startedAt) / 1e6;
+		if (request.dropAfter) {
+			// The change is committed; the client never hears about it.
+			request.call.dropped = 'after';
+			request.raw.socket.destroy();
+		}
+	});
+
+	app.setErrorHandler((error, request, reply) => {
+		const [status, code, message, headers] = classify(error);
+		return sendError(reply, status, code, message, headers);
+	});
+	app.setNotFoundHandler((request, reply) =>
+		sendError(reply, 404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`),
+	);
+
+	app.register(async (service) => {
+		service.addHook('preValidation', async (request, reply) => {
+			request.call.body = request.body;
+			const fault = state.takeFault(request.call.route);
+			if (fault) {
+				if (fault.delayMs) await sleep(fault.delayMs);
+				if (fault.drop === 'before') {
+					request.call.dropped = 'before';
+					reply.hijack();
+					request.raw.socket.destroy();
+					return reply;
+				}
+				if (fault.drop === 'after') request.dropAfter = true;
+				if (fault.status !== undefined) {
+					if (fault.retryAfter !== undefined) reply.header('Retry-After', String(fault.retryAfter));
+					const body = fault.body ?? errorBody(fault.status, FAULT_CODES[fault.status] ?? 'INJECTED_FAULT', `Fault injected by the sandbox: ${fault.status}`);
+					return reply.code(fault.status).type('application/json').send(body);
+				}
+			}
+			request.auth = await tokens.authorize(request.headers.authorization);
+			const retryAfter = state.rateLimited(request.headers.authorization);
+			if (retryAfter !== undefined) {
+				return sendError(reply, 429, 'RATE_LIMITED', `Rate limit exceeded; retry in ${retryAfter} s`, { 'Retry-After': String(retryAfter) });
+			}
+		});
+		await serviceRoutes(state)(service);
+	});
+
+	app.register(adminRoutes(state, tokens), { prefix: ADMIN_PREFIX });
+	return app;
+}
+
+module.exports = { buildApp };

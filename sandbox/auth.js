@@ -1,0 +1,64 @@
+'use strict';
+
+const { SignJWT, jwtVerify, errors: joseErrors } = require('jose');
+const { ServiceError } = require('./errors');
+
+const REQUIRED_SCOPE = 'platformApi';
+const DEMO_SCOPES = ['platformGeneric', 'platformApi'];
+const DAY_SECONDS = 24 * 60 * 60;
+
+/** HS256 tokens signed and checked with one secret per sandbox. */
+function createTokenAuthority(secretText) {
+	const secret = new TextEncoder().encode(secretText);
+
+	async function issueToken({ scopes = DEMO_SCOPES, expiresInSeconds = DAY_SECONDS, subject = 'sandbox-user' } = {}) {
+		const now = Math.floor(Date.now() / 1000);
+		return new SignJWT({ scopes })
+			.setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+			.setSubject(subject)
+			.setIssuer(
+				'inventory-ops-sandbox',
+			)
+			// An already-expired token needs iat before exp, or it would not be a token anyone could have held.
+			.setIssuedAt(Math.min(now, now + expiresInSeconds - 1))
+			.setExpirationTime(now + expiresInSeconds)
+			.sign(secret);
+	}
+
+	/** Resolves to the token's claims or throws a ServiceError (401/403); never puts the token in a message. */
+	async function authorize(authorizationHeader) {
+		if (typeof authorizationHeader !== 'string' || authorizationHeader.trim() === '') {
+			throw new ServiceError(401, 'UNAUTHORIZED', 'Missing Authorization header; send "Authorization: Bearer <token>"');
+		}
+		const match = /^Bearer\s+(\S+)\s*$/i.exec(authorizationHeader);
+		if (!match) {
+			throw new ServiceError(401, 'UNAUTHORIZED', 'Malformed Authorization header; expected "Bearer <token>"');
+		}
+		let payload;
+		try {
+			({ payload } = await jwtVerify(match[1], secret, { algorithms: ['HS256'] }));
+		} catch (error) {
+			if (error instanceof joseErrors.JWTExpired) {
+				const expiredAt = new Date(Number(error.payload?.exp) * 1000).toISOString();
+				throw new ServiceError(401, 'TOKEN_EXPIRED', `The access token expired at ${expiredAt}`);
+			}
+			if (error instanceof joseErrors.JWSSignatureVerificationFailed) {
+				throw new ServiceError(401, 'UNAUTHORIZED', 'The access token signature is invalid');
+			}
+			throw new ServiceError(401, 'UNAUTHORIZED', 'The access token is not a valid JWT');
+		}
+		const scopes = Array.isArray(payload.scopes) ? payload.scopes : [];
+		if (!scopes.includes(REQUIRED_SCOPE)) {
+			throw new ServiceError(
+				403,
+				'FORBIDDEN',
+				`The access token lacks the scope "${REQUIRED_SCOPE}" needed here (it has: ${scopes.join(', ') || 'none'})`,
+			);
+		}
+		return payload;
+	}
+
+	return { issueToken, authorize };
+}
+
+module.exports = { createTokenAuthority, DEMO_SCOPES, REQUIRED_SCOPE };

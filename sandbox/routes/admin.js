@@ -1,0 +1,169 @@
+'use strict';
+
+const { ServiceError } = require('../errors');
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+const SERVICE_ROUTES = [
+	'/api/order/get_single_bulk',
+	'/api/kit/create',
+	'/s/ship/shipping/restore_inventory',
+	'/api/webhook/add_handler',
+	'/api/webhook/remove_handler',
+];
+
+const configSchema = {
+	type: 'object',
+	properties: {
+		bulkOrder: { enum: ['request', 'shuffled'] },
+		bulkUnmatched: { enum: ['omit', 'entry'] },
+		bulkMaxLength: { type: 'integer', minimum: 0 },
+		addHandlerReturnsId: { type: 'boolean' },
+		removeUnknown: { enum: [404, '404', 'success-false'] },
+		rateLimit: {
+			anyOf: [
+				{ const: false },
+				{ type: 'object', properties: { max: { type: 'integer', minimum: 1 }, windowMs: { type: 'integer', minimum: 1 } } },
+			],
+		},
+		delivery: {
+			type: 'object',
+			properties: {
+				maxAttempts: { type: 'integer', minimum: 1 },
+				baseDelayMs: { type: 'integer', minimum: 0 },
+				timeoutMs: { type: 'integer', minimum: 1 },
+			},
+		},
+	},
+	additionalProperties: false,
+};
+
+const faultSchema = {
+	type: 'object',
+	required: ['route'],
+	properties: {
+		route: { enum: SERVICE_ROUTES },
+		count: { type: 'integer', minimum: 1, default: 1 },
+		status: { type: 'integer', minimum: 100, maximum: 599 },
+		retryAfter: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }] },
+		delayMs: { type: 'integer', minimum: 0 },
+		drop: { enum: ['before', 'after'] },
+		body: {},
+	},
+	additionalProperties: false,
+};
+
+const tokenSchema = {
+	type: 'object',
+	properties: {
+		scopes: { type: 'array', items: { type: 'string' } },
+		expiresInSeconds: { type: 'integer' },
+	},
+};
+
+const eventSchema = {
+	type: 'object',
+	required: ['type'],
+	properties: { type: { type: 'string', minLength: 1 }, data: {}, id: { type: 'string', minLength: 1 } },
+};
+
+/** The admin API under /__sandbox/ (sandbox/README.md): test hooks, never part of the service. */
+function adminRoutes(state, tokens) {
+	return async function register(app) {
+		app.addHook('onRequest', async (request) => {
+			if (!LOOPBACK.has(request.socket.remoteAddress)) {
+				throw new ServiceError(403, 'ADMIN_LOOPBACK_ONLY', 'The sandbox admin API answers loopback clients only');
+			}
+		});
+
+		// Admin POSTs may come without a body (`curl -X POST .../reset`); their fields are all optional.
+		app.addHook('preValidation', async (request) => {
+			if (request.body === undefined) request.body = {};
+		});
+
+		app.get('/handlers', async () => ({ handlers: [...state.handlers.values()] }));
+
+		app.get('/calls', async (request) => {
+			const { route } = request.query;
+			return { calls: route ? state.calls.filter((call) => call.route === route) : state.calls };
+		});
+
+		app.get('/deliveries', async (request) => {
+			const { event_id: eventId } = request.query;
+			const attempts = state.deliverer.attempts;
+			return { deliveries: eventId ? attempts.filter((attempt) => attempt.event_id === eventId) : attempts };
+		});
+
+		app.get('/orders', async (request) => {
+			const { store_id: storeId, order_number: orderNumber } = request.query;
+			const limit = Math.max(0, Number(request.query.limit ?? 100) || 0);
+			const orders = [];
+			for (let index = 0; index < state.orders.count && orders.length < limit; index++) {
+				const entry = state.orders.get(index);
+				if (storeId !== undefined && entry.order.store_id !== storeId) continue;
+				if (orderNumber !== undefined && entry.order.order_number !== orderNumber) continue;
+				orders.push(entry.order);
+			}
+			return { orders };
+		});
+
+		// Shipment records (spec 2.11) with their order's store_id and order_number, to find one to restore.
+		app.get('/shipments', async (request) => {
+			const { store_id: storeId, order_number: orderNumber, deducted } = request.query;
+			const limit = Math.max(0, Number(request.query.limit ?? 100) || 0);
+			const shipments = [];
+			for (let index = 0; index < state.orders.count && shipments.length < limit; index++) {
+				const { order, records } = state.orders.get(index);
+				if (storeId !== undefined && order.store_id !== storeId) continue;
+				if (orderNumber !== undefined && order.order_number !== orderNumber) continue;
+				for (const record of records) {
+					if (deducted !== undefined && String(record.deducted) !== deducted) continue;
+					if (shipments.length < limit) shipments.push({ store_id: order.store_id, order_number: order.order_number, ...record });
+				}
+			}
+			return { shipments };
+		});
+
+		app.get('/kits', async () => ({ kits: state.kits }));
+
+		app.get('/stores', async () => ({ stores: state.catalog.stores, locations: state.catalog.locations }));
+
+		app.get('/items', async (request) => {
+			const { item_id: itemId } = request.query;
+			const items = itemId ? [state.itemsById.get(itemId)].filter(Boolean) : state.catalog.items;
+			return { items: items.map(({ item_id, sku, name, inventory }) => ({ item_id, sku, name, inventory })) };
+		});
+
+		app.get('/faults', async () => ({ faults: state.faults }));
+
+		app.post('/tokens', { schema: { body: tokenSchema } }, async (request) => ({
+			token: await tokens.issueToken(request.body ?? {}),
+		}));
+
+		app.post('/events', { schema: { body: eventSchema } }, async (request) => {
+			const { type, data, id } = request.body;
+			const { event, handlers, settled } = state.deliverer.emit(type, data, id);
+			if (request.query.wait === 'true') await settled;
+			return { event_id: event.id, handlers };
+		});
+
+		app.post('/faults', { schema: { body: faultSchema } }, async (request) => {
+			const { count, ...fault } = request.body;
+			if (fault.status === undefined && fault.delayMs === undefined && fault.drop === undefined) {
+				throw new ServiceError(400, 'INVALID_FAULT', 'A fault needs status, delayMs or drop');
+			}
+			state.faults.push({ ...fault, remaining: count });
+			return { ok: true };
+		});
+
+		app.post('/config', { schema: { body: configSchema } }, async (request) => state.configure(request.body ?? {}));
+
+		app.get('/config', async () => state.config);
+
+		app.post('/reset', async () => {
+			state.reset();
+			return { ok: true, seedMs: state.seedMs };
+		});
+	};
+}
+
+module.exports = { adminRoutes, SERVICE_ROUTES };

@@ -1,0 +1,165 @@
+'use strict';
+
+const { ServiceError } = require('../errors');
+const { prng, KIND } = require('../seed');
+const schemas = require('./schemas');
+
+const SELECTORS = ['shipment_id', 'tracking_number', 'carrier_shipment_id'];
+
+/** The five operations of spec part 4. Auth, rate limit and faults run before them (see app.js). */
+function serviceRoutes(state) {
+	return async function register(app) {
+		app.post('/api/order/get_single_bulk', { schema: { body: schemas.getSingleBulk } }, async (request, reply) => {
+			const refs = request.body.order;
+			const { bulkMaxLength, bulkUnmatched, bulkOrder } = state.config;
+			if (refs.length > bulkMaxLength) {
+				throw new ServiceError(400, 'ARRAY_TOO_LONG', `body.order has ${refs.length} entries; at most ${bulkMaxLength} are allowed`);
+			}
+			const seen = new Set();
+			const parts = [];
+			for (const { store_id: storeId, order_number: orderNumber } of refs) {
+				const key = `${storeId}\u0000${orderNumber}`;
+				if (seen.has(key)) continue;
+				seen.add(key);
+				const entry = state.orders.find(storeId, orderNumber);
+				if (entry) parts.push(state.orders.entryJson(entry));
+				else if (bulkUnmatched === 'entry') {
+					parts.push(JSON.stringify({ store_id: storeId, order_number: orderNumber, metrics: { matched: false } }));
+				}
+			}
+			if (bulkOrder === 'shuffled') shuffle(parts, ++state.counter);
+			return reply.type('application/json; charset=utf-8').send(`[${parts.join(',')}]`);
+		});
+
+		app.post('/api/kit/create', { schema: { body: schemas.kitCreate } }, async (request) => {
+			const data = request.body.data;
+			const components = (data.items ?? []).map((component, index) => resolveComponent(state, component, index));
+			const sku = data.sku.trim().toLowerCase();
+			const clash = state.catalog.items.find((item) => item.sku.toLowerCase() === sku);
+			if (clash) {
+				const what = state.kits.some((kit) => kit.new_kit_id === clash.item_id) ? 'kit' : 'item';
+				throw new ServiceError(409, 'DUPLICATE_SKU', `SKU "${data.sku}" is already used by ${what} ${clash.item_id}`);
+			}
+			const kit = {
+				...data,
+				_id: state.newId(KIND.kit),
+				new_kit_id: state.newId(KIND.kitItem),
+				items: components,
+				created_at: new Date().toISOString(),
+			};
+			// A kit is sold as an item of its own: new_kit_id is that catalogue item, _id the kit record.
+			const item = { item_id: kit.new_kit_id, sku: data.sku, name: data.name, variant_id: kit.new_kit_id, price: data.retail ?? 0, inventory: [], kit_id: kit._id };
+			state.kits.push(kit);
+			state.catalog.items.push(item);
+			state.itemsById.set(item.item_id, item);
+			return { success: true, _id: kit._id, new_kit_id: kit.new_kit_id };
+		});
+
+		app.post('/s/ship/shipping/restore_inventory', { schema: { body: schemas.restoreInventory } }, async (request) => {
+			const body = request.body;
+			const given = SELECTORS.filter((name) => body[name] !== undefined && body[name] !== '');
+			if (given.length === 0) {
+				throw new ServiceError(400, 'MISSING_SHIPMENT_SELECTOR', `One of ${SELECTORS.join(', ')} is required to choose the shipment`);
+			}
+			const entry = state.orders.find(body.store_id, body.order_number);
+			if (!entry) {
+				throw new ServiceError(404, 'SHIPMENT_NOT_FOUND', `No order ${body.order_number} in store ${body.store_id}`);
+			}
+			const record = entry.records.find((candidate) => given.every((name) => selectorValue(candidate, name) === body[name]));
+			if (!record) {
+				const wanted = given.map((name) => `${name} "${body[name]}"`).join(' and ');
+				throw new ServiceError(404, 'SHIPMENT_NOT_FOUND', `Order ${body.order_number} in store ${body.store_id} has no shipment with ${wanted}`);
+			}
+			if (!record.deducted) {
+				if (state.restored.has(record._id)) {
+					throw new ServiceError(409, 'ALREADY_RESTORED', `The inventory of shipment ${record._id} was already restored`);
+				}
+				throw new ServiceError(409, 'NOTHING_TO_RESTORE', `Shipment ${record._id} never deducted inventory, so there is nothing to restore`);
+			}
+			const changes = record.request.order_items.map((line) => restoreLine(state, line));
+			record.deducted = false;
+			state.restored.add(record._id);
+			const orderShipment = entry.order.shipments.find((shipment) => shipment._id === record._id);
+			if (orderShipment) orderShipment.deducted = false;
+			entry.order.log.push({ user_id: 'api', action: 'inventory_restored', time: new Date().toISOString(), details: { shipment_id: record._id } });
+			state.orders.changed(entry, { refreshInventory: body.no_refresh !== true });
+			for (const change of changes) {
+				state.deliverer.emit('item.inventory', {
+					...change,
+					reason: 'restore_inventory',
+					store_id: entry.order.store_id,
+					order_number: entry.order.order_number,
+					shipment_id: record._id,
+				});
+			}
+			return { _id: entry.order._id, shipments: entry.records };
+		});
+
+		app.post('/api/webhook/add_handler', { schema: { body: schemas.addHandler } }, async (request) => {
+			const { type, name, handler } = request.body;
+			const record = {
+				_id: state.newId(KIND.handler),
+				type,
+				name,
+				handler: { url: handler.url, method: handler.method ?? 'POST', headers: handler.headers ?? {} },
+				created_at: new Date().toISOString(),
+			};
+			state.handlers.set(record._id, record);
+			return state.config.addHandlerReturnsId ? { success: true, _id: record._id } : { success: true };
+		});
+
+		app.post('/api/webhook/remove_handler', { schema: { body: schemas.removeHandler } }, async (request) => {
+			const id = request.body._id;
+			if (state.handlers.delete(id)) return { success: true };
+			if (state.config.removeUnknown === 404) {
+				throw new ServiceError(404, 'HANDLER_NOT_FOUND', `No webhook handler with _id ${id}`);
+			}
+			return { success: false };
+		});
+	};
+}
+
+function selectorValue(record, name) {
+	if (name === 'shipment_id') return record._id;
+	if (name === 'tracking_number') return record.response.tracking_number;
+	return record.response.shipment_id;
+}
+
+function resolveComponent(state, component, index) {
+	const byId = component.item_id && state.itemsById.get(component.item_id);
+	const bySku = !component.item_id && component.sku && state.catalog.items.find((item) => item.sku === component.sku);
+	const item = byId || bySku;
+	if (!component.item_id && !component.sku) {
+		throw new ServiceError(400, 'MISSING_FIELD', `body.data.items[${index}] needs an item_id or a sku`);
+	}
+	if (!item) {
+		const which = component.item_id ? `item_id "${component.item_id}"` : `sku "${component.sku}"`;
+		throw new ServiceError(400, 'UNKNOWN_COMPONENT', `body.data.items[${index}]: no item with ${which}`);
+	}
+	return { quantity: component.quantity, item_id: item.item_id, sku: item.sku, type: component.type ?? 'item' };
+}
+
+function restoreLine(state, line) {
+	const item = state.itemsById.get(line.item_id);
+	let place = item.inventory.find((candidate) => candidate.location_id === line.location_id);
+	if (!place) {
+		place = { location_id: line.location_id, on_hand: 0, alert: 0, inbound: 0 };
+		item.inventory.push(place);
+	}
+	const previous = place.on_hand;
+	place.on_hand += line.quantity;
+	return { item_id: item.item_id, sku: item.sku, location_id: place.location_id, previous_on_hand: previous, on_hand: place.on_hand, change: line.quantity };
+}
+
+/** A seeded shuffle that never leaves two or more results in request order. */
+function shuffle(parts, seed) {
+	const original = parts.slice();
+	const random = prng(seed);
+	for (let i = parts.length - 1; i > 0; i--) {
+		const j = Math.floor(random() * (i + 1));
+		[parts[i], parts[j]] = [parts[j], parts[i]];
+	}
+	if (parts.length > 1 && parts.every((part, i) => part === original[i])) parts.push(parts.shift());
+}
+
+module.exports = { serviceRoutes };

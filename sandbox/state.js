@@ -1,0 +1,101 @@
+'use strict';
+
+const { buildCatalog, OrderBook, objectId, KIND } = require('./seed');
+const { Deliverer } = require('./deliveries');
+
+const DEFAULT_SWITCHES = {
+	bulkOrder: 'request',
+	bulkUnmatched: 'omit',
+	bulkMaxLength: 500,
+	addHandlerReturnsId: true,
+	removeUnknown: 404,
+};
+const DEFAULT_RATE_LIMIT = { max: 600, windowMs: 60_000 };
+const DEFAULT_DELIVERY = { maxAttempts: 4, baseDelayMs: 200, timeoutMs: 5000 };
+// Orders up to this count are built and serialised at start, so no lookup pays for building one.
+const PREBUILD_LIMIT = 20_000;
+
+/** Everything the sandbox remembers; `reset()` puts it back to the freshly seeded state. */
+class SandboxState {
+	constructor(options) {
+		this.options = options;
+		this.deliverer = new Deliverer({
+			getHandlers: () => [...this.handlers.values()],
+			getSettings: () => this.config.delivery,
+		});
+		this.counter = 0;
+		this.reset();
+	}
+
+	reset() {
+		const { seed, orders } = this.options;
+		const started = process.hrtime.bigint();
+		this.catalog = buildCatalog(seed);
+		this.itemsById = new Map(this.catalog.items.map((item) => [item.item_id, item]));
+		this.orders = new OrderBook(seed, orders, this.catalog, this.itemsById);
+		const prebuild = this.options.prebuild ?? orders <= PREBUILD_LIMIT;
+		if (prebuild) for (let index = 0; index < orders; index++) this.orders.entryJson(this.orders.get(index));
+		this.seedMs = Number(process.hrtime.bigint() - started) / 1e6;
+		this.kits = [];
+		this.handlers = new Map();
+		this.restored = new Set();
+		this.calls = [];
+		this.faults = [];
+		this.rateWindows = new Map();
+		this.config = this.mergeConfig(
+			{ ...DEFAULT_SWITCHES, rateLimit: DEFAULT_RATE_LIMIT, delivery: DEFAULT_DELIVERY },
+			{ ...this.options.config, rateLimit: this.options.rateLimit, delivery: this.options.delivery },
+		);
+		this.deliverer.reset();
+	}
+
+	/** Applies switches over the current config; `undefined` leaves a switch as it is. */
+	mergeConfig(base, changes) {
+		const config = { ...base };
+		for (const [name, value] of Object.entries(changes ?? {})) {
+			if (value === undefined) continue;
+			if (name === 'removeUnknown') config.removeUnknown = String(value) === '404' ? 404 : value;
+			else if (name === 'rateLimit') config.rateLimit = value === false ? false : { ...DEFAULT_RATE_LIMIT, ...value };
+			else if (name === 'delivery') config.delivery = { ...base.delivery, ...value };
+			else config[name] = value;
+		}
+		return config;
+	}
+
+	configure(changes) {
+		this.config = this.mergeConfig(this.config, changes);
+		if ('rateLimit' in (changes ?? {})) this.rateWindows.clear();
+		return this.config;
+	}
+
+	/** A fresh 24-hex identifier for records the service creates (kits, handlers). */
+	newId(kind) {
+		return objectId(kind, this.options.seed, 0x10000000 + ++this.counter);
+	}
+
+	/** Counts a call against the token's window; returns the seconds to wait when over the limit. */
+	rateLimited(token) {
+		const limit = this.config.rateLimit;
+		if (!limit) return undefined;
+		const now = Date.now();
+		let window = this.rateWindows.get(token);
+		if (!window || now - window.start >= limit.windowMs) {
+			window = { start: now, count: 0 };
+			this.rateWindows.set(token, window);
+		}
+		window.count++;
+		if (window.count <= limit.max) return undefined;
+		return Math.max(1, Math.ceil((window.start + limit.windowMs - now) / 1000));
+	}
+
+	/** The fault to apply to this call of `route`, if one is armed; each call uses up one. */
+	takeFault(route) {
+		const fault = this.faults.find((candidate) => candidate.route === route && candidate.remaining > 0);
+		if (!fault) return undefined;
+		fault.remaining--;
+		if (fault.remaining === 0) this.faults.splice(this.faults.indexOf(fault), 1);
+		return fault;
+	}
+}
+
+module.exports = { SandboxState, DEFAULT_SWITCHES, DEFAULT_RATE_LIMIT, DEFAULT_DELIVERY, KIND };
