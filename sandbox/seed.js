@@ -382,6 +382,7 @@ class OrderBook {
 		this.itemsById = itemsById;
 		this.byKey = new Map();
 		this.built = new Map();
+		this.dirty = new Set();
 		const storeCount = catalog.stores.length;
 		for (let index = 0; index < count; index++) {
 			const storeId = catalog.stores[index % storeCount].store_id;
@@ -418,7 +419,7 @@ class OrderBook {
 		if (entry.entryJson === undefined) {
 			const result = {
 				order: entry.order,
-				metrics: { line_count: entry.order.items.length, shipment_count: entry.order.shipments.length },
+				metrics: { matched: true, line_count: entry.order.items.length, shipment_count: entry.order.shipments.length },
 			};
 			if (entry.barcodeFailure) result.barcode_generation_failed = entry.barcodeFailure;
 			entry.entryJson = JSON.stringify(result);
@@ -429,6 +430,29 @@ class OrderBook {
 	changed(entry, { refreshInventory }) {
 		if (refreshInventory) entry.order.inventory = inventorySnapshot(entry.order, this.itemsById);
 		entry.entryJson = undefined;
+		this.dirty.add(entry.index);
+	}
+
+	/** Builds and serialises every order now, so that no lookup pays for it. */
+	prebuild() {
+		for (let index = 0; index < this.count; index++) this.entryJson(this.get(index));
+		this.prebuilt = true;
+	}
+
+	/**
+	 * Back to the seeded state over a fresh catalogue. A fully built book rebuilds only the orders that changed
+	 * (the rest equal their seeded form); a lazily built one forgets everything, since orders built after a
+	 * change carry that change's stock in their `inventory` snapshot.
+	 */
+	restart(catalog, itemsById) {
+		this.catalog = catalog;
+		this.itemsById = itemsById;
+		if (!this.prebuilt) this.built.clear();
+		for (const index of this.dirty) {
+			this.built.delete(index);
+			if (this.prebuilt) this.entryJson(this.get(index));
+		}
+		this.dirty.clear();
 	}
 }
 

@@ -32,9 +32,11 @@ class SandboxState {
 		const started = process.hrtime.bigint();
 		this.catalog = buildCatalog(seed);
 		this.itemsById = new Map(this.catalog.items.map((item) => [item.item_id, item]));
-		this.orders = new OrderBook(seed, orders, this.catalog, this.itemsById);
-		const prebuild = this.options.prebuild ?? orders <= PREBUILD_LIMIT;
-		if (prebuild) for (let index = 0; index < orders; index++) this.orders.entryJson(this.orders.get(index));
+		if (this.orders) this.orders.restart(this.catalog, this.itemsById);
+		else {
+			this.orders = new OrderBook(seed, orders, this.catalog, this.itemsById);
+			if (this.options.prebuild ?? orders <= PREBUILD_LIMIT) this.orders.prebuild();
+		}
 		this.seedMs = Number(process.hrtime.bigint() - started) / 1e6;
 		this.kits = [];
 		this.handlers = new Map();
