@@ -1,7 +1,7 @@
 'use strict';
 
 const Fastify = require('fastify');
-const { classify, errorBody, sendError } = require('./errors');
+const { classify, errorBody, sendError, ServiceError } = require('./errors');
 const { serviceRoutes } = require('./routes/service');
 const { adminRoutes } = require('./routes/admin');
 
@@ -19,7 +19,12 @@ function buildApp(state, tokens) {
 		ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false } },
 	});
 	// Only JSON is accepted; fastify's default text/plain parser would let a text body through to validation.
+	// An empty body of any type counts as no body (axios labels a bodiless POST form-urlencoded).
 	app.removeContentTypeParser('text/plain');
+	app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, payload, done) => {
+		if (payload.length === 0) return done(null, undefined);
+		done(new ServiceError(400, 'INVALID_CONTENT_TYPE', 'The request body must be sent as Content-Type: application/json'));
+	});
 
 	// Every request outside the admin API is recorded, in arrival order, to count calls and duplicates.
 	app.addHook('onRequest', async (request) => {

@@ -1,7 +1,11 @@
 'use strict';
 
-const { SignJWT, jwtVerify, errors: joseErrors } = require('jose');
 const { ServiceError } = require('./errors');
+
+// jose 6 is ESM only: Node 24 requires it natively, jest's module registry cannot, which is why the sandbox runs
+// in a worker thread (index.js).
+const { SignJWT, jwtVerify } = require('jose');
+const { createSecretKey } = require('node:crypto');
 
 const REQUIRED_SCOPE = 'platformApi';
 const DEMO_SCOPES = ['platformGeneric', 'platformApi'];
@@ -9,7 +13,7 @@ const DAY_SECONDS = 24 * 60 * 60;
 
 /** HS256 tokens signed and checked with one secret per sandbox. */
 function createTokenAuthority(secretText) {
-	const secret = new TextEncoder().encode(secretText);
+	const secret = createSecretKey(secretText, 'utf8');
 
 	async function issueToken({ scopes = DEMO_SCOPES, expiresInSeconds = DAY_SECONDS, subject = 'sandbox-user' } = {}) {
 		const now = Math.floor(Date.now() / 1000);
@@ -38,11 +42,11 @@ function createTokenAuthority(secretText) {
 		try {
 			({ payload } = await jwtVerify(match[1], secret, { algorithms: ['HS256'] }));
 		} catch (error) {
-			if (error instanceof joseErrors.JWTExpired) {
+			if (error?.code === 'ERR_JWT_EXPIRED') {
 				const expiredAt = new Date(Number(error.payload?.exp) * 1000).toISOString();
 				throw new ServiceError(401, 'TOKEN_EXPIRED', `The access token expired at ${expiredAt}`);
 			}
-			if (error instanceof joseErrors.JWSSignatureVerificationFailed) {
+			if (error?.code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') {
 				throw new ServiceError(401, 'UNAUTHORIZED', 'The access token signature is invalid');
 			}
 			throw new ServiceError(401, 'UNAUTHORIZED', 'The access token is not a valid JWT');

@@ -1,47 +1,67 @@
 'use strict';
 
-const { SandboxState } = require('./state');
-const { createTokenAuthority, DEMO_SCOPES } = require('./auth');
-const { buildApp } = require('./app');
-
-const MAX_ORDERS = 100_000;
+const path = require('node:path');
+const { Worker } = require('node:worker_threads');
 
 /**
- * Starts the sandbox (sandbox/README.md). Resolves once it listens:
- * `{ baseUrl, appBaseUrl, adminUrl, origin, port, demoToken, issueToken, config, close, seedMs }`.
+ * Starts the sandbox (sandbox/README.md) and resolves once it listens:
+ * `{ baseUrl, appBaseUrl, adminUrl, origin, port, demoToken, seedMs, issueToken(), config(), close() }`.
+ *
+ * The server runs in a worker thread. jose 6 is ESM only, and jest's module registry cannot load it (Node 24's
+ * require(esm) is bypassed there unless jest runs with --experimental-vm-modules), yet every test file starts the
+ * sandbox in-process. A worker is a plain Node thread outside jest's registry; it also keeps the sandbox off the
+ * event loop of the code under test, so benchmarks time the client, not the simulator.
  */
-async function startSandbox(options = {}) {
-	const orders = Math.min(MAX_ORDERS, Math.max(0, Math.floor(options.orders ?? 2000)));
-	const seed = Math.floor(options.seed ?? 1);
-	const state = new SandboxState({
-		seed,
-		orders,
-		prebuild: options.prebuild,
-		config: options.config,
-		rateLimit: options.rateLimit,
-		delivery: options.delivery,
+function startSandbox(options = {}) {
+	const worker = new Worker(path.join(__dirname, 'worker.js'), { workerData: options });
+	const pending = new Map();
+	let nextId = 0;
+	let closed;
+
+	const call = (method, ...args) =>
+		new Promise((resolve, reject) => {
+			const id = ++nextId;
+			pending.set(id, { resolve, reject });
+			worker.postMessage({ id, method, args });
+		});
+
+	return new Promise((resolve, reject) => {
+		worker.on('error', (error) => {
+			reject(error);
+			for (const { reject: fail } of pending.values()) fail(error);
+			pending.clear();
+		});
+		worker.on('exit', () => {
+			const error = new Error('the sandbox worker has stopped');
+			reject(error);
+			for (const { reject: fail } of pending.values()) fail(error);
+			pending.clear();
+		});
+		worker.on('message', (message) => {
+			if (message.type === 'failed') {
+				const error = Object.assign(new Error(`the sandbox failed to start: ${message.message}`), { code: message.code });
+				worker.terminate();
+				reject(error);
+			} else if (message.type === 'ready') {
+				resolve({
+					...message.info,
+					/** A JWT signed by this sandbox: `{ scopes, expiresInSeconds }` (negative = already expired). */
+					issueToken: (claims) => call('issueToken', claims),
+					/** Sets switches (as POST /__sandbox/config); resolves to the whole config. */
+					config: (switches) => call('config', switches),
+					close: () => {
+						closed ??= call('close').then(() => worker.terminate()).then(() => undefined);
+						return closed;
+					},
+				});
+			} else if (message.type === 'result') {
+				const waiting = pending.get(message.id);
+				pending.delete(message.id);
+				if (message.error !== undefined) waiting?.reject(new Error(message.error));
+				else waiting?.resolve(message.result);
+			}
+		});
 	});
-	const tokens = createTokenAuthority(options.secret ?? `inventory-ops-sandbox-secret-${seed}`);
-	const app = buildApp(state, tokens);
-	const host = options.host ?? '127.0.0.1';
-	await app.listen({ port: options.port ?? 0, host });
-	const { port } = app.server.address();
-	const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-	return {
-		origin,
-		port,
-		baseUrl: `${origin}/api`,
-		appBaseUrl: `${origin}/s`,
-		adminUrl: `${origin}/__sandbox`,
-		demoToken: await tokens.issueToken({ scopes: DEMO_SCOPES }),
-		seedMs: state.seedMs,
-		issueToken: (claims) => tokens.issueToken(claims),
-		config: (switches) => state.configure(switches),
-		close: async () => {
-			state.deliverer.reset();
-			await app.close();
-		},
-	};
 }
 
 module.exports = { startSandbox };

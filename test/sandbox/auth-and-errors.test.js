@@ -1,0 +1,156 @@
+// Auth (spec part 5), the error shape (part 7) and the request checks every route shares, over real HTTP.
+const { start, expectError } = require('./support');
+
+let client;
+beforeAll(async () => {
+	client = await start();
+});
+afterAll(() => client.close());
+
+const emptyBulk = { order: [] };
+
+describe('auth', () => {
+	test('the demo token carries platformGeneric and platformApi and is accepted', async () => {
+		const [, payload] = client.sandbox.demoToken.split('.');
+		const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+		expect(claims.scopes).toEqual(['platformGeneric', 'platformApi']);
+		expect(claims.exp - claims.iat).toBe(24 * 60 * 60);
+		const response = await client.api('/order/get_single_bulk', emptyBulk);
+		expect(response.status).toBe(200);
+		expect(response.data).toEqual([]);
+	});
+
+	test('a missing Authorization header is 401 UNAUTHORIZED', async () => {
+		const response = await client.http.post(`${client.sandbox.baseUrl}/order/get_single_bulk`, emptyBulk);
+		expectError(response, 401, 'UNAUTHORIZED');
+	});
+
+	test.each([
+		['not a bearer scheme', (token) => `Basic ${token}`],
+		['bearer without a token', () => 'Bearer'],
+		['not a JWT', () => 'Bearer not-a-jwt'],
+		['three garbage parts', () => 'Bearer a.b.c'],
+	])('a malformed header (%s) is 401 UNAUTHORIZED', async (_name, header) => {
+		const response = await client.api('/order/get_single_bulk', emptyBulk, {
+			headers: { Authorization: header(client.sandbox.demoToken) },
+		});
+		expectError(response, 401, 'UNAUTHORIZED');
+	});
+
+	test('a token with a bad signature is 401 UNAUTHORIZED', async () => {
+		const [header, payload, signature] = client.sandbox.demoToken.split('.');
+		const forged = `${header}.${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
+		const error = expectError(await client.api('/order/get_single_bulk', emptyBulk, { token: forged }), 401, 'UNAUTHORIZED');
+		expect(error.message).toMatch(/signature/);
+	});
+
+	test('a token signed by another sandbox is 401 UNAUTHORIZED', async () => {
+		const other = await start({ secret: 'another secret' });
+		try {
+			const response = await client.api('/order/get_single_bulk', emptyBulk, { token: other.sandbox.demoToken });
+			expectError(response, 401, 'UNAUTHORIZED');
+		} finally {
+			await other.close();
+		}
+	});
+
+	test('an expired token is 401 TOKEN_EXPIRED naming the expiry time and never the token', async () => {
+		const token = await client.sandbox.issueToken({ scopes: ['platformApi'], expiresInSeconds: -120 });
+		const expiry = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).exp;
+		const response = await client.api('/kit/create', { data: { name: 'x', sku: 'x' } }, { token });
+		const error = expectError(response, 401, 'TOKEN_EXPIRED');
+		expect(error.message).toContain(new Date(expiry * 1000).toISOString());
+		expect(JSON.stringify(response.data)).not.toContain(token.split('.')[2]);
+	});
+
+	test('a valid token without platformApi is 403 FORBIDDEN on every route', async () => {
+		const token = await client.sandbox.issueToken({ scopes: ['platformGeneric', 'platformUser'] });
+		const calls = [
+			client.api('/order/get_single_bulk', emptyBulk, { token }),
+			client.api('/kit/create', { data: { name: 'x', sku: 'FORBIDDEN-1' } }, { token }),
+			client.app('/ship/shipping/restore_inventory', { store_id: '1001', order_number: '1000', shipment_id: 'x' }, { token }),
+			client.api('/webhook/add_handler', { type: 'order.shipped', name: 'n', handler: { url: 'http://127.0.0.1:1/' } }, { token }),
+			client.api('/webhook/remove_handler', { _id: 'x' }, { token }),
+		];
+		for (const response of await Promise.all(calls)) expectError(response, 403, 'FORBIDDEN');
+		expect((await client.admin.get('/kits')).kits).toEqual([]);
+	});
+
+	test('a token from the admin API works, and one with no scopes claim is 403', async () => {
+		const issued = await client.admin.post('/tokens', { scopes: ['platformApi'], expiresInSeconds: 60 });
+		expect(issued.status).toBe(200);
+		expect((await client.bulk([], { token: issued.data.token })).status).toBe(200);
+		const bare = await client.admin.post('/tokens', { scopes: [] });
+		expectError(await client.bulk([], { token: bare.data.token }), 403, 'FORBIDDEN');
+	});
+});
+
+describe('routing', () => {
+	test.each([
+		['GET on a service path', 'get', '/api/order/get_single_bulk'],
+		['an unknown operation', 'post', '/api/order/get_many'],
+		['bulk lookup under {app_base_url}', 'post', '/s/order/get_single_bulk'],
+		['restore under {base_url}', 'post', '/api/ship/shipping/restore_inventory'],
+		['the root', 'get', '/'],
+	])('%s is 404 NOT_FOUND in the error shape', async (_name, method, path) => {
+		const response = await client.http.request({
+			method,
+			url: `${client.sandbox.origin}${path}`,
+			data: method === 'post' ? emptyBulk : undefined,
+			headers: { Authorization: `Bearer ${client.sandbox.demoToken}` },
+		});
+		const error = expectError(response, 404, 'NOT_FOUND');
+		expect(error.message).toContain(path);
+	});
+});
+
+describe('request bodies', () => {
+	const raw = (data, contentType) =>
+		client.http.post(`${client.sandbox.baseUrl}/order/get_single_bulk`, data, {
+			headers: { Authorization: `Bearer ${client.sandbox.demoToken}`, 'Content-Type': contentType },
+			transformRequest: [(body) => body],
+		});
+
+	test('a body that is not JSON is 400 INVALID_JSON', async () => {
+		expectError(await raw('{"order": [', 'application/json'), 400, 'INVALID_JSON');
+	});
+
+	test('a body of another content type is 400 INVALID_CONTENT_TYPE', async () => {
+		expectError(await raw('{"order": []}', 'text/plain'), 400, 'INVALID_CONTENT_TYPE');
+		expectError(await raw('order=1', 'application/x-www-form-urlencoded'), 400, 'INVALID_CONTENT_TYPE');
+	});
+
+	test('an empty JSON body is 400 EMPTY_BODY; no body at all is 400 MISSING_BODY', async () => {
+		expectError(await raw('', 'application/json'), 400, 'EMPTY_BODY');
+		const none = await client.http.post(`${client.sandbox.baseUrl}/order/get_single_bulk`, undefined, {
+			headers: { Authorization: `Bearer ${client.sandbox.demoToken}` },
+		});
+		expectError(none, 400, 'MISSING_BODY');
+	});
+
+	test('a JSON body that is not an object is 400 MISSING_BODY', async () => {
+		expectError(await raw('[1,2]', 'application/json'), 400, 'MISSING_BODY');
+	});
+
+	test('a missing required field is 400 MISSING_FIELD naming it', async () => {
+		const error = expectError(await client.api('/order/get_single_bulk', {}), 400, 'MISSING_FIELD');
+		expect(error.message).toBe('body.order is required');
+	});
+
+	test('a field of the wrong type is 400 INVALID_FIELD_TYPE naming it, never coerced', async () => {
+		const response = await client.bulk([{ store_id: '1001', order_number: 1000 }]);
+		const error = expectError(response, 400, 'INVALID_FIELD_TYPE');
+		expect(error.message).toBe('body.order[0].order_number must be string');
+		expectError(await client.api('/order/get_single_bulk', { order: 'x' }), 400, 'INVALID_FIELD_TYPE');
+	});
+
+	test('an empty required string is 400 INVALID_FIELD', async () => {
+		expectError(await client.bulk([{ store_id: '', order_number: '1000' }]), 400, 'INVALID_FIELD');
+	});
+
+	test('every error carries a fresh trace id', async () => {
+		const first = await client.api('/order/get_single_bulk', {});
+		const second = await client.api('/order/get_single_bulk', {});
+		expect(first.data.error.serviceTraceId).not.toBe(second.data.error.serviceTraceId);
+	});
+});
