@@ -1,0 +1,289 @@
+// Activation and deactivation sequences of the Inventory Ops Trigger against the sandbox over HTTP, counted in the
+// sandbox's own handler table. The contexts are n8n-core's HookContext/WebhookContext (see helpers/harness.js).
+const { startSandbox } = require('../../sandbox');
+const { createTriggerHarness } = require('./helpers/harness');
+const sequences = require('./helpers/sequences');
+
+const THREE_TYPES = ['order.shipped', 'item.inventory', 'shipment.created'];
+const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
+const ADD_ROUTE = '/api/webhook/add_handler';
+const REMOVE_ROUTE = '/api/webhook/remove_handler';
+
+let sandbox;
+let harness;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({
+		port: 0,
+		orders: 10,
+		rateLimit: false,
+		delivery: { maxAttempts: 1, baseDelayMs: 0, timeoutMs: 5000 },
+	});
+	harness = await createTriggerHarness({ sandbox });
+});
+
+afterAll(async () => {
+	sequences.write('trigger-lifecycle-handler-counts.json');
+	await harness?.close();
+	await sandbox?.close();
+});
+
+beforeEach(async () => {
+	await harness.admin('POST', '/reset');
+	await harness.admin('POST', '/config', { delivery: { maxAttempts: 1, baseDelayMs: 0, timeoutMs: 5000 } });
+	harness.runs.length = 0;
+	harness.warnings.length = 0;
+	harness.beforeRequest(async () => {});
+});
+
+function workflow(id, events = THREE_TYPES, extra = {}) {
+	return harness.storedWorkflow({
+		id,
+		name: `Orders flow ${id}`,
+		parameters: { events, customEventTypes: '', options: {}, ...extra },
+	});
+}
+
+const typesOf = (handlers) => handlers.map((handler) => handler.type).sort();
+const idsOf = (handlers) => handlers.map((handler) => handler._id).sort();
+
+async function expectOnePerType(stored, types, isTest = false) {
+	const url = harness.webhookUrl(stored, isTest);
+	const handlers = (await harness.handlers()).filter((handler) => handler.handler.url === url);
+	expect(typesOf(handlers)).toEqual([...types].sort());
+	return handlers;
+}
+
+/** Makes the service fail the n-th call of `route` from now on, using the sandbox's own fault injection. */
+function failNthCall(route, n, fault = { status: 500 }) {
+	let calls = 0;
+	harness.beforeRequest(async (options) => {
+		if (!String(options.url).endsWith(route.replace('/api', ''))) return;
+		calls += 1;
+		if (calls === n) await harness.admin('POST', '/faults', { route, count: 1, ...fault });
+	});
+}
+
+test('activate: one handler per selected type, at the production URL, with a 32-byte secret and a recognisable name', async () => {
+	const stored = workflow('wf-activate');
+	await harness.activate(stored);
+
+	const handlers = await expectOnePerType(stored, THREE_TYPES);
+	const secrets = new Set(handlers.map((handler) => handler.handler.headers[SECRET_HEADER]));
+	expect(secrets.size).toBe(1);
+	expect([...secrets][0]).toMatch(/^[0-9a-f]{64}$/);
+	for (const handler of handlers) {
+		expect(handler.handler.method).toBe('POST');
+		expect(handler.name).toContain('Orders flow wf-activate');
+		expect(handler.name).toContain('wf-activate');
+	}
+	const state = harness.staticState(stored.staticData);
+	const registration = state.registrations[harness.webhookUrl(stored, false)];
+	expect(registration.handlers.map((handler) => handler.id).sort()).toEqual(idsOf(handlers));
+	sequences.record('activate', handlers.length);
+});
+
+test('a new activation gets a new secret', async () => {
+	const first = workflow('wf-secret');
+	await harness.activate(first);
+	const [before] = await harness.handlers();
+	await harness.deactivate(first);
+	await harness.activate(first);
+	const [after] = await harness.handlers();
+	expect(after.handler.headers[SECRET_HEADER]).not.toBe(before.handler.headers[SECRET_HEADER]);
+});
+
+test('activate twice without deactivate: checkExists keeps the same handlers; a second create replaces them', async () => {
+	const stored = workflow('wf-twice');
+	await harness.activate(stored);
+	const first = idsOf(await harness.handlers());
+
+	await harness.activate(stored);
+	const afterCheckExists = await expectOnePerType(stored, THREE_TYPES);
+	expect(idsOf(afterCheckExists)).toEqual(first);
+
+	await harness.createOnly(stored);
+	const afterCreate = await expectOnePerType(stored, THREE_TYPES);
+	expect(idsOf(afterCreate).some((id) => first.includes(id))).toBe(false);
+	expect(await harness.handlers()).toHaveLength(3);
+	sequences.record('activate twice without deactivate', (await harness.handlers()).length);
+});
+
+test('activate -> deactivate leaves no handler and no secret', async () => {
+	const stored = workflow('wf-off');
+	await harness.activate(stored);
+	expect(await harness.deactivate(stored)).toBe(true);
+	const handlers = await harness.handlers();
+	expect(handlers).toHaveLength(0);
+	const state = harness.staticState(stored.staticData);
+	expect(Object.keys(state.registrations)).toHaveLength(0);
+	expect(state.leftovers).toHaveLength(0);
+	sequences.record('activate -> deactivate', handlers.length);
+});
+
+test('activate with the 2nd of 3 add_handler calls failing: clear error, nothing left on the service', async () => {
+	const stored = workflow('wf-partial');
+	failNthCall(ADD_ROUTE, 2);
+
+	const error = await harness.activate(stored).then(
+		() => undefined,
+		(thrown) => thrown,
+	);
+	expect(error).toBeDefined();
+	expect(error.message).toContain('Activation failed adding the webhook handler for "item.inventory" (2 of 3)');
+	expect(error.description).toContain('1 handler(s) added before it were removed again');
+	expect(error.httpCode).toBe('500');
+	const calls = (await harness.admin('GET', `/calls?route=${ADD_ROUTE}`)).calls;
+	expect(calls.map((call) => call.status)).toEqual([200, 500]);
+	const handlers = await harness.handlers();
+	expect(handlers).toHaveLength(0);
+	expect(stored.active).toBe(false);
+	sequences.record('activate with failure on 2nd of 3 types', handlers.length);
+});
+
+test('deactivate while remove_handler fails, then activate again: exactly one handler per type', async () => {
+	const stored = workflow('wf-flaky-remove');
+	await harness.activate(stored);
+	const original = idsOf(await harness.handlers());
+	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 3, status: 503 });
+
+	expect(await harness.deactivate(stored)).toBe(false);
+	expect(idsOf(await harness.handlers())).toEqual(original);
+	const state = harness.staticState(stored.staticData);
+	expect(state.leftovers.map((record) => record.id).sort()).toEqual(original);
+	expect(harness.warnings.join('\n')).toContain('3 webhook handler(s) could not be removed');
+	const afterFailedDeactivate = (await harness.handlers()).length;
+
+	await harness.activate(stored);
+	const handlers = await expectOnePerType(stored, THREE_TYPES);
+	expect(handlers).toHaveLength(3);
+	expect(idsOf(handlers).some((id) => original.includes(id))).toBe(false);
+	expect(harness.staticState(stored.staticData).leftovers).toHaveLength(0);
+	sequences.record('deactivate while remove fails', afterFailedDeactivate);
+	sequences.record('... then activate again', handlers.length);
+});
+
+test('leftovers that still cannot be removed stop the next activation before anything is added', async () => {
+	const stored = workflow('wf-stuck');
+	await harness.activate(stored);
+	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 6, status: 500 });
+	await harness.deactivate(stored);
+
+	const error = await harness.activate(stored).then(
+		() => undefined,
+		(thrown) => thrown,
+	);
+	expect(error.message).toContain('could not be removed');
+	expect((await harness.admin('GET', `/calls?route=${ADD_ROUTE}`)).calls).toHaveLength(3);
+	expect(await harness.handlers()).toHaveLength(3);
+
+	await harness.activate(stored);
+	expect(await harness.handlers()).toHaveLength(3);
+	await harness.deactivate(stored);
+	expect(await harness.handlers()).toHaveLength(0);
+});
+
+test('change the selected events and reactivate: the old types are gone, one handler per new type', async () => {
+	const stored = workflow('wf-change');
+	await harness.activate(stored);
+	stored.parameters = { ...stored.parameters, events: ['order.shipped', 'order.status.*'], customEventTypes: 'order.created' };
+
+	await harness.activate(stored);
+	const handlers = await expectOnePerType(stored, ['order.shipped', 'order.status.*', 'order.created']);
+	expect(await harness.handlers()).toHaveLength(3);
+	sequences.record('change events and reactivate (3 -> 3 other types)', handlers.length);
+
+	stored.parameters = { ...stored.parameters, events: ['item.updated'], customEventTypes: '' };
+	await harness.deactivate(stored);
+	await harness.activate(stored);
+	await expectOnePerType(stored, ['item.updated']);
+	expect(await harness.handlers()).toHaveLength(1);
+});
+
+test('an unknown handler counts as removed, whichever way the service says so', async () => {
+	for (const removeUnknown of [404, 'success-false']) {
+		await harness.admin('POST', '/reset');
+		await harness.admin('POST', '/config', { removeUnknown });
+		const stored = workflow(`wf-unknown-${removeUnknown}`);
+		await harness.activate(stored);
+		for (const handler of await harness.handlers()) {
+			await fetch(`${sandbox.baseUrl}/webhook/remove_handler`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${sandbox.demoToken}`, 'content-type': 'application/json' },
+				body: JSON.stringify({ _id: handler._id }),
+			});
+		}
+		expect(await harness.deactivate(stored)).toBe(true);
+		expect(harness.staticState(stored.staticData).leftovers).toHaveLength(0);
+	}
+});
+
+test('test listening while published: the production handlers survive', async () => {
+	for (const copy of [false, true]) {
+		await harness.admin('POST', '/reset');
+		const stored = workflow(`wf-published-${copy}`);
+		await harness.activate(stored);
+		const production = idsOf(await harness.handlers());
+		// Everything but the memory of received event ids, which the production delivery below adds to.
+		const productionRecord = () => {
+			const state = harness.staticState(stored.staticData);
+			const registrations = Object.values(state.registrations).map(({ recentEventIds, ...rest }) => rest);
+			return JSON.stringify({ ...state, registrations });
+		};
+		const productionState = productionRecord();
+
+		const test = await harness.listenForTest(stored, { copy });
+		expect(await harness.handlers()).toHaveLength(6);
+		await expectOnePerType(stored, THREE_TYPES, true);
+		await expectOnePerType(stored, THREE_TYPES, false);
+
+		await harness.emit('order.shipped', { order_number: '1001' });
+		expect(harness.runs.filter((run) => run.workflowId === stored.id).map((run) => run.test).sort()).toEqual([
+			false,
+			true,
+		]);
+
+		expect(await harness.stopTest(stored, test)).toBe(true);
+		const left = await expectOnePerType(stored, THREE_TYPES, false);
+		expect(idsOf(left)).toEqual(production);
+		expect(await harness.handlers()).toHaveLength(3);
+		expect(productionRecord()).toBe(productionState);
+
+		harness.runs.length = 0;
+		await harness.emit('order.shipped', { order_number: '1002' });
+		expect(harness.runs).toHaveLength(1);
+		expect(harness.runs[0].test).toBe(false);
+		sequences.record(`test listening while published (test static data ${copy ? 'copied' : 'empty'})`, left.length);
+	}
+});
+
+test('add_handler answering without _id: activation works, the handler is reported as unremovable', async () => {
+	await harness.admin('POST', '/config', { addHandlerReturnsId: false });
+	const stored = workflow('wf-no-id', ['order.shipped']);
+	await harness.activate(stored);
+	expect(await harness.handlers()).toHaveLength(1);
+	expect(harness.warnings.join('\n')).toContain('did not return an id for the webhook handler');
+
+	await harness.emit('order.shipped', { order_number: '7' });
+	expect(harness.runs).toHaveLength(1);
+	expect(harness.runs[0].items[0].warnings[0]).toContain('cannot remove it when the workflow is deactivated');
+	const afterActivate = (await harness.handlers()).length;
+
+	await harness.deactivate(stored);
+	const afterDeactivate = (await harness.handlers()).length;
+	expect(afterDeactivate).toBe(1);
+	expect(harness.staticState(stored.staticData).unremovable).toHaveLength(1);
+
+	// Reactivated, the service now holds the old handler too; it still carries the old secret, so one run per event.
+	await harness.activate(stored);
+	const afterReactivate = (await harness.handlers()).length;
+	expect(afterReactivate).toBe(2);
+	harness.runs.length = 0;
+	const { event_id: eventId } = await harness.emit('order.shipped', { order_number: '8' });
+	expect(harness.runs).toHaveLength(1);
+	const statuses = (await harness.deliveries(eventId)).map((delivery) => delivery.status).sort();
+	expect(statuses).toEqual([200, 401]);
+	sequences.record('add_handler without _id: after activate', afterActivate);
+	sequences.record('add_handler without _id: after deactivate (unremovable, reported)', afterDeactivate);
+	sequences.record('add_handler without _id: after reactivate (old one refused with 401)', afterReactivate);
+});

@@ -1,0 +1,98 @@
+// The trigger's pure pieces, from the compiled package: event type matching, the handler id search, the secret check.
+const path = require('node:path');
+
+const DIST = path.resolve(__dirname, '../../dist/nodes/InventoryOps');
+const { matchesEventType, parseCustomEventTypes, combineEventTypes, EVENT_TYPE_OPTIONS } = require(
+	path.join(DIST, 'shared/events.js'),
+);
+const { findHandlerId } = require(path.join(DIST, 'trigger/handlerId.js'));
+const { secretMatches, createSecret } = require(path.join(DIST, 'trigger/secret.js'));
+
+describe('matchesEventType', () => {
+	test.each([
+		['order.shipped', 'order.shipped', true],
+		['order.shipped', 'order.shipped.late', false],
+		['order.shipped', 'order.tracking', false],
+		['order.status.*', 'order.status.shipped', true],
+		['order.status.*', 'order.status.on_hold.manual', true],
+		['order.status.*', 'order.status', false],
+		['order.status.*', 'order.statusx.shipped', false],
+		['order.status.*', 'order.shipped', false],
+		['purchase_order.*', 'purchase_order.received', true],
+		['transfer_order.*', 'purchase_order.received', false],
+		['custom.thing', 'custom.thing', true],
+	])('%s vs %s -> %s', (pattern, type, expected) => {
+		expect(matchesEventType(pattern, type)).toBe(expected);
+	});
+
+	test('every listed pattern is offered with a name and a description', () => {
+		expect(EVENT_TYPE_OPTIONS.map((option) => option.value)).toEqual([
+			'order.status.*',
+			'order.shipped',
+			'order.tracking',
+			'order.tags',
+			'item.inventory',
+			'item.updated',
+			'shipment.created',
+			'shipment.voided',
+			'purchase_order.*',
+			'transfer_order.*',
+		]);
+		for (const option of EVENT_TYPE_OPTIONS) {
+			expect(option.name).toContain(option.value);
+			expect(option.description).toEqual(expect.any(String));
+		}
+	});
+
+	test('custom types are split, trimmed and merged without repeats', () => {
+		expect(parseCustomEventTypes(' order.created,\norder.status.* ,, ')).toEqual(['order.created', 'order.status.*']);
+		expect(combineEventTypes(['order.shipped'], ['order.shipped', 'order.created'])).toEqual([
+			'order.shipped',
+			'order.created',
+		]);
+	});
+});
+
+describe('findHandlerId', () => {
+	test.each([
+		[{ success: true, _id: 'h1' }, 'h1'],
+		[{ success: true, id: 'h2' }, 'h2'],
+		[{ success: true, handler_id: 'h3' }, 'h3'],
+		[{ success: true, handler: { _id: 'h4' } }, 'h4'],
+		[{ success: true, data: { id: 42 } }, '42'],
+		[{ success: true, webhook: { _id: 'h6' } }, 'h6'],
+		[{ success: true }, undefined],
+		[{ success: true, _id: '' }, undefined],
+		['h7', undefined],
+		[null, undefined],
+	])('%j -> %s', (answer, expected) => {
+		expect(findHandlerId(answer)).toBe(expected);
+	});
+});
+
+describe('secretMatches', () => {
+	const secret = createSecret();
+
+	test('a fresh secret is 32 random bytes in hex', () => {
+		expect(secret).toMatch(/^[0-9a-f]{64}$/);
+		expect(createSecret()).not.toBe(secret);
+	});
+
+	test.each([
+		['the same secret', secret, true],
+		['another secret', createSecret(), false],
+		['a prefix', secret.slice(0, 10), false],
+		['a longer value', `${secret}0`, false],
+		['an empty header', '', false],
+		['no header', undefined, false],
+		['a repeated header', [secret, secret], false],
+	])('%s', (_label, received, expected) => {
+		expect(secretMatches(secret, received)).toBe(expected);
+	});
+
+	test('fails closed when no secret is stored', () => {
+		expect(secretMatches('', '')).toBe(false);
+		expect(secretMatches(undefined, undefined)).toBe(false);
+		expect(secretMatches(undefined, 'anything')).toBe(false);
+	});
+});
