@@ -141,6 +141,29 @@ test('activate with the 2nd of 3 add_handler calls failing: clear error, nothing
 	sequences.record('activate with failure on 2nd of 3 types', handlers.length);
 });
 
+test('a 2nd add_handler whose answer is lost: the unknown handler stays on the service but can start nothing', async () => {
+	const stored = workflow('wf-lost-answer');
+	failNthCall(ADD_ROUTE, 2, { drop: 'after' });
+
+	const error = await harness.activate(stored).then(
+		() => undefined,
+		(thrown) => thrown,
+	);
+	expect(error.message).toContain('(2 of 3)');
+	expect(error.description).toContain('may or may not have applied');
+	// The service kept the handler whose answer was lost; nobody can know its id. It carries the secret of an
+	// activation that never completed, so once the workflow is active its deliveries are refused.
+	const handlers = await harness.handlers();
+	expect(typesOf(handlers)).toEqual(['item.inventory']);
+	await harness.activate(stored);
+	expect(await harness.handlers()).toHaveLength(4);
+	const { event_id: eventId } = await harness.emit('item.inventory', { item_id: 'i1' });
+	const statuses = (await harness.deliveries(eventId)).map((delivery) => delivery.status);
+	expect(statuses.sort()).toEqual([200, 401]);
+	expect(harness.runs).toHaveLength(1);
+	sequences.record('activate with the 2nd answer lost (handler committed, id unknown)', handlers.length);
+});
+
 test('deactivate while remove_handler fails, then activate again: exactly one handler per type', async () => {
 	const stored = workflow('wf-flaky-remove');
 	await harness.activate(stored);
