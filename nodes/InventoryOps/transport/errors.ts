@@ -62,11 +62,13 @@ const STATUS_HINTS: Record<number, string> = {
 	404: 'The service does not know this address or record. Check the Base URL / App Base URL in the credential and the identifiers sent.',
 	409: 'The request conflicts with data already on the service (for example a duplicate SKU).',
 	429: 'The service rate limit was exceeded and stayed exceeded after the allowed retries. Try again later or lower the batch size / calls in flight.',
-	500: 'The service failed internally. Nothing here can tell whether the change was applied; check before running again.',
+	500: 'The service failed internally.',
 };
 
-function hintFor(status: number): string | undefined {
-	return STATUS_HINTS[status] ?? (status >= 500 ? STATUS_HINTS[500] : undefined);
+function hintFor(status: number, changesData: boolean): string | undefined {
+	const hint = STATUS_HINTS[status] ?? (status >= 500 ? STATUS_HINTS[500] : undefined);
+	if (status < 500 || !changesData) return hint;
+	return `${hint} Nothing here can tell whether the change was applied, so it was not sent again; check the service before running this item again.`;
 }
 
 export interface ErrorContext {
@@ -85,7 +87,7 @@ export function apiErrorFromResponse(status: number, body: unknown, context: Err
 	const message = expired
 		? `The access token expired at ${expiry.toISOString()}. Create a new token and update the Inventory Ops API credential.`
 		: (serviceError.message ?? `The service answered ${status} to ${ENDPOINTS[context.endpoint].path}`);
-	const details = [serviceError.overview, hintFor(status)].filter(Boolean).join(' ');
+	const details = [serviceError.overview, hintFor(status, ENDPOINTS[context.endpoint].changesData)].filter(Boolean).join(' ');
 	const fields = Object.fromEntries(
 		Object.entries({ ...serviceError, statusCode: status, endpoint: ENDPOINTS[context.endpoint].path }).filter(
 			([, value]) => value !== undefined,

@@ -157,10 +157,10 @@ function referenceKey(storeId: unknown, orderNumber: unknown): string {
 	return JSON.stringify([String(storeId), String(orderNumber)]);
 }
 
-function readReferences(this: IExecuteFunctions, itemIndex: number): OrderReference[] {
+function readReferences(this: IExecuteFunctions, itemIndex: number, lookUpBy: string): OrderReference[] {
 	// Typed explicitly so that TypeScript treats check.fail() as the end of the path.
 	const check: ItemValidator = new ItemValidator(this.getNode(), itemIndex);
-	if (this.getNodeParameter('lookUpBy', itemIndex) === 'fields') {
+	if (lookUpBy === 'fields') {
 		return [
 			{
 				store_id: check.text(this.getNodeParameter('storeId', itemIndex, ''), 'Store ID'),
@@ -206,7 +206,11 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	// Batch size, concurrency and time-out shape the calls of the whole run, so they are read from the first item.
+	// These settings shape the calls and the output of the whole run, so they are read once, from the first item
+	// (reading them per item costs more than the lookups themselves on large inputs).
+	const lookUpBy = this.getNodeParameter('lookUpBy', 0) as string;
+	const unmatched = this.getNodeParameter('options.unmatched', 0, 'foundFalse') as UnmatchedBehaviour;
+	const output = this.getNodeParameter('options.output', 0, 'order') as string;
 	const batchSize = Math.max(1, Math.floor(this.getNodeParameter('options.batchSize', 0, 100) as number));
 	const callsInFlight = Math.max(1, Math.floor(this.getNodeParameter('options.callsInFlight', 0, 4) as number));
 	const callOptions = requestOptions.call(this, 0);
@@ -216,7 +220,7 @@ export async function execute(
 	const askedBy = new Map<string, { reference: OrderReference; itemIndexes: number[] }>();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const references = readReferences.call(this, itemIndex);
+			const references = readReferences.call(this, itemIndex, lookUpBy);
 			referencesByItem.set(itemIndex, references);
 			for (const reference of references) {
 				const key = referenceKey(reference.store_id, reference.order_number);
@@ -272,8 +276,6 @@ export async function execute(
 				.find((key) => batchErrors.has(key));
 			if (failedKey !== undefined) throw batchErrors.get(failedKey);
 
-			const unmatched = this.getNodeParameter('options.unmatched', itemIndex, 'foundFalse') as UnmatchedBehaviour;
-			const output = this.getNodeParameter('options.output', itemIndex, 'order') as string;
 			const results: IDataObject[] = [];
 			for (const reference of references) {
 				const key = referenceKey(reference.store_id, reference.order_number);

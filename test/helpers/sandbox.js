@@ -1,0 +1,66 @@
+// Starts the sandbox in-process for one test file and wraps its admin API (/__sandbox, contract in
+// sandbox/README.md) with axios. Everything goes over real HTTP.
+//
+//   const { startSandbox } = require('../helpers/sandbox');
+//   let sandbox;
+//   beforeAll(async () => { sandbox = await startSandbox({ port: 0, rateLimit: false }); });
+//   afterAll(() => sandbox.close());
+//   beforeEach(() => sandbox.reset());
+//   sandbox.credentials            -> { accessToken, baseUrl, appBaseUrl } for the inventoryOpsApi credential
+//   await sandbox.calls('/api/kit/create')  -> [{ route, status, body, time }]
+const axios = require('axios');
+
+const sandboxModule = require('../../sandbox');
+
+async function startSandbox(options = {}) {
+	const server = await sandboxModule.startSandbox({ port: 0, rateLimit: false, ...options });
+	const admin = axios.create({ baseURL: server.adminUrl, timeout: 10_000 });
+	const data = (promise) => promise.then((response) => response.data);
+
+	return {
+		server,
+		baseUrl: server.baseUrl,
+		appBaseUrl: server.appBaseUrl,
+		adminUrl: server.adminUrl,
+		demoToken: server.demoToken,
+		/** The credential data for `inventoryOpsApi`, optionally with another token. */
+		credentials(accessToken = server.demoToken) {
+			return { accessToken, baseUrl: server.baseUrl, appBaseUrl: server.appBaseUrl };
+		},
+		/** Every request received on a service route, in order; optionally only one route. */
+		async calls(route) {
+			return (await data(admin.get('/calls', { params: route ? { route } : {} }))).calls;
+		},
+		async reset() {
+			return await data(admin.post('/reset', {}));
+		},
+		/** { route, count, status?, retryAfter?, delayMs?, drop?: 'before' | 'after', body? } */
+		async fault(fault) {
+			return await data(admin.post('/faults', fault));
+		},
+		/** Sets switches such as { bulkOrder: 'shuffled', bulkUnmatched: 'entry' }; returns the whole config. */
+		async config(switches) {
+			return await data(admin.post('/config', switches));
+		},
+		async token({ scopes = ['platformGeneric', 'platformApi'], expiresInSeconds = 3600 } = {}) {
+			return (await data(admin.post('/tokens', { scopes, expiresInSeconds }))).token;
+		},
+		async orders(params = {}) {
+			return (await data(admin.get('/orders', { params }))).orders;
+		},
+		async kits() {
+			return (await data(admin.get('/kits'))).kits;
+		},
+		async handlers() {
+			return (await data(admin.get('/handlers'))).handlers;
+		},
+		async items(params = {}) {
+			return (await data(admin.get('/items', { params }))).items;
+		},
+		async close() {
+			await server.close();
+		},
+	};
+}
+
+module.exports = { startSandbox };
