@@ -1,0 +1,34 @@
+// A small local HTTP server that stands for a webhook receiver: records every delivery, answers as told.
+const http = require('node:http');
+
+async function startReceiver() {
+	const received = [];
+	let answers = [];
+	const server = http.createServer((request, response) => {
+		let body = '';
+		request.on('data', (chunk) => (body += chunk));
+		request.on('end', () => {
+			received.push({ method: request.method, url: request.url, headers: request.headers, body: JSON.parse(body) });
+			const status = answers.length > 0 ? answers.shift() : 200;
+			if (status === 'hang-up') return request.socket.destroy();
+			response.statusCode = status;
+			response.end('{}');
+		});
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${server.address().port}`,
+		received,
+		/** Statuses (or 'hang-up') for the next deliveries, in order; then 200. */
+		answerWith(list) {
+			answers = [...list];
+		},
+		clear() {
+			received.length = 0;
+			answers = [];
+		},
+		close: () => new Promise((resolve) => server.close(resolve)),
+	};
+}
+
+module.exports = { startReceiver };
