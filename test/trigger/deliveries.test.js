@@ -1,29 +1,13 @@
 // Deliveries from the sandbox's own event API to the trigger's webhook(), through a local HTTP server (see
 // helpers/harness.js). A run is counted when webhook() hands n8n workflow data; 401/400 answers start nothing.
-const { startSandbox } = require('../../sandbox');
-const { createTriggerHarness } = require('./helpers/harness');
+const { useTriggerHarness } = require('./helpers/setup');
 
 const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
 
-let sandbox;
+const context = useTriggerHarness();
 let harness;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, orders: 10, rateLimit: false });
-	harness = await createTriggerHarness({ sandbox });
-});
-
-afterAll(async () => {
-	await harness?.close();
-	await sandbox?.close();
-});
-
-beforeEach(async () => {
-	await harness.admin('POST', '/reset');
-	// One attempt per delivery: a refused delivery is not retried, so every count below is exact.
-	await harness.admin('POST', '/config', { delivery: { maxAttempts: 1, baseDelayMs: 0, timeoutMs: 5000 } });
-	harness.runs.length = 0;
-});
+let sandbox;
+beforeEach(() => ({ harness, sandbox } = context));
 
 async function published(id, parameters) {
 	const stored = harness.storedWorkflow({

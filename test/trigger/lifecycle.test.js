@@ -1,7 +1,6 @@
 // Activation and deactivation sequences of the Inventory Ops Trigger against the sandbox over HTTP, counted in the
 // sandbox's own handler table. The contexts are n8n-core's HookContext/WebhookContext (see helpers/harness.js).
-const { startSandbox } = require('../../sandbox');
-const { createTriggerHarness } = require('./helpers/harness');
+const { useTriggerHarness } = require('./helpers/setup');
 const sequences = require('./helpers/sequences');
 
 const THREE_TYPES = ['order.shipped', 'item.inventory', 'shipment.created'];
@@ -9,32 +8,12 @@ const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
 const ADD_ROUTE = '/api/webhook/add_handler';
 const REMOVE_ROUTE = '/api/webhook/remove_handler';
 
-let sandbox;
+const context = useTriggerHarness({
+	afterAllExtra: () => sequences.write('trigger-lifecycle-handler-counts.json'),
+});
 let harness;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({
-		port: 0,
-		orders: 10,
-		rateLimit: false,
-		delivery: { maxAttempts: 1, baseDelayMs: 0, timeoutMs: 5000 },
-	});
-	harness = await createTriggerHarness({ sandbox });
-});
-
-afterAll(async () => {
-	sequences.write('trigger-lifecycle-handler-counts.json');
-	await harness?.close();
-	await sandbox?.close();
-});
-
-beforeEach(async () => {
-	await harness.admin('POST', '/reset');
-	await harness.admin('POST', '/config', { delivery: { maxAttempts: 1, baseDelayMs: 0, timeoutMs: 5000 } });
-	harness.runs.length = 0;
-	harness.warnings.length = 0;
-	harness.beforeRequest(async () => {});
-});
+let sandbox;
+beforeEach(() => ({ harness, sandbox } = context));
 
 function workflow(id, events = THREE_TYPES, extra = {}) {
 	return harness.storedWorkflow({

@@ -1,0 +1,30 @@
+// One sandbox and one trigger harness per test file; each test starts from an empty sandbox whose deliveries
+// are tried once (a refused delivery is not retried, so every count is exact).
+const { startSandbox } = require('../../../sandbox');
+const { createTriggerHarness } = require('./harness');
+
+const ONE_ATTEMPT = { maxAttempts: 1, baseDelayMs: 0, timeoutMs: 5000 };
+
+/** Registers the jest hooks; the returned object's `sandbox` and `harness` are set once beforeAll has run. */
+function useTriggerHarness({ afterAllExtra } = {}) {
+	const context = { sandbox: undefined, harness: undefined };
+	beforeAll(async () => {
+		context.sandbox = await startSandbox({ port: 0, orders: 10, rateLimit: false, delivery: ONE_ATTEMPT });
+		context.harness = await createTriggerHarness({ sandbox: context.sandbox });
+	});
+	afterAll(async () => {
+		afterAllExtra?.();
+		await context.harness?.close();
+		await context.sandbox?.close();
+	});
+	beforeEach(async () => {
+		await context.harness.admin('POST', '/reset');
+		await context.harness.admin('POST', '/config', { delivery: ONE_ATTEMPT });
+		context.harness.runs.length = 0;
+		context.harness.warnings.length = 0;
+		context.harness.beforeRequest(async () => {});
+	});
+	return context;
+}
+
+module.exports = { useTriggerHarness };
