@@ -1,0 +1,100 @@
+// Fault injection through POST /__sandbox/faults, over real HTTP.
+const { start, expectError } = require('./support');
+
+let client;
+beforeAll(async () => {
+	client = await start();
+});
+afterAll(() => client.close());
+afterEach(() => client.reset());
+
+const fault = async (body) => {
+	const response = await client.admin.post('/faults', body);
+	expect(response.status).toBe(200);
+	expect(response.data).toEqual({ ok: true });
+};
+const createKit = (sku) => client.api('/kit/create', { data: { name: sku, sku } });
+const kitSkus = async () => (await client.admin.get('/kits')).kits.map((kit) => kit.sku);
+
+test('a status fault answers that status in the error shape with Retry-After, for the next count calls only', async () => {
+	await fault({ route: '/api/kit/create', count: 2, status: 429, retryAfter: 3 });
+	for (const sku of ['K-1', 'K-2']) {
+		const response = await createKit(sku);
+		expectError(response, 429, 'RATE_LIMITED');
+		expect(response.headers['retry-after']).toBe('3');
+	}
+	const third = await createKit('K-3');
+	expect(third.status).toBe(200);
+	expect(third.headers['retry-after']).toBeUndefined();
+	expect(await kitSkus()).toEqual(['K-3']);
+});
+
+test('a fault applies only to its route', async () => {
+	await fault({ route: '/api/kit/create', status: 500 });
+	expect((await client.bulk([])).status).toBe(200);
+	expectError(await createKit('K-1'), 500, 'INTERNAL_ERROR');
+	expect((await createKit('K-1')).status).toBe(200);
+});
+
+test('a 5xx fault is a server error in the error shape; a given body is answered verbatim', async () => {
+	await fault({ route: '/api/order/get_single_bulk', status: 503 });
+	const error = expectError(await client.bulk([]), 503, 'SERVICE_UNAVAILABLE');
+	expect(error.display).toBe('panel');
+	await fault({ route: '/api/order/get_single_bulk', status: 502, body: { oops: true } });
+	const response = await client.bulk([]);
+	expect(response.status).toBe(502);
+	expect(response.data).toEqual({ oops: true });
+});
+
+test('a delay holds the call back and then serves it', async () => {
+	await fault({ route: '/api/webhook/add_handler', delayMs: 150 });
+	const response = await client.api('/webhook/add_handler', { type: 'order.shipped', name: 'n', handler: { url: 'http://127.0.0.1:9/' } });
+	expect(response.status).toBe(200);
+	expect((await client.admin.get('/handlers')).handlers).toHaveLength(1);
+	expect((await client.admin.get('/faults')).faults).toEqual([]);
+});
+
+test("drop: 'before' closes the connection without processing", async () => {
+	await fault({ route: '/api/kit/create', drop: 'before' });
+	await expect(createKit('K-DROP')).rejects.toThrow();
+	expect(await kitSkus()).toEqual([]);
+	const [call] = await client.admin.get('/calls', { route: '/api/kit/create' }).then((body) => body.calls);
+	expect(call).toEqual(expect.objectContaining({ status: null, dropped: 'before', body: { data: { name: 'K-DROP', sku: 'K-DROP' } } }));
+});
+
+test("drop: 'after' commits the change, then closes the connection without answering", async () => {
+	await fault({ route: '/api/kit/create', drop: 'after' });
+	await expect(createKit('K-AFTER')).rejects.toThrow();
+	expect(await kitSkus()).toEqual(['K-AFTER']);
+	// Sent again blindly, the same kit now clashes: why a write is never repeated without looking.
+	expectError(await createKit('K-AFTER'), 409, 'DUPLICATE_SKU');
+	const calls = (await client.admin.get('/calls', { route: '/api/kit/create' })).calls;
+	expect(calls.map((call) => [call.status, call.dropped])).toEqual([[200, 'after'], [409, undefined]]);
+});
+
+test("drop: 'after' on restore_inventory commits the restore", async () => {
+	const [shipment] = (await client.admin.get('/shipments', { deducted: 'true', limit: 1 })).shipments;
+	const body = { store_id: shipment.store_id, order_number: shipment.order_number, shipment_id: shipment._id };
+	await fault({ route: '/s/ship/shipping/restore_inventory', drop: 'after' });
+	await expect(client.app('/ship/shipping/restore_inventory', body)).rejects.toThrow();
+	expectError(await client.app('/ship/shipping/restore_inventory', body), 409, 'ALREADY_RESTORED');
+});
+
+test('a status fault comes before auth: it answers even a call without a token', async () => {
+	await fault({ route: '/api/webhook/remove_handler', status: 500 });
+	const response = await client.http.post(`${client.sandbox.baseUrl}/webhook/remove_handler`, { _id: 'x' });
+	expectError(response, 500, 'INTERNAL_ERROR');
+});
+
+test('faults are validated: a known route and one of status, delayMs, drop', async () => {
+	expectError(await client.admin.post('/faults', { route: '/api/nope', status: 500 }), 400, 'INVALID_FIELD');
+	expectError(await client.admin.post('/faults', { route: '/api/kit/create' }), 400, 'INVALID_FAULT');
+	expectError(await client.admin.post('/faults', { route: '/api/kit/create', drop: 'sideways' }), 400, 'INVALID_FIELD');
+	expectError(await client.admin.post('/faults', { status: 500 }), 400, 'MISSING_FIELD');
+});
+
+test('reset clears armed faults', async () => {
+	await fault({ route: '/api/order/get_single_bulk', status: 500, count: 5 });
+	await client.reset();
+	expect((await client.bulk([])).status).toBe(200);
+});
