@@ -120,6 +120,18 @@ test('activate with the 2nd of 3 add_handler calls failing: clear error, nothing
 	sequences.record('activate with failure on 2nd of 3 types', handlers.length);
 });
 
+test('an add_handler answering success: false fails the activation like an error answer', async () => {
+	const stored = workflow('wf-refused');
+	failNthCall(ADD_ROUTE, 3, { status: 200, body: { success: false } });
+	const error = await harness.activate(stored).then(
+		() => undefined,
+		(thrown) => thrown,
+	);
+	expect(error.message).toContain('"shipment.created" (3 of 3): The service answered success: false');
+	expect(error.description).toContain('2 handler(s) added before it were removed again');
+	expect(await harness.handlers()).toHaveLength(0);
+});
+
 test('a 2nd add_handler whose answer is lost: the unknown handler stays on the service but can start nothing', async () => {
 	const stored = workflow('wf-lost-answer');
 	failNthCall(ADD_ROUTE, 2, { drop: 'after' });

@@ -102,14 +102,11 @@ async function addHandler(
 	const name = handlerName.call(this, type, kind);
 	const body = { type, name, handler: { url, method: 'POST', headers: { [SECRET_HEADER]: secret } } };
 	const answer = await inventoryOpsApiRequest.call(this, 'webhookAddHandler', body as IDataObject);
-	const record: HandlerRecord = { type, id: findHandlerId(answer), name, url, kind, addedAt: new Date().toISOString() };
 	if (typeof answer === 'object' && answer !== null && (answer as IDataObject).success === false) {
-		const error = new NodeApiError(this.getNode(), answer as JsonObject, {
-			message: 'The service answered success: false',
-		});
-		throw Object.assign(error, { addedRecord: record.id === undefined ? undefined : record });
+		// The service says it added nothing, so there is nothing to roll back for this type.
+		throw new NodeApiError(this.getNode(), answer as JsonObject, { message: 'The service answered success: false' });
 	}
-	return record;
+	return { type, id: findHandlerId(answer), name, url, kind, addedAt: new Date().toISOString() };
 }
 
 /**
@@ -145,8 +142,6 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 		try {
 			added.push(await addHandler.call(this, type, url, secret, kind));
 		} catch (error) {
-			const maybeAdded = (error as { addedRecord?: HandlerRecord }).addedRecord;
-			if (maybeAdded) added.push(maybeAdded);
 			const rollbackFailures = await removeHandlerRecords.call(this, added);
 			const withoutId = added.filter((record) => record.id === undefined);
 			keepUnremoved(state, rollbackFailures, withoutId);
