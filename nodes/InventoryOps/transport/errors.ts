@@ -107,13 +107,31 @@ export function apiErrorFromResponse(status: number, body: unknown, context: Err
 	});
 }
 
+/**
+ * The low-level reason of a failed call. n8n wraps the HTTP client's error and replaces its message with a
+ * generic text, so the code is read from the wrapped cause first.
+ */
+function networkReason(error: unknown): { reason: string; timedOut: boolean } {
+	if (!isObject(error)) return { reason: 'unknown network error', timedOut: false };
+	const cause = isObject(error.cause) ? error.cause : {};
+	const texts = [
+		cause.code,
+		error.code,
+		error.httpCode,
+		...(Array.isArray(error.messages) ? error.messages : []),
+		cause.message,
+		error.message,
+	].filter((text): text is string => typeof text === 'string' && text !== '' && !/^\d+$/.test(text));
+	return {
+		reason: texts[0] ?? 'unknown network error',
+		timedOut: texts.some((text) => /timeout|timed out|ETIMEDOUT/i.test(text)),
+	};
+}
+
 /** A call that never got an answer. For a call that may change data, say plainly that it was not repeated. */
 export function apiErrorFromNetworkFailure(error: unknown, context: ErrorContext): NodeApiError {
 	const { path, changesData } = ENDPOINTS[context.endpoint];
-	const reason = isObject(error)
-		? String(error.code ?? error.message ?? 'unknown network error')
-		: 'unknown network error';
-	const timedOut = /timeout|ETIMEDOUT|ECONNABORTED/i.test(reason);
+	const { reason, timedOut } = networkReason(error);
 	// The low-level code (ECONNRESET...) stays out of the message and out of a `code` field: n8n would replace
 	// a message containing it with a generic text that drops the endpoint and the "not repeated" advice.
 	const message = timedOut

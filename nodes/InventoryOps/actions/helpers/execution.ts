@@ -8,20 +8,21 @@ import {
 } from 'n8n-workflow';
 
 import type { RequestOptions } from '../../transport';
+import { compact } from './validation';
 
 /** The fields of a failure that an error item carries, so a workflow can branch on them. */
 export function errorItemJson(error: unknown): IDataObject {
 	if (error instanceof NodeApiError) {
 		const response = (error.errorResponse ?? {}) as JsonObject;
-		return {
+		return compact({
 			error: error.message,
 			description: error.description ?? undefined,
 			httpCode: error.httpCode ?? undefined,
 			...response,
-		};
+		});
 	}
 	if (error instanceof NodeOperationError) {
-		return { error: error.message, description: error.description ?? undefined };
+		return compact({ error: error.message, description: error.description ?? undefined });
 	}
 	return { error: error instanceof Error ? error.message : String(error) };
 }

@@ -1,0 +1,113 @@
+// Webhook Handler -> Add / Remove through n8n's engine against the sandbox.
+const { useInventoryOps } = require('../helpers/inventoryOps');
+
+const ADD = '/api/webhook/add_handler';
+const REMOVE = '/api/webhook/remove_handler';
+const ctx = useInventoryOps({ orders: 10 });
+
+const addParameters = (extra = {}) => ({
+	resource: 'webhookHandler',
+	operation: 'add',
+	eventType: 'order.status.*',
+	name: 'Notify warehouse',
+	url: 'https://example.com/hooks/inventory',
+	method: 'POST',
+	headers: { header: [{ name: 'X-Secret', value: 's3cret' }] },
+	...extra,
+});
+
+test('add sends the spec body and outputs the new _id without echoing header values', async () => {
+	const result = await ctx.run(addParameters());
+	expect(result.error).toBeUndefined();
+	expect((await ctx.sandbox.calls(ADD)).map((call) => call.body)).toEqual([
+		{
+			type: 'order.status.*',
+			name: 'Notify warehouse',
+			handler: { url: 'https://example.com/hooks/inventory', method: 'POST', headers: { 'X-Secret': 's3cret' } },
+		},
+	]);
+	const [handler] = await ctx.sandbox.handlers();
+	expect(result.items).toEqual([
+		{
+			json: {
+				success: true,
+				_id: handler._id,
+				idReturned: true,
+				type: 'order.status.*',
+				name: 'Notify warehouse',
+				url: 'https://example.com/hooks/inventory',
+				method: 'POST',
+			},
+			pairedItem: { item: 0 },
+		},
+	]);
+	expect(JSON.stringify(result.items)).not.toContain('s3cret');
+});
+
+test('a custom event type is sent as typed', async () => {
+	await ctx.run(addParameters({ eventType: 'custom', customEventType: 'item.created', headers: {} }));
+	expect((await ctx.sandbox.calls(ADD))[0].body).toEqual({
+		type: 'item.created',
+		name: 'Notify warehouse',
+		handler: { url: 'https://example.com/hooks/inventory', method: 'POST', headers: {} },
+	});
+});
+
+test('when the service returns no _id the output says so instead of inventing one', async () => {
+	await ctx.sandbox.config({ addHandlerReturnsId: false });
+	const result = await ctx.run(addParameters());
+	expect(result.items[0].json).toEqual({
+		success: true,
+		idReturned: false,
+		notice: expect.stringContaining('did not return an _id'),
+		type: 'order.status.*',
+		name: 'Notify warehouse',
+		url: 'https://example.com/hooks/inventory',
+		method: 'POST',
+	});
+	expect(result.items[0].json._id).toBeUndefined();
+});
+
+test('bad URL and header name fail the item before any call, naming the field', async () => {
+	const result = await ctx.run(
+		addParameters({ url: '={{ $json.url }}', headers: { header: [{ name: '={{ $json.header }}', value: 'v' }] } }),
+		{
+			items: [
+				{ url: 'ftp://example.com', header: 'X-Ok' },
+				{ url: 'https://example.com', header: 'Bad Header' },
+			],
+			continueOnFail: true,
+		},
+	);
+	expect(result.items.map((item) => [item.pairedItem.item, item.json.error])).toEqual([
+		[0, "Item 0: 'URL' must be an http:// or https:// address"],
+		[1, "Item 1: 'Headers[0].name' is not a valid HTTP header name"],
+	]);
+	expect(await ctx.sandbox.calls(ADD)).toHaveLength(0);
+});
+
+test('an answer lost after the service added the handler: the node fails and add was sent exactly once', async () => {
+	await ctx.sandbox.fault({ route: ADD, count: 1, drop: 'after' });
+	const result = await ctx.run(addParameters());
+	expect(result.error.message).toBe(
+		'The connection to the service was lost during /webhook/add_handler before an answer arrived',
+	);
+	expect(await ctx.sandbox.calls(ADD)).toHaveLength(1);
+	expect(await ctx.sandbox.handlers()).toHaveLength(1);
+});
+
+test('remove sends the _id and outputs the answer; an unknown _id is a 404 error item', async () => {
+	const added = await ctx.run(addParameters());
+	const id = added.items[0].json._id;
+	const result = await ctx.run(
+		{ resource: 'webhookHandler', operation: 'remove', handlerId: '={{ $json.id }}' },
+		{ items: [{ id }, { id }], continueOnFail: true },
+	);
+	expect((await ctx.sandbox.calls(REMOVE)).map((call) => call.body)).toEqual([{ _id: id }, { _id: id }]);
+	expect(result.items[0]).toEqual({ json: { _id: id, success: true }, pairedItem: { item: 0 } });
+	expect(result.items[1]).toEqual({
+		json: expect.objectContaining({ httpCode: '404', code: 'HANDLER_NOT_FOUND' }),
+		pairedItem: { item: 1 },
+	});
+	expect(await ctx.sandbox.handlers()).toEqual([]);
+});
