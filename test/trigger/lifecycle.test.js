@@ -295,6 +295,8 @@ test('add_handler answering without _id: activation works, the handler is report
 	harness.runs.length = 0;
 	const { event_id: eventId } = await harness.emit('order.shipped', { order_number: '8' });
 	expect(harness.runs).toHaveLength(1);
+	// The item warns about this activation's handler; the earlier one was reported when it was left behind.
+	expect(harness.runs[0].items[0].warnings).toHaveLength(1);
 	const statuses = (await harness.deliveries(eventId)).map((delivery) => delivery.status).sort();
 	expect(statuses).toEqual([200, 401]);
 	sequences.record('add_handler without _id: after activate', afterActivate);

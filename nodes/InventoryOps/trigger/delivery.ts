@@ -53,12 +53,9 @@ function headersWithoutSecret(headers: IDataObject): IDataObject {
 	return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== SECRET_HEADER));
 }
 
-function warningsFor(registration: Registration, state: TriggerState): string[] {
-	const withoutId = [
-		...registration.handlers.filter((record) => record.id === undefined),
-		...state.unremovable.filter((record) => record.kind === registration.kind),
-	];
-	return withoutId.map(unremovableNotice);
+/** The handlers of this activation that the service gave no id for: the user has to remove them by hand later. */
+function warningsFor(registration: Registration): string[] {
+	return registration.handlers.filter((record) => record.id === undefined).map(unremovableNotice);
 }
 
 /**
@@ -100,7 +97,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		data: event.data as IDataObject,
 	};
 	if (options.includeHeaders === true) json.headers = headersWithoutSecret(headers);
-	const warnings = warningsFor(registration, state);
+	const warnings = warningsFor(registration);
 	if (warnings.length > 0) json.warnings = warnings;
 	return { workflowData: [this.helpers.returnJsonArray([json])] };
 }

@@ -125,7 +125,9 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 
 	const stale = takeStaleHandlers(state, kind);
 	const staleFailures = await removeHandlerRecords.call(this, stale);
-	keepUnremoved(state, staleFailures, stale.filter((record) => record.id === undefined));
+	const staleWithoutId = stale.filter((record) => record.id === undefined);
+	keepUnremoved(state, staleFailures, staleWithoutId);
+	for (const record of staleWithoutId) this.logger.warn(unremovableNotice(record));
 	writeState(staticData, state);
 	if (staleFailures.length > 0) {
 		throw withContext.call(
