@@ -113,12 +113,14 @@ test('the service refusing a duplicate SKU becomes an error item with the servic
 	);
 	expect(result.items).toEqual([
 		{
-			json: expect.objectContaining({
+			json: {
 				error: expect.stringContaining('already used'),
-				httpCode: '409',
-				code: 'DUPLICATE_SKU',
-				serviceTraceId: expect.any(String),
-			}),
+				details: expect.objectContaining({
+					httpCode: '409',
+					code: 'DUPLICATE_SKU',
+					serviceTraceId: expect.any(String),
+				}),
+			},
 			pairedItem: { item: 0 },
 		},
 	]);
@@ -141,8 +143,7 @@ test('a time-out is reported and not retried for a create', async () => {
 	const result = await ctx.run({ ...formParameters(), options: { timeout: 200 } }, { continueOnFail: true });
 	expect(result.items[0].json).toMatchObject({
 		error: 'The service did not answer /kit/create in time',
-		timedOut: true,
-		changesData: true,
+		details: { timedOut: true, changesData: true, endpoint: '/kit/create' },
 	});
 	expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(1);
 });

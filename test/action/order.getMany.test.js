@@ -151,7 +151,11 @@ test('a failed batch marks exactly the items of that batch', async () => {
 	expect(result.items.map((item) => item.pairedItem.item)).toEqual(input.map((_, index) => index));
 	const failedItems = result.items.filter((item) => item.json.error !== undefined).map((item) => item.pairedItem.item);
 	expect(failedItems).toEqual(Array.from({ length: 100 }, (_, index) => index));
-	expect(result.items[0].json).toMatchObject({ httpCode: '500', statusCode: 500, endpoint: '/order/get_single_bulk' });
+	expect(result.items[0].json.details).toMatchObject({
+		httpCode: '500',
+		statusCode: 500,
+		endpoint: '/order/get_single_bulk',
+	});
 	expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(3);
 });
 

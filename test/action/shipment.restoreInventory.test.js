@@ -59,7 +59,7 @@ test('without any shipment selector the item fails before a call, naming the fie
 		{
 			json: {
 				error: "Item 0: 'Shipment ID' is empty, and so are Tracking Number and Carrier Shipment ID: give at least one",
-				description: "Fix the value of 'Shipment ID' in input item 0 and run again.",
+				details: { description: "Fix the value of 'Shipment ID' in input item 0 and run again." },
 			},
 			pairedItem: { item: 0 },
 		},

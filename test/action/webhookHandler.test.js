@@ -106,7 +106,10 @@ test('remove sends the _id and outputs the answer; an unknown _id is a 404 error
 	expect((await ctx.sandbox.calls(REMOVE)).map((call) => call.body)).toEqual([{ _id: id }, { _id: id }]);
 	expect(result.items[0]).toEqual({ json: { _id: id, success: true }, pairedItem: { item: 0 } });
 	expect(result.items[1]).toEqual({
-		json: expect.objectContaining({ httpCode: '404', code: 'HANDLER_NOT_FOUND' }),
+		json: {
+			error: expect.any(String),
+			details: expect.objectContaining({ httpCode: '404', code: 'HANDLER_NOT_FOUND' }),
+		},
 		pairedItem: { item: 1 },
 	});
 	expect(await ctx.sandbox.handlers()).toEqual([]);

@@ -10,21 +10,27 @@ import {
 import type { RequestOptions } from '../../transport';
 import { compact } from './validation';
 
-/** The fields of a failure that an error item carries, so a workflow can branch on them. */
+/**
+ * The json of an error item: `error` (the message) and `details` (the parsed fields: description, httpCode and the
+ * service's code, overview, serviceTraceId...). Only these two keys, because n8n sends an item to the node's
+ * error output only when its json holds nothing but `error`, `message` and `details`.
+ */
 export function errorItemJson(error: unknown): IDataObject {
 	if (error instanceof NodeApiError) {
 		const response = (error.errorResponse ?? {}) as JsonObject;
-		return compact({
+		return {
 			error: error.message,
-			description: error.description ?? undefined,
-			httpCode: error.httpCode ?? undefined,
-			...response,
-		});
+			details: compact({
+				description: error.description ?? undefined,
+				httpCode: error.httpCode ?? undefined,
+				...response,
+			}),
+		};
 	}
 	if (error instanceof NodeOperationError) {
-		return compact({ error: error.message, description: error.description ?? undefined });
+		return { error: error.message, details: compact({ description: error.description ?? undefined }) };
 	}
-	return { error: error instanceof Error ? error.message : String(error) };
+	return { error: error instanceof Error ? error.message : String(error), details: {} };
 }
 
 /** Wraps any failure as a node error tied to the item, so n8n shows which item failed. */

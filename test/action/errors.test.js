@@ -1,0 +1,133 @@
+// How the node reports the service's failures, through n8n's engine against the sandbox: 400, 401 (expired token,
+// without the token anywhere), 403, 404, 500, 429 then success, and the three ways a node can go on after errors.
+const { useInventoryOps } = require('../helpers/inventoryOps');
+
+const KIT = '/api/kit/create';
+const BULK = '/api/order/get_single_bulk';
+const ctx = useInventoryOps({ orders: 20 });
+
+const kit = (sku = 'KIT-ERR-1') => ({ resource: 'kit', operation: 'create', name: 'Kit', sku });
+const lookup = { resource: 'order', operation: 'getMany', storeId: '1001', orderNumber: '1000' };
+
+/** Everything the run produced (items, error, the whole IRun), as text. */
+const everything = (result) => JSON.stringify(result.run ?? result, (key, value) => value);
+
+test('400: the service message, code and trace id reach the error', async () => {
+	const result = await ctx.run({
+		...kit(),
+		kitItems: { item: [{ itemId: 'no-such-item', quantity: 1 }] },
+	});
+	expect(result.error).toMatchObject({
+		name: 'NodeApiError',
+		httpCode: '400',
+		message: expect.stringContaining('no item with item_id "no-such-item"'),
+		description: expect.stringMatching(/Code: UNKNOWN_COMPONENT\. Trace id: \S+\./),
+	});
+});
+
+test('401 with an expired token: says it expired and when, and the token appears nowhere', async () => {
+	const token = await ctx.sandbox.token({ expiresInSeconds: -120 });
+	const expiry = new Date(JSON.parse(Buffer.from(token.split('.')[1], 'base64url')).exp * 1000).toISOString();
+
+	const failed = await ctx.run(kit(), { accessToken: token });
+	expect(failed.error.httpCode).toBe('401');
+	expect(failed.error.message).toBe(
+		`The access token expired at ${expiry}. Create a new token and update the Inventory Ops API credential.`,
+	);
+	expect(failed.error.errorResponse.code).toBe('TOKEN_EXPIRED');
+	expect(everything(failed)).not.toContain(token);
+
+	const continued = await ctx.run(kit(), { accessToken: token, continueOnFail: true });
+	expect(continued.items[0].json.error).toContain(`expired at ${expiry}`);
+	expect(everything(continued)).not.toContain(token);
+	expect(everything(continued)).not.toContain(token.split('.')[2]);
+});
+
+test('401 with a malformed token: the service message, and the token appears nowhere', async () => {
+	const token = 'not-a-jwt-but-secret-looking-0123456789';
+	const result = await ctx.run(lookup, { accessToken: token });
+	expect(result.error).toMatchObject({ httpCode: '401', errorResponse: expect.objectContaining({ code: 'UNAUTHORIZED' }) });
+	expect(result.error.description).toContain('Check the Access Token');
+	expect(everything(result)).not.toContain(token);
+});
+
+test('403: a token without the needed scope', async () => {
+	const token = await ctx.sandbox.token({ scopes: ['platformUser'] });
+	const result = await ctx.run(kit(), { accessToken: token });
+	expect(result.error).toMatchObject({ httpCode: '403', errorResponse: expect.objectContaining({ code: 'FORBIDDEN' }) });
+	expect(result.error.description).toContain('lacks the permission');
+	expect(await ctx.sandbox.kits()).toEqual([]);
+});
+
+test('404: a wrong Base URL is named as the likely cause', async () => {
+	const credentials = { ...ctx.sandbox.credentials(), baseUrl: `${ctx.sandbox.server.origin}/wrong` };
+	const result = await ctx.run(lookup, { credentials });
+	expect(result.error.httpCode).toBe('404');
+	expect(result.error.description).toContain('Check the Base URL');
+});
+
+test('500 on a create: reported once, with the advice to check before running again', async () => {
+	await ctx.sandbox.fault({ route: KIT, count: 1, status: 500 });
+	const result = await ctx.run(kit());
+	expect(result.error.httpCode).toBe('500');
+	expect(result.error.description).toContain('was not sent again');
+	expect(await ctx.sandbox.calls(KIT)).toHaveLength(1);
+});
+
+test('429 then success: one retry after the Retry-After wait, and one kit', async () => {
+	await ctx.sandbox.fault({ route: KIT, count: 1, status: 429, retryAfter: 1 });
+	const result = await ctx.run(kit());
+	expect(result.error).toBeUndefined();
+	expect(result.items[0].json.success).toBe(true);
+	const calls = await ctx.sandbox.calls(KIT);
+	expect(calls.map((call) => call.status)).toEqual([429, 200]);
+	// Behaviour, not speed: the retry must not come before the service's Retry-After of one second.
+	expect(Date.parse(calls[1].time) - Date.parse(calls[0].time)).toBeGreaterThanOrEqual(950);
+	expect(await ctx.sandbox.kits()).toHaveLength(1);
+});
+
+test('429 that does not end: a bounded number of retries, then the error', async () => {
+	await ctx.sandbox.fault({ route: BULK, count: 10, status: 429, retryAfter: 0 });
+	const result = await ctx.run(lookup);
+	expect(result.error.httpCode).toBe('429');
+	expect(await ctx.sandbox.calls(BULK)).toHaveLength(4);
+});
+
+describe('going on after errors: every item comes out paired with its input item', () => {
+	const items = [{ sku: 'KIT-A' }, { sku: '' }, { sku: 'KIT-A' }, { sku: 'KIT-B' }];
+	const parameters = { ...kit('={{ $json.sku }}') };
+
+	const expectErrorsInPlace = (output) => {
+		expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+		expect(output[0].json).toMatchObject({ success: true });
+		expect(output[1].json.error).toBe("Item 1: 'sku' is required and must not be empty");
+		expect(output[2].json.details).toMatchObject({ httpCode: '409', code: 'DUPLICATE_SKU' });
+		expect(output[3].json).toMatchObject({ success: true });
+	};
+
+	test('continueOnFail (the old "Continue On Fail" setting)', async () => {
+		const result = await ctx.run(parameters, { items, continueOnFail: true });
+		expect(result.error).toBeUndefined();
+		expectErrorsInPlace(result.items);
+	});
+
+	test('onError: continueRegularOutput', async () => {
+		const result = await ctx.run(parameters, { items, onError: 'continueRegularOutput' });
+		expect(result.error).toBeUndefined();
+		expectErrorsInPlace(result.items);
+	});
+
+	test('onError: continueErrorOutput sends the failed items to the error output', async () => {
+		const result = await ctx.run(parameters, { items, onError: 'continueErrorOutput' });
+		expect(result.error).toBeUndefined();
+		expect(result.outputs[0].map((item) => item.pairedItem.item)).toEqual([0, 3]);
+		expect(result.outputs[1].map((item) => item.pairedItem.item)).toEqual([1, 2]);
+	});
+
+	test('stopWorkflow (the default): the first failure stops the node, naming the item', async () => {
+		const result = await ctx.run(parameters, { items });
+		expect(result.items).toEqual([]);
+		expect(result.error.message).toBe("Item 1: 'sku' is required and must not be empty");
+		expect(result.error.context.itemIndex).toBe(1);
+	});
+});
