@@ -233,8 +233,15 @@ test('an unknown handler counts as removed, whichever way the service says so', 
 });
 
 test('test listening while published: the production handlers survive', async () => {
-	for (const copy of [false, true]) {
+	// copy: the test starts from the production static data; legacy: a WebhookContext without getWebhookResourceUrl.
+	for (const [copy, legacy] of [
+		[false, false],
+		[true, false],
+		[false, true],
+	]) {
 		await harness.admin('POST', '/reset');
+		harness.runs.length = 0;
+		harness.useLegacyWebhookContext(legacy);
 		const stored = workflow(`wf-published-${copy}`);
 		await harness.activate(stored);
 		const production = idsOf(await harness.handlers());
@@ -267,8 +274,12 @@ test('test listening while published: the production handlers survive', async ()
 		await harness.emit('order.shipped', { order_number: '1002' });
 		expect(harness.runs).toHaveLength(1);
 		expect(harness.runs[0].test).toBe(false);
-		sequences.record(`test listening while published (test static data ${copy ? 'copied' : 'empty'})`, left.length);
+		sequences.record(
+			`test listening while published (test static data ${copy ? 'copied' : 'empty'}${legacy ? ', older n8n webhook context' : ''})`,
+			left.length,
+		);
 	}
+	harness.useLegacyWebhookContext(false);
 });
 
 test('add_handler answering without _id: activation works, the handler is reported as unremovable', async () => {

@@ -37,16 +37,22 @@ function reply(this: IWebhookFunctions, status: number, body: IDataObject): IWeb
 	return { noWebhookResponse: true };
 }
 
-/** The URL this request arrived on: the test URL while listening for a test event, the production URL otherwise. */
-function servedUrl(this: IWebhookFunctions): string | undefined {
-	// getWebhookResourceUrl is recent; older n8n versions return the served URL from getNodeWebhookUrl.
-	if (typeof this.getWebhookResourceUrl === 'function') return this.getWebhookResourceUrl('default');
-	return this.getNodeWebhookUrl('default');
-}
-
+/**
+ * The registration of the URL this request arrived on: the test URL while listening for a test event, the
+ * production URL otherwise. getWebhookResourceUrl names the served URL; n8n versions without it only give the
+ * production URL, so there a test request (manual mode) is matched with the one test registration.
+ */
 function findRegistration(this: IWebhookFunctions, state: TriggerState): Registration | undefined {
-	const url = servedUrl.call(this);
-	return url === undefined ? undefined : state.registrations[url];
+	if (typeof this.getWebhookResourceUrl === 'function') {
+		const url = this.getWebhookResourceUrl('default');
+		return url === undefined ? undefined : state.registrations[url];
+	}
+	if (this.getMode() !== 'manual') {
+		const url = this.getNodeWebhookUrl('default');
+		return url === undefined ? undefined : state.registrations[url];
+	}
+	const testRegistrations = Object.values(state.registrations).filter((registration) => registration.kind === 'test');
+	return testRegistrations.length === 1 ? testRegistrations[0] : undefined;
 }
 
 function headersWithoutSecret(headers: IDataObject): IDataObject {

@@ -95,6 +95,7 @@ async function createTriggerHarness({ sandbox, logger }) {
 	const listeners = new Map(); // webhook URL -> { open(): Workflow, mode, isTest, save(Workflow) }
 	const runs = [];
 	let requestHook = async () => {};
+	let legacyWebhookContext = false;
 
 	const server = http.createServer((req, res) => {
 		handleDelivery(req, expressLikeResponse(res)).catch((error) => {
@@ -260,6 +261,11 @@ async function createTriggerHarness({ sandbox, logger }) {
 			webhookData(stored, isTest),
 			[],
 		);
+		if (legacyWebhookContext) {
+			// As in n8n versions before getWebhookResourceUrl: getNodeWebhookUrl gives the production URL even on a
+			// test request, and there is no other way to ask for the served URL.
+			Object.defineProperty(context, 'getWebhookResourceUrl', { value: undefined });
+		}
 		const result = await nodeTypes.getByNameAndVersion(NODE_TYPE, 1).webhook.call(context);
 		listener.save(isTest ? clone(workflow.testStaticData) : saved(workflow));
 		if (result.noWebhookResponse) return;
@@ -298,6 +304,10 @@ async function createTriggerHarness({ sandbox, logger }) {
 		handlers: async () => (await admin('GET', '/handlers')).handlers,
 		emit: (type, data, id) => admin('POST', '/events?wait=true', { type, data, ...(id && { id }) }),
 		deliveries: async (eventId) => (await admin('GET', `/deliveries?event_id=${eventId}`)).deliveries,
+		/** Hands webhook() a context without getWebhookResourceUrl, as older n8n versions do. */
+		useLegacyWebhookContext(legacy) {
+			legacyWebhookContext = legacy;
+		},
 		/** Runs `hook(requestOptions)` before every request the trigger sends to the service. */
 		beforeRequest(hook) {
 			requestHook = hook;
