@@ -1,0 +1,77 @@
+// The transport's pure parts (Retry-After, retry bounds, the service's error shape, JWT expiry). The HTTP side is
+// tested through the node against the sandbox in test/action.
+const path = require('node:path');
+
+const dist = (file) => require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/transport', file));
+const { parseRetryAfter, nextRetryDelay, DEFAULT_RETRY_POLICY } = dist('rateLimit.js');
+const { readServiceError, jwtExpiry, apiErrorFromResponse } = dist('errors.js');
+const { ENDPOINTS } = dist('endpoints.js');
+
+const node = { id: 'n', name: 'Inventory Ops', type: 'inventoryOps', typeVersion: 1, position: [0, 0], parameters: {} };
+const jwt = (payload) =>
+	['e30', Buffer.from(JSON.stringify(payload)).toString('base64url'), 'c2lnbmF0dXJlLXNlY3JldA'].join('.');
+
+describe('Retry-After', () => {
+	const now = Date.parse('2026-11-22T10:00:00Z');
+	test.each([
+		['2', 2000],
+		['0.5', 500],
+		[3, 3000],
+		['Sun, 22 Nov 2026 10:00:04 GMT', 4000],
+		['Sun, 22 Nov 2026 09:59:00 GMT', 0],
+		[['1', '9'], 1000],
+		['soon', undefined],
+		['', undefined],
+		[undefined, undefined],
+	])('%p -> %p ms', (header, expected) => {
+		expect(parseRetryAfter(header, now)).toBe(expected);
+	});
+
+	test('retries are bounded in number and in total wait', () => {
+		const policy = { maxRetries: 2, maxTotalWaitMs: 5000, baseDelayMs: 100 };
+		expect(nextRetryDelay(policy, 0, 0, undefined)).toBe(100);
+		expect(nextRetryDelay(policy, 1, 100, undefined)).toBe(200);
+		expect(nextRetryDelay(policy, 2, 300, '1')).toBeUndefined();
+		expect(nextRetryDelay(policy, 0, 0, '6')).toBeUndefined();
+		expect(DEFAULT_RETRY_POLICY.maxRetries).toBeGreaterThan(0);
+	});
+});
+
+describe('the service error shape', () => {
+	test('reads the spec fields and ignores wrongly typed ones', () => {
+		expect(
+			readServiceError({ error: { message: 'm', statusCode: 400, code: 'C', serviceTraceId: 't', user_error: 'yes' } }),
+		).toMatchObject({ message: 'm', statusCode: 400, code: 'C', serviceTraceId: 't', user_error: undefined });
+		expect(readServiceError('<html>bad gateway</html>')).toEqual({ message: '<html>bad gateway</html>' });
+		expect(readServiceError(null)).toEqual({});
+	});
+
+	test('an expired JWT gives its expiry time, never the token', () => {
+		const token = jwt({ exp: 1_700_000_000, scopes: ['platformApi'] });
+		expect(jwtExpiry(token)?.toISOString()).toBe('2023-11-14T22:13:20.000Z');
+		const error = apiErrorFromResponse(
+			401,
+			{ error: { message: 'Token expired', statusCode: 401, code: 'TOKEN_EXPIRED' } },
+			{ node, endpoint: 'kitCreate', accessToken: token },
+		);
+		expect(error.message).toBe(
+			'The access token expired at 2023-11-14T22:13:20.000Z. Create a new token and update the Inventory Ops API credential.',
+		);
+		expect(JSON.stringify({ ...error, message: error.message, description: error.description })).not.toContain(
+			token.split('.')[2],
+		);
+	});
+
+	test('a 401 with a token that is not expired keeps the service message', () => {
+		const token = jwt({ exp: Math.floor(Date.now() / 1000) + 3600 });
+		const error = apiErrorFromResponse(401, { error: { message: 'Bad signature' } }, { node, endpoint: 'kitCreate', accessToken: token });
+		expect(error.message).toBe('Bad signature');
+		expect(jwtExpiry('not.a.jwt')).toBeUndefined();
+	});
+
+	test('every endpoint says which base URL it uses and whether it changes data', () => {
+		expect(ENDPOINTS.shipmentRestoreInventory).toMatchObject({ base: 'appBaseUrl', changesData: true });
+		expect(ENDPOINTS.orderGetSingleBulk).toMatchObject({ base: 'baseUrl', changesData: false });
+		expect(Object.values(ENDPOINTS).filter((endpoint) => endpoint.changesData)).toHaveLength(4);
+	});
+});
