@@ -27,6 +27,7 @@ function startSandbox(options = {}) {
 
 	return new Promise((resolve, reject) => {
 		worker.on('error', (error) => {
+			process.stderr.write(`sandbox: the worker thread failed: ${error.stack ?? error}\n`);
 			reject(error);
 			for (const { reject: fail } of pending.values()) fail(error);
 			pending.clear();

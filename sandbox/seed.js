@@ -138,7 +138,8 @@ function buildOrder(seed, index, catalog) {
 	const lineCount = 1 + Math.floor(random() * 3);
 	const chosen = [];
 	for (let n = 0; n < lineCount; n++) {
-		const item = items[(index * 7 + n * 31 + Math.floor(random() * 5)) % items.length];
+		// Only seeded items: kits created later join the catalogue, and must not change what an order holds.
+		const item = items[(index * 7 + n * 31 + Math.floor(random() * 5)) % ITEM_COUNT];
 		if (!chosen.includes(item)) chosen.push(item);
 	}
 	const lines = chosen.map((item, n) => ({
@@ -383,6 +384,7 @@ class OrderBook {
 		this.byKey = new Map();
 		this.built = new Map();
 		this.dirty = new Set();
+		this.tainted = new Set();
 		const storeCount = catalog.stores.length;
 		for (let index = 0; index < count; index++) {
 			const storeId = catalog.stores[index % storeCount].store_id;
@@ -405,6 +407,8 @@ class OrderBook {
 			entry = buildOrder(this.seed, index, this.catalog);
 			entry.order.inventory = inventorySnapshot(entry.order, this.itemsById);
 			this.built.set(index, entry);
+			// Built after a change of stock, its inventory snapshot is not the seeded one.
+			if (this.dirty.size > 0) this.tainted.add(index);
 		}
 		return entry;
 	}
@@ -433,26 +437,22 @@ class OrderBook {
 		this.dirty.add(entry.index);
 	}
 
-	/** Builds and serialises every order now, so that no lookup pays for it. */
-	prebuild() {
-		for (let index = 0; index < this.count; index++) this.entryJson(this.get(index));
-		this.prebuilt = true;
+	/** Builds and serialises orders `from` to `to` (exclusive) now, so that no lookup pays for them. */
+	prebuild(from = 0, to = this.count) {
+		for (let index = from; index < Math.min(to, this.count); index++) this.entryJson(this.get(index));
 	}
 
 	/**
-	 * Back to the seeded state over a fresh catalogue. A fully built book rebuilds only the orders that changed
-	 * (the rest equal their seeded form); a lazily built one forgets everything, since orders built after a
-	 * change carry that change's stock in their `inventory` snapshot.
+	 * Back to the seeded state over a fresh catalogue. Orders that changed, or were built after a change of stock,
+	 * are built again; every other built order already equals its seeded form and is kept.
 	 */
 	restart(catalog, itemsById) {
 		this.catalog = catalog;
 		this.itemsById = itemsById;
-		if (!this.prebuilt) this.built.clear();
-		for (const index of this.dirty) {
-			this.built.delete(index);
-			if (this.prebuilt) this.entryJson(this.get(index));
-		}
+		const stale = [...this.dirty, ...this.tainted].filter((index) => this.built.delete(index));
 		this.dirty.clear();
+		this.tainted.clear();
+		for (const index of stale) this.entryJson(this.get(index));
 	}
 }
 

@@ -22,6 +22,7 @@ async function runSandbox(options = {}) {
 	const app = buildApp(state, tokens);
 	const host = options.host ?? '127.0.0.1';
 	await app.listen({ port: options.port ?? 0, host });
+	state.warmUp();
 	const { port } = app.server.address();
 	const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 	return {
@@ -35,7 +36,7 @@ async function runSandbox(options = {}) {
 		issueToken: (claims) => tokens.issueToken(claims ?? {}),
 		config: (switches) => state.configure(switches),
 		close: async () => {
-			state.deliverer.reset();
+			state.stop();
 			await app.close();
 		},
 	};

@@ -12,8 +12,10 @@ const DEFAULT_SWITCHES = {
 };
 const DEFAULT_RATE_LIMIT = { max: 600, windowMs: 60_000 };
 const DEFAULT_DELIVERY = { maxAttempts: 4, baseDelayMs: 200, timeoutMs: 5000 };
-// Orders up to this count are built and serialised at start, so no lookup pays for building one.
-const PREBUILD_LIMIT = 20_000;
+// Orders up to this count are built and serialised in the background after start, so no lookup pays for
+// building one; more are built when first read. `prebuild: true` builds all before listening (benchmarks).
+const BACKGROUND_PREBUILD_LIMIT = 20_000;
+const PREBUILD_CHUNK = 200;
 
 /** Everything the sandbox remembers; `reset()` puts it back to the freshly seeded state. */
 class SandboxState {
@@ -35,7 +37,7 @@ class SandboxState {
 		if (this.orders) this.orders.restart(this.catalog, this.itemsById);
 		else {
 			this.orders = new OrderBook(seed, orders, this.catalog, this.itemsById);
-			if (this.options.prebuild ?? orders <= PREBUILD_LIMIT) this.orders.prebuild();
+			if (this.options.prebuild === true) this.orders.prebuild();
 		}
 		this.seedMs = Number(process.hrtime.bigint() - started) / 1e6;
 		this.kits = [];
@@ -48,6 +50,24 @@ class SandboxState {
 			{ ...DEFAULT_SWITCHES, rateLimit: DEFAULT_RATE_LIMIT, delivery: DEFAULT_DELIVERY },
 			{ ...this.options.config, rateLimit: this.options.rateLimit, delivery: this.options.delivery },
 		);
+		this.deliverer.reset();
+	}
+
+	/** Builds the orders in small chunks between requests until all are built or `stop()` is called. */
+	warmUp() {
+		const { prebuild, orders } = this.options;
+		if (prebuild === false || prebuild === true || orders > BACKGROUND_PREBUILD_LIMIT) return;
+		let next = 0;
+		const step = () => {
+			this.orders.prebuild(next, next + PREBUILD_CHUNK);
+			next += PREBUILD_CHUNK;
+			if (next < orders) this.warmUpTimer = setImmediate(step);
+		};
+		this.warmUpTimer = setImmediate(step);
+	}
+
+	stop() {
+		clearImmediate(this.warmUpTimer);
 		this.deliverer.reset();
 	}
 
