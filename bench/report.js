@@ -1,0 +1,208 @@
+'use strict';
+
+// Medians, ratios, goals and the consistency check of one bench run; the printed table and the README section.
+const { execSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+
+const MiB = 2 ** 20;
+const GOALS = { perItemSpeedup: 20, shareOfLimit: 0.8, rssOverOrders: 2, triggerMedianMs: 1 };
+
+function median(values) {
+	const sorted = values.filter((value) => typeof value === 'number').sort((a, b) => a - b);
+	if (sorted.length === 0) return null;
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function machine() {
+	const cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8');
+	let memory;
+	try {
+		memory = execSync('free -h', { encoding: 'utf8' }).trim();
+	} catch {
+		memory = `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB total`;
+	}
+	return {
+		nproc: os.availableParallelism(),
+		cpu: /model name\s*:\s*(.*)/.exec(cpuinfo)?.[1] ?? os.cpus()[0]?.model,
+		memory,
+		node: process.version,
+		platform: `${os.type()} ${os.release()} ${os.arch()}`,
+	};
+}
+
+/** One row per scenario and setting: medians over its repetitions. `ms` is the node's own time (limit: wall). */
+function row(runs, extra = {}) {
+	const first = runs[0];
+	const ms = median(runs.map((run) => run.nodeMs));
+	return {
+		kind: first.kind,
+		batchSize: first.batchSize,
+		callsInFlight: first.callsInFlight,
+		repetitions: runs.length,
+		ms,
+		workflowMs: first.kind === 'limit' ? null : median(runs.map((run) => run.wallMs)),
+		lookups: first.found,
+		lookupsPerSecond: ms ? (first.found / ms) * 1000 : null,
+		peakRss: median(runs.map((run) => run.peakRss)),
+		rssOverBaseline: median(runs.map((run) => run.peakRss - run.baselineRss)),
+		ordersBytes: median(runs.map((run) => run.bytes ?? run.ordersBytes)),
+		...extra,
+	};
+}
+
+function summarise(runs, config) {
+	const problems = [];
+	const lookupRuns = runs.filter((run) => run.kind !== 'trigger');
+	const expected = lookupRuns.find((run) => run.kind === 'limit');
+	for (const run of lookupRuns) {
+		if (run.found !== config.orders) problems.push(`${run.group} ${run.kind} b${run.batchSize} f${run.callsInFlight}: found ${run.found} of ${config.orders} orders`);
+		if (expected && run.digest !== expected.digest) problems.push(`${run.group} ${run.kind} b${run.batchSize} f${run.callsInFlight}: found a different set of orders than limit (${run.digest} vs ${expected.digest})`);
+	}
+
+	const main = (kind) => runs.filter((run) => run.group === 'main' && run.kind === kind);
+	const ours = row(main('ours'));
+	const perItem = row(main('perItem'));
+	const limit = row(main('limit'));
+	const ordersBytes = limit.ordersBytes;
+	const grid = [];
+	for (const run of runs.filter((candidate) => candidate.group === 'grid' && candidate.repetition === 0)) {
+		if (grid.some((cell) => cell.kind === run.kind && cell.batchSize === run.batchSize && cell.callsInFlight === run.callsInFlight)) continue;
+		const same = runs.filter((other) => other.group === 'grid' && other.kind === run.kind && other.batchSize === run.batchSize && other.callsInFlight === run.callsInFlight);
+		grid.push(row(same));
+	}
+	for (const cell of grid.filter((candidate) => candidate.kind === 'ours')) {
+		const limitCell = grid.find((other) => other.kind === 'limit' && other.batchSize === cell.batchSize && other.callsInFlight === cell.callsInFlight);
+		cell.shareOfLimit = limitCell ? cell.lookupsPerSecond / limitCell.lookupsPerSecond : null;
+	}
+	const triggerRun = runs.find((run) => run.kind === 'trigger');
+	const trigger = triggerRun && {
+		deliveries: triggerRun.deliveries,
+		medianMs: triggerRun.medianMs,
+		p99Ms: triggerRun.p99Ms,
+		maxMs: triggerRun.maxMs,
+		heapBytesPerDelivery: triggerRun.heapBytesPerDelivery,
+		heapBatchesCounted: triggerRun.heapBatchesCounted,
+		bodyBytes: triggerRun.bodyBytes,
+		peakRss: triggerRun.peakRss,
+	};
+	if (trigger && trigger.heapBatchesCounted === 0) problems.push('trigger: every heap batch saw a garbage collection, no heap figure');
+
+	const ratios = {
+		oursOverPerItem: perItem.ms / ours.ms,
+		oursOverLimit: ours.lookupsPerSecond / limit.lookupsPerSecond,
+		oursRssOverOrdersBytes: ours.rssOverBaseline / ordersBytes,
+	};
+	const goals = {
+		perItemSpeedup: { goal: `>= ${GOALS.perItemSpeedup}x`, measured: ratios.oursOverPerItem, met: ratios.oursOverPerItem >= GOALS.perItemSpeedup },
+		shareOfLimit: { goal: `>= ${GOALS.shareOfLimit * 100}%`, measured: ratios.oursOverLimit, met: ratios.oursOverLimit >= GOALS.shareOfLimit },
+		memory: {
+			goal: `peak RSS growth < ${GOALS.rssOverOrders}x the orders received`,
+			measured: ratios.oursRssOverOrdersBytes,
+			met: ratios.oursRssOverOrdersBytes < GOALS.rssOverOrders,
+		},
+		triggerMedian: trigger && { goal: `< ${GOALS.triggerMedianMs} ms`, measured: trigger.medianMs, met: trigger.medianMs < GOALS.triggerMedianMs },
+	};
+	return { ours, perItem, limit, ordersBytes, ratios, goals, grid, trigger, problems };
+}
+
+const fixed = (value, digits = 0) => (value === null || value === undefined ? '-' : value.toFixed(digits));
+const thousands = (value) => (value === null || value === undefined ? '-' : Math.round(value).toLocaleString('en-US'));
+const mib = (bytes) => fixed(bytes / MiB, 1);
+
+function mainRows(summary) {
+	const { ours, perItem, limit } = summary;
+	const label = { ours: 'ours (Inventory Ops, Get Many)', perItem: 'per item (one call per item, n8n helper)', limit: 'limit (raw bulk HTTP, keep-alive)' };
+	return [ours, perItem, limit].map((entry) => [
+		label[entry.kind],
+		entry.kind === 'perItem' ? '1' : String(entry.batchSize),
+		entry.kind === 'perItem' ? '1' : String(entry.callsInFlight),
+		thousands(entry.ms),
+		thousands(entry.lookupsPerSecond),
+		mib(entry.peakRss),
+		mib(entry.rssOverBaseline),
+		fixed(ours.lookupsPerSecond / entry.lookupsPerSecond, 2),
+	]);
+}
+
+const MAIN_HEADER = ['scenario', 'batch', 'in flight', 'time ms (median)', 'lookups/s', 'peak RSS MiB', 'RSS growth MiB', 'ours / this'];
+const GRID_HEADER = ['batch', 'in flight', 'ours ms', 'ours lookups/s', 'limit lookups/s', 'ours / limit', 'ours peak RSS MiB'];
+
+function gridRows(summary) {
+	return summary.grid
+		.filter((cell) => cell.kind === 'ours')
+		.map((cell) => {
+			const limitCell = summary.grid.find((other) => other.kind === 'limit' && other.batchSize === cell.batchSize && other.callsInFlight === cell.callsInFlight);
+			return [String(cell.batchSize), String(cell.callsInFlight), thousands(cell.ms), thousands(cell.lookupsPerSecond), thousands(limitCell?.lookupsPerSecond), fixed(cell.shareOfLimit, 2), mib(cell.peakRss)];
+		});
+}
+
+function goalLines(summary) {
+	const { goals, ratios, ordersBytes, ours, trigger } = summary;
+	const verdict = (goal) => (goal.met ? 'met' : 'MISSED');
+	return [
+		`ours vs per item: ${fixed(ratios.oursOverPerItem, 1)}x faster (goal ${goals.perItemSpeedup.goal}): ${verdict(goals.perItemSpeedup)}`,
+		`ours vs limit: ${fixed(ratios.oursOverLimit * 100, 0)}% of the limit's lookups/s (goal ${goals.shareOfLimit.goal}): ${verdict(goals.shareOfLimit)}`,
+		`memory: ours grew RSS by ${mib(ours.rssOverBaseline)} MiB over its baseline for ${mib(ordersBytes)} MiB of orders received = ${fixed(ratios.oursRssOverOrdersBytes, 2)}x (goal < 2x): ${verdict(goals.memory)}; absolute peak RSS ${mib(ours.peakRss)} MiB includes n8n itself`,
+		trigger
+			? `trigger: verify + emit median ${fixed(trigger.medianMs, 3)} ms, p99 ${fixed(trigger.p99Ms, 3)} ms over ${trigger.deliveries} deliveries (goal < 1 ms median): ${verdict(goals.triggerMedian)}; heap ${thousands(trigger.heapBytesPerDelivery)} B allocated per delivery beyond its ${trigger.bodyBytes} B body`
+			: 'trigger: not measured',
+	];
+}
+
+function textTable(header, rows) {
+	const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => row[column].length)));
+	const line = (cells) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
+	return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
+}
+
+function markdownTable(header, rows) {
+	return [`| ${header.join(' | ')} |`, `|${header.map((_, column) => (column === 0 ? '---' : '---:')).join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+}
+
+function printTable({ summary, config }) {
+	const out = [
+		'',
+		`${config.orders} lookups, median of ${config.repetitions} run(s) each; time = the node's own time in the engine (limit: wall time)`,
+		textTable(MAIN_HEADER, mainRows(summary)),
+		'',
+		'grid for ours (1 run each), with the limit at the same setting:',
+		textTable(GRID_HEADER, gridRows(summary)),
+		'',
+		...goalLines(summary),
+		'',
+	];
+	process.stdout.write(`${out.join('\n')}\n`);
+}
+
+function markdownReport({ summary, config, machine: host, generatedAt, durationMs }) {
+	return [
+		'## Benchmark',
+		'',
+		`Measured by \`npm run bench\` on ${generatedAt.slice(0, 10)} (whole run ${Math.round(durationMs / 1000)} s): ${config.orders.toLocaleString('en-US')} order lookups against the sandbox in its own process, rate limit off. Every scenario runs in a fresh process (so peak RSS is its own); ours, per item and limit ran ${config.repetitions} times each, interleaved, and the table shows medians. Time is the node's own execution time as n8n's engine records it (limit: wall time of the client). Ratios come from one run on one machine, so its noise cancels out.`,
+		'',
+		'- **ours**: Inventory Ops → Order → Get Many over one input item per order, through n8n\'s real engine (`WorkflowExecute`), default options.',
+		'- **per item**: one `get_single_bulk` call per input item, one item at a time, through n8n\'s `httpRequestWithAuthentication` — what a workflow built from the HTTP Request node does, without its per-item parameter work.',
+		'- **limit**: the same references as raw bulk calls from a plain Node `http` client with keep-alive, same batch size and calls in flight.',
+		'',
+		markdownTable(MAIN_HEADER, mainRows(summary)),
+		'',
+		...goalLines(summary).map((line) => `- ${line}`),
+		'',
+		'Batch size × calls in flight for ours (one run each), next to the limit at the same setting:',
+		'',
+		markdownTable(GRID_HEADER, gridRows(summary)),
+		'',
+		'![Lookups per second: ours, per item and the limit, and the batch size x calls in flight grid](bench/throughput.svg)',
+		'',
+		`Machine: ${host.nproc} cores (\`nproc\`), ${host.cpu}, Node ${host.node}, ${host.platform}; shared with other test runs while measured. \`free -h\`:`,
+		'',
+		'```',
+		host.memory,
+		'```',
+		'',
+	].join('\n');
+}
+
+module.exports = { machine, markdownReport, printTable, summarise, median };
