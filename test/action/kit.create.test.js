@@ -147,3 +147,13 @@ test('a time-out is reported and not retried for a create', async () => {
 	});
 	expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(1);
 });
+
+test('a create whose connection dropped is never sent again, even when nothing was committed', async () => {
+	await ctx.sandbox.fault({ route: ROUTE, count: 1, drop: 'before' });
+	const result = await ctx.run(formParameters(), { continueOnFail: true });
+	expect(result.items[0].json.error).toBe(
+		'The connection to the service was lost during /kit/create before an answer arrived',
+	);
+	expect(await ctx.sandbox.kits()).toEqual([]);
+	expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.dropped)).toEqual(['before']);
+});

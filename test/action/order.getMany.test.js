@@ -209,3 +209,11 @@ test('bad references give an error naming the item and the field, and are never 
 	]);
 	expect((await ctx.sandbox.calls(ROUTE))[0].body).toEqual({ order: [known[0]] });
 });
+
+test('a lookup whose connection dropped before an answer is read again once, as it changes nothing', async () => {
+	await ctx.sandbox.fault({ route: ROUTE, count: 1, drop: 'before' });
+	const result = await ctx.run(BY_FIELDS, { items: [known[0]] });
+	expect(result.error).toBeUndefined();
+	expect(result.items[0].json.order_number).toBe(known[0].order_number);
+	expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.dropped)).toEqual(['before', undefined]);
+});
