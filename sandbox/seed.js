@@ -373,7 +373,7 @@ function inventorySnapshot(order, itemsById) {
 
 /**
  * All seeded orders, indexed by `store_id + order_number`. Orders are built on first read and cached with the
- * JSON of their bulk result entry, so a bulk lookup only joins strings.
+ * JSON of their bulk result entry, so a bulk lookup only joins bytes.
  */
 class OrderBook {
 	constructor(seed, count, catalog, itemsById) {
@@ -400,7 +400,7 @@ class OrderBook {
 		return this.byKey.get(OrderBook.key(storeId, orderNumber));
 	}
 
-	/** The built entry `{ index, order, records, barcodeFailure, entryJson }` of order `index`. */
+	/** The built entry `{ index, order, records, barcodeFailure, entryBuffer }` of order `index`. */
 	get(index) {
 		let entry = this.built.get(index);
 		if (!entry) {
@@ -418,28 +418,31 @@ class OrderBook {
 		return index === undefined ? undefined : this.get(index);
 	}
 
-	/** The bulk lookup result entry (spec 2.2) as JSON, cached until the order changes. */
-	entryJson(entry) {
-		if (entry.entryJson === undefined) {
+	/**
+	 * The bulk lookup result entry (spec 2.2) as UTF-8 JSON, cached until the order changes. A Buffer, because
+	 * joining 100 cached Buffers costs a memcpy, while joining 100 strings and encoding them costs ~8 times more.
+	 */
+	entryBuffer(entry) {
+		if (entry.entryBuffer === undefined) {
 			const result = {
 				order: entry.order,
 				metrics: { matched: true, line_count: entry.order.items.length, shipment_count: entry.order.shipments.length },
 			};
 			if (entry.barcodeFailure) result.barcode_generation_failed = entry.barcodeFailure;
-			entry.entryJson = JSON.stringify(result);
+			entry.entryBuffer = Buffer.from(JSON.stringify(result));
 		}
-		return entry.entryJson;
+		return entry.entryBuffer;
 	}
 
 	changed(entry, { refreshInventory }) {
 		if (refreshInventory) entry.order.inventory = inventorySnapshot(entry.order, this.itemsById);
-		entry.entryJson = undefined;
+		entry.entryBuffer = undefined;
 		this.dirty.add(entry.index);
 	}
 
 	/** Builds and serialises orders `from` to `to` (exclusive) now, so that no lookup pays for them. */
 	prebuild(from = 0, to = this.count) {
-		for (let index = from; index < Math.min(to, this.count); index++) this.entryJson(this.get(index));
+		for (let index = from; index < Math.min(to, this.count); index++) this.entryBuffer(this.get(index));
 	}
 
 	/**
@@ -452,7 +455,7 @@ class OrderBook {
 		const stale = [...this.dirty, ...this.tainted].filter((index) => this.built.delete(index));
 		this.dirty.clear();
 		this.tainted.clear();
-		for (const index of stale) this.entryJson(this.get(index));
+		for (const index of stale) this.entryBuffer(this.get(index));
 	}
 }
 

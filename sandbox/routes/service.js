@@ -22,13 +22,13 @@ function serviceRoutes(state) {
 				if (seen.has(key)) continue;
 				seen.add(key);
 				const entry = state.orders.find(storeId, orderNumber);
-				if (entry) parts.push(state.orders.entryJson(entry));
+				if (entry) parts.push(state.orders.entryBuffer(entry));
 				else if (bulkUnmatched === 'entry') {
-					parts.push(JSON.stringify({ store_id: storeId, order_number: orderNumber, metrics: { matched: false } }));
+					parts.push(Buffer.from(JSON.stringify({ store_id: storeId, order_number: orderNumber, metrics: { matched: false } })));
 				}
 			}
 			if (bulkOrder === 'shuffled') shuffle(parts, ++state.counter);
-			return reply.type('application/json; charset=utf-8').send(`[${parts.join(',')}]`);
+			return reply.type('application/json; charset=utf-8').send(jsonArray(parts));
 		});
 
 		app.post('/api/kit/create', { schema: { body: schemas.kitCreate } }, async (request) => {
@@ -149,6 +149,23 @@ function restoreLine(state, line) {
 	const previous = place.on_hand;
 	place.on_hand += line.quantity;
 	return { item_id: item.item_id, sku: item.sku, location_id: place.location_id, previous_on_hand: previous, on_hand: place.on_hand, change: line.quantity };
+}
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+
+/** `[a,b,c]` from the JSON Buffers a, b, c. */
+function jsonArray(parts) {
+	const chunks = [OPEN];
+	let length = 2 + Math.max(0, parts.length - 1);
+	parts.forEach((part, i) => {
+		if (i > 0) chunks.push(COMMA);
+		chunks.push(part);
+		length += part.length;
+	});
+	chunks.push(CLOSE);
+	return Buffer.concat(chunks, length);
 }
 
 /** A seeded shuffle that never leaves two or more results in request order. */

@@ -63,6 +63,14 @@ describe('auth', () => {
 		expect(JSON.stringify(response.data)).not.toContain(token.split('.')[2]);
 	});
 
+	test('a token accepted before is refused once it expires (verified tokens are cached only until exp)', async () => {
+		const token = await client.sandbox.issueToken({ scopes: ['platformApi'], expiresInSeconds: 1 });
+		expect((await client.bulk([], { token })).status).toBe(200);
+		const expiry = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).exp * 1000;
+		await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiry - Date.now()) + 50));
+		expectError(await client.bulk([], { token }), 401, 'TOKEN_EXPIRED');
+	});
+
 	test('a valid token without platformApi is 403 FORBIDDEN on every route', async () => {
 		const token = await client.sandbox.issueToken({ scopes: ['platformGeneric', 'platformUser'] });
 		const calls = [
