@@ -63,6 +63,7 @@ function summarise(runs, config) {
 
 	const main = (kind) => runs.filter((run) => run.group === 'main' && run.kind === kind);
 	const ours = row(main('ours'));
+	const oursList = main('oursList').length > 0 ? row(main('oursList')) : undefined;
 	const perItem = row(main('perItem'));
 	const limit = row(main('limit'));
 	const ordersBytes = limit.ordersBytes;
@@ -104,7 +105,7 @@ function summarise(runs, config) {
 		},
 		triggerMedian: trigger && { goal: `< ${GOALS.triggerMedianMs} ms`, measured: trigger.medianMs, met: trigger.medianMs < GOALS.triggerMedianMs },
 	};
-	return { ours, perItem, limit, ordersBytes, ratios, goals, grid, trigger, problems };
+	return { ours, oursList, perItem, limit, ordersBytes, ratios, goals, grid, trigger, problems };
 }
 
 const fixed = (value, digits = 0) => (value === null || value === undefined ? '-' : value.toFixed(digits));
@@ -112,9 +113,14 @@ const thousands = (value) => (value === null || value === undefined ? '-' : Math
 const mib = (bytes) => fixed(bytes / MiB, 1);
 
 function mainRows(summary) {
-	const { ours, perItem, limit } = summary;
-	const label = { ours: 'ours (Inventory Ops, Get Many)', perItem: 'per item (one call per item, n8n helper)', limit: 'limit (raw bulk HTTP, keep-alive)' };
-	return [ours, perItem, limit].map((entry) => [
+	const { ours, oursList, perItem, limit } = summary;
+	const label = {
+		ours: 'ours (Inventory Ops, Get Many)',
+		oursList: 'ours, one item listing all references',
+		perItem: 'per item (one call per item, n8n helper)',
+		limit: 'limit (raw bulk HTTP, keep-alive)',
+	};
+	return [ours, oursList, perItem, limit].filter(Boolean).map((entry) => [
 		label[entry.kind],
 		entry.kind === 'perItem' ? '1' : String(entry.batchSize),
 		entry.kind === 'perItem' ? '1' : String(entry.callsInFlight),
@@ -183,6 +189,7 @@ function markdownReport({ summary, config, machine: host, generatedAt, durationM
 		`Measured by \`npm run bench\` on ${generatedAt.slice(0, 10)} (whole run ${Math.round(durationMs / 1000)} s): ${config.orders.toLocaleString('en-US')} order lookups against the sandbox in its own process, rate limit off. Every scenario runs in a fresh process (so peak RSS is its own); ours, per item and limit ran ${config.repetitions} times each, interleaved, and the table shows medians. Time is the node's own execution time as n8n's engine records it (limit: wall time of the client). Ratios come from one run on one machine, so its noise cancels out.`,
 		'',
 		'- **ours**: Inventory Ops → Order → Get Many over one input item per order, through n8n\'s real engine (`WorkflowExecute`), default options.',
+		'- **ours, one item listing all references**: the same node with Look Up By = List of References and one input item; it shows what the node costs without n8n evaluating two expressions per input item.',
 		'- **per item**: one `get_single_bulk` call per input item, one item at a time, through n8n\'s `httpRequestWithAuthentication` — what a workflow built from the HTTP Request node does, without its per-item parameter work.',
 		'- **limit**: the same references as raw bulk calls from a plain Node `http` client with keep-alive, same batch size and calls in flight.',
 		'',

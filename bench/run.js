@@ -110,7 +110,7 @@ async function main() {
 		};
 
 		for (let repetition = 0; repetition < config.repetitions; repetition++) {
-			for (const kind of ['ours', 'perItem', 'limit']) await measure(kind, { group: 'main', repetition });
+			for (const kind of ['ours', 'oursList', 'perItem', 'limit']) await measure(kind, { group: 'main', repetition });
 		}
 		for (const batchSize of config.gridBatchSizes) {
 			for (const callsInFlight of config.gridCallsInFlight) {

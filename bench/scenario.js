@@ -10,6 +10,7 @@ const { fingerprint } = require('./lookups');
 
 const SCENARIOS = {
 	ours: require('./scenarios/engine'),
+	oursList: require('./scenarios/engine'),
 	perItem: require('./scenarios/engine'),
 	limit: require('./scenarios/limit'),
 	trigger: require('./scenarios/trigger'),

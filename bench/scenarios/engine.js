@@ -12,17 +12,17 @@ const BY_FIELDS = { storeId: '={{ $json.store_id }}', orderNumber: '={{ $json.or
 
 function nodeFor(kind, { batchSize, callsInFlight }) {
 	if (kind === 'perItem') return { type: 'benchPerItemLookup', parameters: BY_FIELDS, name: NODE_NAME };
+	// oursList: one input item that lists every reference, so the node reads one expression instead of two per order.
+	const lookUp = kind === 'oursList' ? { lookUpBy: 'list', references: '={{ $json.refs }}' } : { lookUpBy: 'fields', ...BY_FIELDS };
 	return {
 		type: 'inventoryOps',
 		name: NODE_NAME,
-		parameters: {
-			resource: 'order',
-			operation: 'getMany',
-			lookUpBy: 'fields',
-			...BY_FIELDS,
-			options: { batchSize, callsInFlight },
-		},
+		parameters: { resource: 'order', operation: 'getMany', ...lookUp, options: { batchSize, callsInFlight } },
 	};
+}
+
+function itemsFor(kind, references) {
+	return kind === 'oursList' ? [{ refs: inputItems(references) }] : inputItems(references);
 }
 
 /** Returns `measure()`, after one small warm-up run so that module loading and JIT are not timed. */
@@ -34,7 +34,6 @@ async function prepare(kind, task) {
 		baseUrl: task.sandbox.baseUrl,
 		appBaseUrl: task.sandbox.appBaseUrl,
 	};
-	const items = inputItems(task.references);
 	const runOnce = async (input) => {
 		const started = process.hrtime.bigint();
 		const result = await engine.run({ node, items: input, credentials });
@@ -43,7 +42,8 @@ async function prepare(kind, task) {
 		const nodeRun = result.run.data.resultData.runData[NODE_NAME][0];
 		return { wallMs, nodeMs: nodeRun.executionTime, orders: result.items.map((item) => item.json) };
 	};
-	await runOnce(items.slice(0, WARM_UP_ITEMS));
+	await runOnce(itemsFor(kind, task.references.slice(0, WARM_UP_ITEMS)));
+	const items = itemsFor(kind, task.references);
 	return () => runOnce(items);
 }
 
