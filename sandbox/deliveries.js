@@ -35,6 +35,7 @@ class Deliverer {
 		const { maxAttempts, baseDelayMs, timeoutMs } = this.getSettings();
 		for (let attempt = 1; attempt <= maxAttempts; attempt++) {
 			if (generation !== this.generation) return false;
+			if (attempt > 1 && !this.getHandlers().some((current) => current._id === handler._id)) return false;
 			const record = { event_id: event.id, type: event.type, handler_id: handler._id, url: handler.handler.url, attempt, status: null, error: null, time: new Date().toISOString() };
 			const controller = new AbortController();
 			this.controllers.add(controller);

@@ -128,6 +128,28 @@ describe('request bodies', () => {
 		expectError(await raw('order=1', 'application/x-www-form-urlencoded'), 400, 'INVALID_CONTENT_TYPE');
 	});
 
+	test('a body without any Content-Type is 400 INVALID_CONTENT_TYPE', async () => {
+		const response = await new Promise((resolve, reject) => {
+			const request = require('node:http').request(
+				`${client.sandbox.baseUrl}/order/get_single_bulk`,
+				{ method: 'POST', headers: { Authorization: `Bearer ${client.sandbox.demoToken}`, 'Content-Length': 12 } },
+				(answer) => {
+					let body = '';
+					answer.on('data', (chunk) => (body += chunk));
+					answer.on('end', () => resolve({ status: answer.statusCode, data: JSON.parse(body) }));
+				},
+			);
+			request.on('error', reject);
+			request.end('{"order":[]}');
+		});
+		expectError(response, 400, 'INVALID_CONTENT_TYPE');
+	});
+
+	test('a JSON content type with a charset is accepted', async () => {
+		const response = await raw('{"order": []}', 'application/json; charset=utf-8');
+		expect(response.status).toBe(200);
+	});
+
 	test('an empty JSON body is 400 EMPTY_BODY; no body at all is 400 MISSING_BODY', async () => {
 		expectError(await raw('', 'application/json'), 400, 'EMPTY_BODY');
 		const none = await client.http.post(`${client.sandbox.baseUrl}/order/get_single_bulk`, undefined, {

@@ -99,6 +99,19 @@ test('a handler that never answers is recorded as a failed attempt', async () =>
 	expect(closed.every((a) => a.status === null && typeof a.error === 'string')).toBe(true);
 });
 
+test('retries stop once the handler is removed', async () => {
+	// A long first backoff, so that the handler is surely gone before the second attempt is due.
+	await client.sandbox.config({ delivery: { baseDelayMs: 400 } });
+	const id = await addHandler('order.status.*');
+	receiver.answerWith([500, 500, 500]);
+	const { event_id: eventId } = (await client.admin.post('/events', { type: 'order.status.open', data: {} })).data;
+	for (let i = 0; i < 100 && receiver.received.length < 1; i++) await new Promise((r) => setTimeout(r, 5));
+	await client.api('/webhook/remove_handler', { _id: id });
+	await new Promise((r) => setTimeout(r, 600));
+	expect(receiver.received).toHaveLength(1);
+	expect((await deliveries(eventId)).map((a) => a.status)).toEqual([500]);
+});
+
 test('an event id given to the admin API is used as is', async () => {
 	await addHandler('item.updated');
 	const result = await emit('item.updated', { sku: 'SKU-0001' }, 'evt_fixed_1');
