@@ -72,7 +72,7 @@ function buildApp(state, tokens) {
 					return reply.code(fault.status).type('application/json').send(body);
 				}
 			}
-			request.auth = await tokens.authorize(request.headers.authorization);
+			await tokens.authorize(request.headers.authorization);
 			const retryAfter = state.rateLimited(request.headers.authorization);
 			if (retryAfter !== undefined) {
 				return sendError(reply, 429, 'RATE_LIMITED', `Rate limit exceeded; retry in ${retryAfter} s`, { 'Retry-After': String(retryAfter) });

@@ -26,6 +26,7 @@ class SandboxState {
 			getSettings: () => this.config.delivery,
 		});
 		this.counter = 0;
+		this.shuffles = 0;
 		this.reset();
 	}
 

@@ -1,7 +1,7 @@
 'use strict';
 
 const { ServiceError } = require('../errors');
-const { prng, KIND } = require('../seed');
+const { prng, KIND, OrderBook } = require('../seed');
 const schemas = require('./schemas');
 
 const SELECTORS = ['shipment_id', 'tracking_number', 'carrier_shipment_id'];
@@ -18,7 +18,7 @@ function serviceRoutes(state) {
 			const seen = new Set();
 			const parts = [];
 			for (const { store_id: storeId, order_number: orderNumber } of refs) {
-				const key = `${storeId}\u0000${orderNumber}`;
+				const key = OrderBook.key(storeId, orderNumber);
 				if (seen.has(key)) continue;
 				seen.add(key);
 				const entry = state.orders.find(storeId, orderNumber);
@@ -27,15 +27,15 @@ function serviceRoutes(state) {
 					parts.push(Buffer.from(JSON.stringify({ store_id: storeId, order_number: orderNumber, metrics: { matched: false } })));
 				}
 			}
-			if (bulkOrder === 'shuffled') shuffle(parts, ++state.counter);
+			if (bulkOrder === 'shuffled') shuffle(parts, ++state.shuffles);
 			return reply.type('application/json; charset=utf-8').send(jsonArray(parts));
 		});
 
 		app.post('/api/kit/create', { schema: { body: schemas.kitCreate } }, async (request) => {
 			const data = request.body.data;
 			const components = (data.items ?? []).map((component, index) => resolveComponent(state, component, index));
-			const sku = data.sku.trim().toLowerCase();
-			const clash = state.catalog.items.find((item) => item.sku.toLowerCase() === sku);
+			const sku = comparableSku(data.sku);
+			const clash = state.catalog.items.find((item) => comparableSku(item.sku) === sku);
 			if (clash) {
 				const what = state.kits.some((kit) => kit.new_kit_id === clash.item_id) ? 'kit' : 'item';
 				throw new ServiceError(409, 'DUPLICATE_SKU', `SKU "${data.sku}" is already used by ${what} ${clash.item_id}`);
@@ -117,6 +117,11 @@ function serviceRoutes(state) {
 			return { success: false };
 		});
 	};
+}
+
+/** SKUs are compared without case and surrounding spaces: `Kit-1 ` and `KIT-1` are the same SKU. */
+function comparableSku(sku) {
+	return sku.trim().toLowerCase();
 }
 
 function selectorValue(record, name) {

@@ -83,7 +83,7 @@ test('an unknown component is 400 UNKNOWN_COMPONENT naming it, and no kit is mad
 
 test('a duplicate SKU is 409 DUPLICATE_SKU, against kits and items, case-insensitively', async () => {
 	expect((await createKit({ name: 'First', sku: 'KIT-DUP' })).status).toBe(200);
-	const kitClash = expectError(await createKit({ name: 'Second', sku: 'kit-dup' }), 409, 'DUPLICATE_SKU');
+	const kitClash = expectError(await createKit({ name: 'Second', sku: ' kit-dup ' }), 409, 'DUPLICATE_SKU');
 	expect(kitClash.message).toContain('kit');
 	expectError(await createKit({ name: 'Item clash', sku: items[3].sku }), 409, 'DUPLICATE_SKU');
 	expect((await client.admin.get('/kits')).kits).toHaveLength(1);
