@@ -91,6 +91,15 @@ test('reset clears calls and answers how long seeding took', async () => {
 	expect((await client.admin.get('/calls')).calls).toEqual([]);
 });
 
+test('stats report the sandbox thread CPU time, the number of calls and the heap', async () => {
+	const before = await client.admin.get('/stats');
+	await client.bulk([{ store_id: '1001', order_number: '1000' }]);
+	const after = await client.admin.get('/stats');
+	expect(after).toEqual({ threadCpuMs: expect.any(Number), calls: 1, heapUsedMb: expect.any(Number) });
+	expect(after.threadCpuMs).toBeGreaterThanOrEqual(before.threadCpuMs);
+	expect(before.calls).toBe(0);
+});
+
 test('an unknown admin path is 404 in the error shape', async () => {
 	expectError(await client.http.get(`${client.sandbox.adminUrl}/nope`), 404, 'NOT_FOUND');
 });
