@@ -413,6 +413,22 @@ class OrderBook {
 		return entry;
 	}
 
+	/** Indices of the orders matching the filters, in seed order, using the index rather than building orders. */
+	*indices({ storeId, orderNumber } = {}) {
+		const stores = this.catalog.stores.map((store) => store.store_id);
+		if (orderNumber !== undefined) {
+			for (const store of storeId === undefined ? stores : [storeId]) {
+				const index = this.indexOf(store, orderNumber);
+				if (index !== undefined) yield index;
+			}
+			return;
+		}
+		const offset = storeId === undefined ? 0 : stores.indexOf(storeId);
+		if (offset < 0) return;
+		const step = storeId === undefined ? 1 : stores.length;
+		for (let index = offset; index < this.count; index += step) yield index;
+	}
+
 	find(storeId, orderNumber) {
 		const index = this.indexOf(storeId, orderNumber);
 		return index === undefined ? undefined : this.get(index);

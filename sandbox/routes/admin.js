@@ -66,6 +66,9 @@ const eventSchema = {
 	properties: { type: { type: 'string', minLength: 1 }, data: {}, id: { type: 'string', minLength: 1 } },
 };
 
+const filters = (query) => ({ storeId: query.store_id, orderNumber: query.order_number });
+const limitOf = (query) => Math.max(0, Number(query.limit ?? 100) || 0);
+
 /** The admin API under /__sandbox/ (sandbox/README.md): test hooks, never part of the service. */
 function adminRoutes(state, tokens) {
 	return async function register(app) {
@@ -94,30 +97,24 @@ function adminRoutes(state, tokens) {
 		});
 
 		app.get('/orders', async (request) => {
-			const { store_id: storeId, order_number: orderNumber } = request.query;
-			const limit = Math.max(0, Number(request.query.limit ?? 100) || 0);
 			const orders = [];
-			for (let index = 0; index < state.orders.count && orders.length < limit; index++) {
-				const entry = state.orders.get(index);
-				if (storeId !== undefined && entry.order.store_id !== storeId) continue;
-				if (orderNumber !== undefined && entry.order.order_number !== orderNumber) continue;
-				orders.push(entry.order);
+			for (const index of state.orders.indices(filters(request.query))) {
+				if (orders.length >= limitOf(request.query)) break;
+				orders.push(state.orders.get(index).order);
 			}
 			return { orders };
 		});
 
 		// Shipment records (spec 2.11) with their order's store_id and order_number, to find one to restore.
 		app.get('/shipments', async (request) => {
-			const { store_id: storeId, order_number: orderNumber, deducted } = request.query;
-			const limit = Math.max(0, Number(request.query.limit ?? 100) || 0);
+			const { deducted } = request.query;
 			const shipments = [];
-			for (let index = 0; index < state.orders.count && shipments.length < limit; index++) {
+			for (const index of state.orders.indices(filters(request.query))) {
 				const { order, records } = state.orders.get(index);
-				if (storeId !== undefined && order.store_id !== storeId) continue;
-				if (orderNumber !== undefined && order.order_number !== orderNumber) continue;
 				for (const record of records) {
+					if (shipments.length >= limitOf(request.query)) return { shipments };
 					if (deducted !== undefined && String(record.deducted) !== deducted) continue;
-					if (shipments.length < limit) shipments.push({ store_id: order.store_id, order_number: order.order_number, ...record });
+					shipments.push({ store_id: order.store_id, order_number: order.order_number, ...record });
 				}
 			}
 			return { shipments };

@@ -34,6 +34,9 @@ test('orders can be listed with limit, store_id and order_number', async () => {
 	expect(inStore.map((o) => o.store_id)).toEqual(['1004', '1004', '1004', '1004', '1004']);
 	expect((await client.admin.get('/orders', { order_number: '1003' })).orders.map((o) => o.store_id)).toEqual(['1001', '1002', '1003', '1004']);
 	expect((await client.admin.get('/orders', { store_id: '1002', order_number: '1003' })).orders).toHaveLength(1);
+	expect((await client.admin.get('/orders', { store_id: '9999' })).orders).toEqual([]);
+	expect((await client.admin.get('/orders', { order_number: '999999' })).orders).toEqual([]);
+	expect((await client.admin.get('/orders', { limit: 0 })).orders).toEqual([]);
 });
 
 test('items show stock per location; stores lists stores and locations', async () => {

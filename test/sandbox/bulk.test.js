@@ -159,6 +159,8 @@ test('the number of orders is an option; 100,000 orders are indexed and served l
 		const response = await big.bulk([ref('1004', '25999'), ref('1001', '26000')]);
 		expect(pairs(response.data)).toEqual(['1004/25999']);
 		expect(response.data[0].order.shipments).toBeInstanceOf(Array);
+		const byNumber = (await big.admin.get('/orders', { order_number: '25999' })).orders;
+		expect(byNumber.map((o) => o.store_id)).toEqual(['1001', '1002', '1003', '1004']);
 	} finally {
 		await big.close();
 	}
