@@ -9,6 +9,8 @@ function startCli(env) {
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	let output = '';
+	let errors = '';
+	child.stderr.on('data', (chunk) => (errors += chunk));
 	const ready = new Promise((resolve, reject) => {
 		child.stdout.on('data', (chunk) => {
 			output += chunk;
@@ -17,7 +19,7 @@ function startCli(env) {
 		child.on('exit', (code) => reject(new Error(`cli exited with ${code}: ${output}`)));
 	});
 	const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-	return { child, ready, exited, output: () => output };
+	return { child, ready, exited, output: () => output, errors: () => errors };
 }
 
 test.each(['SIGTERM', 'SIGINT'])('it prints both base URLs and a working demo token, and stops on %s', async (signal) => {
@@ -48,5 +50,19 @@ test('SANDBOX_ORDERS sets the seeded orders and SANDBOX_RATE_LIMIT=0 turns the l
 	} finally {
 		cli.child.kill('SIGTERM');
 		await cli.exited;
+	}
+});
+
+test('a port already in use ends the cli with exit code 1 and a reason', async () => {
+	const first = startCli({});
+	const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(await first.ready)[1];
+	try {
+		const second = startCli({ SANDBOX_PORT: port });
+		await expect(second.ready).rejects.toThrow(/exited with 1/);
+		expect(await second.exited).toEqual({ code: 1, signal: null });
+		expect(second.errors()).toMatch(/sandbox failed to start: .*EADDRINUSE/);
+	} finally {
+		first.child.kill('SIGTERM');
+		await first.exited;
 	}
 });
