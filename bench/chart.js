@@ -9,7 +9,7 @@ function chartSpec(summary) {
 		lookupsPerSecond: Math.round(entry.lookupsPerSecond),
 	}));
 	const grid = summary.grid.map((cell) => ({
-		scenario: name[cell.kind],
+		scenario: cell.kind === 'limit' ? 'limit' : 'ours',
 		batch: `batch ${cell.batchSize}`,
 		callsInFlight: cell.callsInFlight,
 		lookupsPerSecond: Math.round(cell.lookupsPerSecond),
@@ -33,7 +33,7 @@ function chartSpec(summary) {
 				],
 			},
 			{
-				title: 'Batch size × calls in flight: ours (solid) and the limit (dashed)',
+				title: `Batch size × calls in flight: ours (solid${summary.gridKind === 'oursList' ? ', one list item' : ''}) and the limit (dashed)`,
 				width: 520,
 				height: 220,
 				data: { values: grid },

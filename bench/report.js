@@ -47,6 +47,7 @@ function row(runs, extra = {}) {
 		lookupsPerSecond: ms ? (first.found / ms) * 1000 : null,
 		peakRss: median(runs.map((run) => run.peakRss)),
 		rssOverBaseline: median(runs.map((run) => run.peakRss - run.baselineRss)),
+		retainedHeap: median(runs.map((run) => run.retainedHeap)),
 		ordersBytes: median(runs.map((run) => run.bytes ?? run.ordersBytes)),
 		...extra,
 	};
@@ -73,7 +74,7 @@ function summarise(runs, config) {
 		const same = runs.filter((other) => other.group === 'grid' && other.kind === run.kind && other.batchSize === run.batchSize && other.callsInFlight === run.callsInFlight);
 		grid.push(row(same));
 	}
-	for (const cell of grid.filter((candidate) => candidate.kind === 'ours')) {
+	for (const cell of grid.filter((candidate) => candidate.kind !== 'limit')) {
 		const limitCell = grid.find((other) => other.kind === 'limit' && other.batchSize === cell.batchSize && other.callsInFlight === cell.callsInFlight);
 		cell.shareOfLimit = limitCell ? cell.lookupsPerSecond / limitCell.lookupsPerSecond : null;
 	}
@@ -94,6 +95,8 @@ function summarise(runs, config) {
 		oursOverPerItem: perItem.ms / ours.ms,
 		oursOverLimit: ours.lookupsPerSecond / limit.lookupsPerSecond,
 		oursRssOverOrdersBytes: ours.rssOverBaseline / ordersBytes,
+		limitRssOverOrdersBytes: limit.rssOverBaseline / ordersBytes,
+		oursRetainedOverOrdersBytes: ours.retainedHeap / ordersBytes,
 	};
 	const goals = {
 		perItemSpeedup: { goal: `>= ${GOALS.perItemSpeedup}x`, measured: ratios.oursOverPerItem, met: ratios.oursOverPerItem >= GOALS.perItemSpeedup },
@@ -105,7 +108,23 @@ function summarise(runs, config) {
 		},
 		triggerMedian: trigger && { goal: `< ${GOALS.triggerMedianMs} ms`, measured: trigger.medianMs, met: trigger.medianMs < GOALS.triggerMedianMs },
 	};
-	return { ours, oursList, perItem, limit, ordersBytes, ratios, goals, grid, trigger, problems };
+	// The same ratios within each repetition (runs next to each other in time), to show how much the noise moves them.
+	const byRepetition = [...new Set(main('ours').map((run) => run.repetition))].map((repetition) => {
+		const at = (kind) => main(kind).find((run) => run.repetition === repetition);
+		const [o, l, p, list] = [at('ours'), at('limit'), at('perItem'), at('oursList')];
+		return {
+			repetition,
+			oursOverPerItem: p && o ? p.nodeMs / o.nodeMs : null,
+			oursOverLimit: l && o ? l.nodeMs / o.nodeMs : null,
+			oursListOverPerItem: p && list ? p.nodeMs / list.nodeMs : null,
+			oursListOverLimit: l && list ? l.nodeMs / list.nodeMs : null,
+		};
+	});
+	if (oursList) {
+		ratios.oursListOverPerItem = perItem.ms / oursList.ms;
+		ratios.oursListOverLimit = oursList.lookupsPerSecond / limit.lookupsPerSecond;
+	}
+	return { ours, oursList, perItem, limit, ordersBytes, ratios, byRepetition, goals, grid, gridKind: config.gridKind, trigger, problems };
 }
 
 const fixed = (value, digits = 0) => (value === null || value === undefined ? '-' : value.toFixed(digits));
@@ -137,20 +156,27 @@ const GRID_HEADER = ['batch', 'in flight', 'ours ms', 'ours lookups/s', 'limit l
 
 function gridRows(summary) {
 	return summary.grid
-		.filter((cell) => cell.kind === 'ours')
+		.filter((cell) => cell.kind !== 'limit')
 		.map((cell) => {
 			const limitCell = summary.grid.find((other) => other.kind === 'limit' && other.batchSize === cell.batchSize && other.callsInFlight === cell.callsInFlight);
 			return [String(cell.batchSize), String(cell.callsInFlight), thousands(cell.ms), thousands(cell.lookupsPerSecond), thousands(limitCell?.lookupsPerSecond), fixed(cell.shareOfLimit, 2), mib(cell.peakRss)];
 		});
 }
 
+const gridShape = (config) =>
+	config.gridKind === 'ours' ? 'one input item per order' : 'one input item listing all references, so that per-item expression work does not hide the effect';
+
 function goalLines(summary) {
-	const { goals, ratios, ordersBytes, ours, trigger } = summary;
+	const { goals, ratios, ordersBytes, ours, limit, trigger } = summary;
 	const verdict = (goal) => (goal.met ? 'met' : 'MISSED');
 	return [
 		`ours vs per item: ${fixed(ratios.oursOverPerItem, 1)}x faster (goal ${goals.perItemSpeedup.goal}): ${verdict(goals.perItemSpeedup)}`,
 		`ours vs limit: ${fixed(ratios.oursOverLimit * 100, 0)}% of the limit's lookups/s (goal ${goals.shareOfLimit.goal}): ${verdict(goals.shareOfLimit)}`,
-		`memory: ours grew RSS by ${mib(ours.rssOverBaseline)} MiB over its baseline for ${mib(ordersBytes)} MiB of orders received = ${fixed(ratios.oursRssOverOrdersBytes, 2)}x (goal < 2x): ${verdict(goals.memory)}; absolute peak RSS ${mib(ours.peakRss)} MiB includes n8n itself`,
+		...(summary.oursList
+			? [`the node without per-item expressions (one input item listing all references): ${fixed(ratios.oursListOverPerItem, 1)}x per item, ${fixed(ratios.oursListOverLimit * 100, 0)}% of the limit`]
+			: []),
+		`ratios within each repetition (ours / per item, ours / limit): ${summary.byRepetition.map((entry) => `${fixed(entry.oursOverPerItem, 1)}x, ${fixed(entry.oursOverLimit * 100, 0)}%`).join('; ')}`,
+		`memory: ours grew RSS by ${mib(ours.rssOverBaseline)} MiB over its baseline for ${mib(ordersBytes)} MiB of orders received = ${fixed(ratios.oursRssOverOrdersBytes, 2)}x (goal < 2x): ${verdict(goals.memory)}. For scale: the raw limit client grew ${fixed(ratios.limitRssOverOrdersBytes, 2)}x; ours still held ${mib(ours.retainedHeap)} MiB of heap (${fixed(ratios.oursRetainedOverOrdersBytes, 2)}x) after a full GC with the output items alive; absolute peak RSS ${mib(ours.peakRss)} MiB includes n8n itself`,
 		trigger
 			? `trigger: verify + emit median ${fixed(trigger.medianMs, 3)} ms, p99 ${fixed(trigger.p99Ms, 3)} ms over ${trigger.deliveries} deliveries (goal < 1 ms median): ${verdict(goals.triggerMedian)}; heap ${thousands(trigger.heapBytesPerDelivery)} B allocated per delivery beyond its ${trigger.bodyBytes} B body`
 			: 'trigger: not measured',
@@ -173,7 +199,7 @@ function printTable({ summary, config }) {
 		`${config.orders} lookups, median of ${config.repetitions} run(s) each; time = the node's own time in the engine (limit: wall time)`,
 		textTable(MAIN_HEADER, mainRows(summary)),
 		'',
-		'grid for ours (1 run each), with the limit at the same setting:',
+		`grid for ours (${gridShape(config)}, 1 run each), with the limit at the same setting:`,
 		textTable(GRID_HEADER, gridRows(summary)),
 		'',
 		...goalLines(summary),
@@ -182,7 +208,7 @@ function printTable({ summary, config }) {
 	process.stdout.write(`${out.join('\n')}\n`);
 }
 
-function markdownReport({ summary, config, machine: host, generatedAt, durationMs }) {
+function markdownReport({ summary, config, machine: host, generatedAt, durationMs }, { chartPath = 'bench/throughput.svg' } = {}) {
 	return [
 		'## Benchmark',
 		'',
@@ -197,11 +223,11 @@ function markdownReport({ summary, config, machine: host, generatedAt, durationM
 		'',
 		...goalLines(summary).map((line) => `- ${line}`),
 		'',
-		'Batch size × calls in flight for ours (one run each), next to the limit at the same setting:',
+		`Batch size × calls in flight for ours (${gridShape(config)}; one run each), next to the limit at the same setting:`,
 		'',
 		markdownTable(GRID_HEADER, gridRows(summary)),
 		'',
-		'![Lookups per second: ours, per item and the limit, and the batch size x calls in flight grid](bench/throughput.svg)',
+		`![Lookups per second: ours, per item and the limit, and the batch size x calls in flight grid](${chartPath})`,
 		'',
 		`Machine: ${host.nproc} cores (\`nproc\`), ${host.cpu}, Node ${host.node}, ${host.platform}; shared with other test runs while measured. \`free -h\`:`,
 		'',

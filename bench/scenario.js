@@ -43,13 +43,16 @@ async function profiled(task, measure) {
 process.once('message', async (task) => {
 	try {
 		const measure = await SCENARIOS[task.kind].prepare(task.kind, task);
-		global.gc?.();
-		const baselineRss = process.memoryUsage().rss;
+		global.gc();
+		const { rss: baselineRss, heapUsed: baselineHeap } = process.memoryUsage();
 		const { orders, ...figures } = await profiled(task, measure);
 		// maxRSS (KiB) is the high-water mark of this whole process; the baseline is taken after loading and warm-up.
 		const peakRss = process.resourceUsage().maxRSS * 1024;
+		// What the output still holds once the garbage is gone (the orders are alive here).
+		global.gc();
+		const retainedHeap = process.memoryUsage().heapUsed - baselineHeap;
 		const found = orders ? { ...fingerprint(orders), ordersBytes: Buffer.byteLength(JSON.stringify(orders)) } : {};
-		reply({ ok: true, result: { ...figures, ...found, baselineRss, peakRss } }, 0);
+		reply({ ok: true, result: { ...figures, ...found, baselineRss, peakRss, retainedHeap } }, 0);
 	} catch (error) {
 		reply({ ok: false, error: error?.stack ?? String(error) }, 1);
 	}
