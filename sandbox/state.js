@@ -1,6 +1,7 @@
 'use strict';
 
-const { buildCatalog, OrderBook, objectId, KIND } = require('./seed');
+const { buildCatalog, objectId } = require('./seed');
+const { OrderBook } = require('./orderBook');
 const { Deliverer } = require('./deliveries');
 
 const DEFAULT_SWITCHES = {
@@ -121,4 +122,4 @@ class SandboxState {
 	}
 }
 
-module.exports = { SandboxState, DEFAULT_SWITCHES, DEFAULT_RATE_LIMIT, DEFAULT_DELIVERY, KIND };
+module.exports = { SandboxState };

@@ -1,7 +1,8 @@
 'use strict';
 
 const { ServiceError } = require('../errors');
-const { prng, KIND, OrderBook } = require('../seed');
+const { prng, KIND } = require('../seed');
+const { OrderBook } = require('../orderBook');
 const schemas = require('./schemas');
 
 const SELECTORS = ['shipment_id', 'tracking_number', 'carrier_shipment_id'];
