@@ -8,7 +8,7 @@ const schemas = require('./schemas');
 const SELECTORS = ['shipment_id', 'tracking_number', 'carrier_shipment_id'];
 
 /** The five operations of spec part 4. Auth, rate limit and faults run before them (see app.js). */
-function serviceRoutes(state) {
+function serviceRoutes(state, { sendJsonChunks }) {
 	return async function register(app) {
 		app.post('/api/order/get_single_bulk', { schema: { body: schemas.getSingleBulk } }, async (request, reply) => {
 			const refs = request.body.order;
@@ -29,7 +29,8 @@ function serviceRoutes(state) {
 				}
 			}
 			if (bulkOrder === 'shuffled') shuffle(parts, ++state.shuffles);
-			return reply.type('application/json; charset=utf-8').send(jsonArray(parts));
+			const { chunks, length } = jsonArray(parts);
+			return sendJsonChunks(request, reply, chunks, length);
 		});
 
 		app.post('/api/kit/create', { schema: { body: schemas.kitCreate } }, async (request) => {
@@ -161,7 +162,7 @@ const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
 
-/** `[a,b,c]` from the JSON Buffers a, b, c. */
+/** The chunks of `[a,b,c]` from the JSON Buffers a, b, c, and their length in bytes. */
 function jsonArray(parts) {
 	const chunks = [OPEN];
 	let length = 2 + Math.max(0, parts.length - 1);
@@ -171,7 +172,7 @@ function jsonArray(parts) {
 		length += part.length;
 	});
 	chunks.push(CLOSE);
-	return Buffer.concat(chunks, length);
+	return { chunks, length };
 }
 
 /** A seeded shuffle that never leaves two or more results in request order. */

@@ -80,6 +80,14 @@ test("drop: 'after' on restore_inventory commits the restore", async () => {
 	expectError(await client.app('/ship/shipping/restore_inventory', body), 409, 'ALREADY_RESTORED');
 });
 
+test("drop: 'after' on get_single_bulk closes the connection after the lookup", async () => {
+	await fault({ route: '/api/order/get_single_bulk', drop: 'after' });
+	await expect(client.bulk([{ store_id: '1001', order_number: '1000' }])).rejects.toThrow();
+	const [call] = (await client.admin.get('/calls')).calls;
+	expect(call).toEqual(expect.objectContaining({ route: '/api/order/get_single_bulk', status: 200, dropped: 'after' }));
+	expect((await client.bulk([{ store_id: '1001', order_number: '1000' }])).data).toHaveLength(1);
+});
+
 test('a status fault comes before auth: it answers even a call without a token', async () => {
 	await fault({ route: '/api/webhook/remove_handler', status: 500 });
 	const response = await client.http.post(`${client.sandbox.baseUrl}/webhook/remove_handler`, { _id: 'x' });
