@@ -1,5 +1,4 @@
 import {
-	deepCopy,
 	NodeApiError,
 	NodeOperationError,
 	updateDisplayOptions,
@@ -181,8 +180,12 @@ function readReferences(this: IExecuteFunctions, itemIndex: number, lookUpBy: st
 	});
 }
 
+/**
+ * A new top-level object per output item, so items that asked for the same order never share one object that a
+ * later node could change for both (nested parts are shared, as n8n shares them between branches).
+ */
 function outputFor(entry: ResultEntry, mode: string): IDataObject {
-	if (mode === 'entry') return entry;
+	if (mode === 'entry') return { ...entry };
 	const order = { ...(entry.order ?? {}) };
 	// The order record has no such field, so adding it cannot collide, and a failure is never hidden.
 	if (entry.barcode_generation_failed !== undefined) {
@@ -266,7 +269,6 @@ export async function execute(
 	if (stoppingError !== undefined) throw stoppingError;
 
 	const returnData: INodeExecutionData[] = [];
-	const handedOut = new Set<string>();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			if (inputErrors.has(itemIndex)) throw inputErrors.get(itemIndex);
@@ -281,9 +283,7 @@ export async function execute(
 				const key = referenceKey(reference.store_id, reference.order_number);
 				const entry = found.get(key);
 				if (entry !== undefined) {
-					// An order asked for by several items is copied, so later nodes never share one object.
-					results.push(outputFor(handedOut.has(key) ? deepCopy(entry) : entry, output));
-					handedOut.add(key);
+					results.push(outputFor(entry, output));
 				} else if (unmatched === 'foundFalse') {
 					results.push({ found: false, ...reference });
 				} else if (unmatched === 'error') {
