@@ -19,7 +19,7 @@ function machine() {
 	const cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8');
 	let memory;
 	try {
-		memory = execSync('free -h', { encoding: 'utf8' }).trim();
+		memory = execSync('free -h', { encoding: 'utf8' }).trimEnd();
 	} catch {
 		memory = `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB total`;
 	}
@@ -29,6 +29,7 @@ function machine() {
 		memory,
 		node: process.version,
 		platform: `${os.type()} ${os.release()} ${os.arch()}`,
+		loadAverage: os.loadavg().map((value) => Number(value.toFixed(2))),
 	};
 }
 
@@ -229,7 +230,7 @@ function markdownReport({ summary, config, machine: host, generatedAt, durationM
 		'',
 		`![Lookups per second: ours, per item and the limit, and the batch size x calls in flight grid](${chartPath})`,
 		'',
-		`Machine: ${host.nproc} cores (\`nproc\`), ${host.cpu}, Node ${host.node}, ${host.platform}; shared with other test runs while measured. \`free -h\`:`,
+		`Machine: ${host.nproc} cores (\`nproc\`), ${host.cpu}, Node ${host.node}, ${host.platform}; shared with other engineers' test runs while measured (load average ${host.loadAverageAtStart?.join(' / ') ?? '-'} at the start, ${host.loadAverage.join(' / ')} at the end, 1/5/15 min). \`free -h\`:`,
 		'',
 		'```',
 		host.memory,

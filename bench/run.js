@@ -8,6 +8,7 @@
 // It asserts nothing about speed.
 const { fork } = require('node:child_process');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 
 const { drawChart } = require('./chart');
@@ -106,6 +107,7 @@ function updateReadme(results) {
 
 async function main() {
 	const started = Date.now();
+	const loadAverageAtStart = os.loadavg().map((value) => Number(value.toFixed(2)));
 	fs.mkdirSync(config.outDir, { recursive: true });
 	if (config.profileDir) fs.mkdirSync(config.profileDir, { recursive: true });
 	log(`bench: ${config.orders} orders, ${config.repetitions} repetition(s), node defaults batch ${config.batchSize} x ${config.callsInFlight} in flight`);
@@ -146,7 +148,7 @@ async function main() {
 	const results = {
 		generatedAt: new Date().toISOString(),
 		durationMs: Date.now() - started,
-		machine: machine(),
+		machine: { ...machine(), loadAverageAtStart },
 		config: { ...config, outDir: path.relative(ROOT, config.outDir), profileDir: undefined },
 		summary,
 		runs,
