@@ -156,7 +156,8 @@ async function main() {
 	fs.writeFileSync(path.join(config.outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 	fs.writeFileSync(path.join(config.outDir, 'throughput.svg'), await drawChart(summary));
 	fs.writeFileSync(path.join(config.outDir, 'results.md'), markdownReport(results));
-	if (!config.smoke) updateReadme(results);
+	// Only a full run into bench/ is the README's run; smoke, profiling and other BENCH_OUT runs leave it alone.
+	if (!config.smoke && config.outDir === __dirname && !config.profileDir) updateReadme(results);
 	printTable(results);
 	log(`bench: wrote ${path.relative(ROOT, config.outDir)}/results.json, throughput.svg, results.md in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 	if (summary.problems.length > 0) {
