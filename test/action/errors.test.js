@@ -46,7 +46,10 @@ test('401 with an expired token: says it expired and when, and the token appears
 test('401 with a malformed token: the service message, and the token appears nowhere', async () => {
 	const token = 'not-a-jwt-but-secret-looking-0123456789';
 	const result = await ctx.run(lookup, { accessToken: token });
-	expect(result.error).toMatchObject({ httpCode: '401', errorResponse: expect.objectContaining({ code: 'UNAUTHORIZED' }) });
+	expect(result.error).toMatchObject({
+		httpCode: '401',
+		errorResponse: expect.objectContaining({ code: 'UNAUTHORIZED' }),
+	});
 	expect(result.error.description).toContain('Check the Access Token');
 	expect(everything(result)).not.toContain(token);
 });
@@ -54,13 +57,19 @@ test('401 with a malformed token: the service message, and the token appears now
 test('403: a token without the needed scope', async () => {
 	const token = await ctx.sandbox.token({ scopes: ['platformUser'] });
 	const result = await ctx.run(kit(), { accessToken: token });
-	expect(result.error).toMatchObject({ httpCode: '403', errorResponse: expect.objectContaining({ code: 'FORBIDDEN' }) });
+	expect(result.error).toMatchObject({
+		httpCode: '403',
+		errorResponse: expect.objectContaining({ code: 'FORBIDDEN' }),
+	});
 	expect(result.error.description).toContain('lacks the permission');
 	expect(await ctx.sandbox.kits()).toEqual([]);
 });
 
 test('404: a wrong Base URL is named as the likely cause', async () => {
-	const credentials = { ...ctx.sandbox.credentials(), baseUrl: `${ctx.sandbox.server.origin}/wrong` };
+	const credentials = {
+		...ctx.sandbox.credentials(),
+		baseUrl: `${ctx.sandbox.server.origin}/wrong`,
+	};
 	const result = await ctx.run(lookup, { credentials });
 	expect(result.error.httpCode).toBe('404');
 	expect(result.error.description).toContain('Check the Base URL');

@@ -24,7 +24,14 @@ const formParameters = () => ({
 	},
 	barcodes: ['0123456789012', '0123456789029'],
 	tags: ['bundle'],
-	additionalFields: { retail: 49.5, cost: 20, active: true, lagTime: 2, listingSku: 'LIST-1', notes: 'gift' },
+	additionalFields: {
+		retail: 49.5,
+		cost: 20,
+		active: true,
+		lagTime: 2,
+		listingSku: 'LIST-1',
+		notes: 'gift',
+	},
 });
 
 test('form fields become the spec body: numbers as numbers, lists as lists, empty fields left out', async () => {
@@ -51,7 +58,10 @@ test('form fields become the spec body: numbers as numbers, lists as lists, empt
 		},
 	});
 	expect(result.items).toEqual([
-		{ json: { success: true, _id: expect.any(String), new_kit_id: expect.any(String) }, pairedItem: { item: 0 } },
+		{
+			json: { success: true, _id: expect.any(String), new_kit_id: expect.any(String) },
+			pairedItem: { item: 0 },
+		},
 	]);
 	expect((await ctx.sandbox.kits()).map((kit) => kit._id)).toEqual([result.items[0].json._id]);
 });
@@ -107,10 +117,7 @@ test('invalid input is refused before any call, naming the item and the field', 
 });
 
 test('the service refusing a duplicate SKU becomes an error item with the service fields', async () => {
-	const result = await ctx.run(
-		{ ...formParameters(), sku: components[0].sku, kitItems: {} },
-		{ continueOnFail: true },
-	);
+	const result = await ctx.run({ ...formParameters(), sku: components[0].sku, kitItems: {} }, { continueOnFail: true });
 	expect(result.items).toEqual([
 		{
 			json: {

@@ -10,7 +10,10 @@ const LOOKUPS = 10_000;
 async function main() {
 	const sandbox = await startSandbox({ orders: LOOKUPS });
 	const engine = createEngine();
-	const items = (await sandbox.orders({ limit: LOOKUPS })).map(({ store_id, order_number }) => ({ store_id, order_number }));
+	const items = (await sandbox.orders({ limit: LOOKUPS })).map(({ store_id, order_number }) => ({
+		store_id,
+		order_number,
+	}));
 	const parameters = {
 		resource: 'order',
 		operation: 'getMany',
@@ -33,7 +36,13 @@ async function main() {
 		const ms = Number(process.hrtime.bigint() - started) / 1e6;
 		if (result.error) throw result.error;
 		const calls = (await sandbox.calls('/api/order/get_single_bulk')).length;
-		rows.push({ variant: label, lookups: LOOKUPS, outputItems: result.items.length, httpCalls: calls, wallMs: Math.round(ms) });
+		rows.push({
+			variant: label,
+			lookups: LOOKUPS,
+			outputItems: result.items.length,
+			httpCalls: calls,
+			wallMs: Math.round(ms),
+		});
 	}
 	console.table(rows);
 	await sandbox.close();

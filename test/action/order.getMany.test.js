@@ -59,7 +59,11 @@ function expectMappedBack(input, output, { unmatched }) {
 		}
 	});
 	expect(problems).toEqual([]);
-	expect(byItem.size).toBe(input.filter((reference) => unmatched !== 'skip' || knownKeys.has(`${reference.store_id}/${reference.order_number}`)).length);
+	expect(byItem.size).toBe(
+		input.filter(
+			(reference) => unmatched !== 'skip' || knownKeys.has(`${reference.store_id}/${reference.order_number}`),
+		).length,
+	);
 }
 
 test('looks up the orders of all items in one call and sends each reference once', async () => {
@@ -96,36 +100,49 @@ const SIZES = [
 	['entry', 'foundFalse', [1, 100, 101]],
 	['entry', 'skip', [1, 100, 101, 10_000]],
 ];
-describe.each(SIZES)('shuffled results, service answers unmatched pairs with "%s", node option "%s"', (bulkUnmatched, unmatched, sizes) => {
-	test.each(sizes)('%i input items map back to the item that asked', async (count) => {
-		await ctx.sandbox.config({ bulkOrder: 'shuffled', bulkUnmatched });
-		const input = inputItems(count);
-		const parameters =
-			count > 1000
-				? { resource: 'order', operation: 'getMany', lookUpBy: 'list', references: '={{ [$json] }}' }
-				: BY_FIELDS;
-		const result = await ctx.run({ ...parameters, options: { unmatched } }, { items: input });
-		expect(result.error).toBeUndefined();
-		expectMappedBack(input, result.items, { unmatched });
+describe.each(SIZES)(
+	'shuffled results, service answers unmatched pairs with "%s", node option "%s"',
+	(bulkUnmatched, unmatched, sizes) => {
+		test.each(sizes)('%i input items map back to the item that asked', async (count) => {
+			await ctx.sandbox.config({ bulkOrder: 'shuffled', bulkUnmatched });
+			const input = inputItems(count);
+			const parameters =
+				count > 1000
+					? {
+							resource: 'order',
+							operation: 'getMany',
+							lookUpBy: 'list',
+							references: '={{ [$json] }}',
+						}
+					: BY_FIELDS;
+			const result = await ctx.run({ ...parameters, options: { unmatched } }, { items: input });
+			expect(result.error).toBeUndefined();
+			expectMappedBack(input, result.items, { unmatched });
 
-		const distinct = new Set(input.map((reference) => JSON.stringify(reference))).size;
-		const calls = await ctx.sandbox.calls(ROUTE);
-		expect(calls).toHaveLength(Math.ceil(distinct / 100));
-		expect(calls.every((call) => call.body.order.length <= 100)).toBe(true);
-		const sent = calls.flatMap((call) => call.body.order.map((reference) => JSON.stringify(reference)));
-		expect(new Set(sent).size).toBe(sent.length);
-		expect(sent.length).toBe(distinct);
-	});
-});
+			const distinct = new Set(input.map((reference) => JSON.stringify(reference))).size;
+			const calls = await ctx.sandbox.calls(ROUTE);
+			expect(calls).toHaveLength(Math.ceil(distinct / 100));
+			expect(calls.every((call) => call.body.order.length <= 100)).toBe(true);
+			const sent = calls.flatMap((call) => call.body.order.map((reference) => JSON.stringify(reference)));
+			expect(new Set(sent).size).toBe(sent.length);
+			expect(sent.length).toBe(distinct);
+		});
+	},
+);
 
 test('"Fail the Item" turns each unmatched reference into an error on its own item only', async () => {
 	await ctx.sandbox.config({ bulkOrder: 'shuffled' });
 	const input = [known[0], missing(1), known[1], missing(1)];
-	const result = await ctx.run({ ...BY_FIELDS, options: { unmatched: 'error' } }, { items: input, continueOnFail: true });
+	const result = await ctx.run(
+		{ ...BY_FIELDS, options: { unmatched: 'error' } },
+		{ items: input, continueOnFail: true },
+	);
 	expect(result.error).toBeUndefined();
 	expect(result.items.map((item) => item.pairedItem.item)).toEqual([0, 1, 2, 3]);
 	expect(result.items[0].json.order_number).toBe(known[0].order_number);
-	expect(result.items[1].json.error).toMatch(/Item 1: no order found for store_id '1001' and order_number 'no-such-order-1'/);
+	expect(result.items[1].json.error).toMatch(
+		/Item 1: no order found for store_id '1001' and order_number 'no-such-order-1'/,
+	);
 	expect(result.items[3].json.error).toMatch(/^Item 3: /);
 
 	const failed = await ctx.run({ ...BY_FIELDS, options: { unmatched: 'error' } }, { items: input });
@@ -202,7 +219,11 @@ test('bad references give an error naming the item and the field, and are never 
 			continueOnFail: true,
 		},
 	);
-	expect(jsonOf(result.items).slice(1).map((json) => json.error)).toEqual([
+	expect(
+		jsonOf(result.items)
+			.slice(1)
+			.map((json) => json.error),
+	).toEqual([
 		"Item 1: 'References[0].order_number' is required and must not be empty",
 		"Item 2: 'References' is not valid JSON",
 		"Item 3: 'References' must list at least one order reference",

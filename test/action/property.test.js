@@ -12,11 +12,21 @@ let knownOrders;
 
 beforeAll(async () => {
 	itemIds = (await ctx.sandbox.items()).slice(0, 5).map((item) => item.item_id);
-	knownOrders = (await ctx.sandbox.orders({ limit: 5 })).map(({ store_id, order_number }) => ({ store_id, order_number }));
+	knownOrders = (await ctx.sandbox.orders({ limit: 5 })).map(({ store_id, order_number }) => ({
+		store_id,
+		order_number,
+	}));
 });
 
 // Codes the sandbox uses when a request breaks the spec's shape: the node must never cause these.
-const SHAPE_CODES = new Set(['MISSING_FIELD', 'INVALID_FIELD_TYPE', 'INVALID_FIELD', 'MISSING_BODY', 'INVALID_JSON', 'INVALID_CONTENT_TYPE']);
+const SHAPE_CODES = new Set([
+	'MISSING_FIELD',
+	'INVALID_FIELD_TYPE',
+	'INVALID_FIELD',
+	'MISSING_BODY',
+	'INVALID_JSON',
+	'INVALID_CONTENT_TYPE',
+]);
 // Refusals about the data itself, which only the service can know.
 const BUSINESS_CODES = new Set(['UNKNOWN_COMPONENT', 'DUPLICATE_SKU']);
 

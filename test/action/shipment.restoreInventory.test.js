@@ -32,9 +32,7 @@ test('sends the selectors given and no_refresh to the app base URL, and outputs 
 			no_refresh: true,
 		},
 	]);
-	expect(result.items).toEqual([
-		{ json: { _id: order._id, shipments: expect.any(Array) }, pairedItem: { item: 0 } },
-	]);
+	expect(result.items).toEqual([{ json: { _id: order._id, shipments: expect.any(Array) }, pairedItem: { item: 0 } }]);
 	const restored = result.items[0].json.shipments.find((record) => record._id === shipment._id);
 	expect(restored.deducted).toBe(false);
 });
@@ -76,6 +74,9 @@ test('an answer lost after the service restored: the node fails and the restore 
 	);
 	expect(result.error.description).toMatch(/not sent again/);
 	expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(1);
-	const [after] = await ctx.sandbox.orders({ store_id: order.store_id, order_number: order.order_number });
+	const [after] = await ctx.sandbox.orders({
+		store_id: order.store_id,
+		order_number: order.order_number,
+	});
 	expect(after.shipments.find((record) => record._id === shipment._id).deducted).toBe(false);
 });

@@ -23,7 +23,11 @@ test('add sends the spec body and outputs the new _id without echoing header val
 		{
 			type: 'order.status.*',
 			name: 'Notify warehouse',
-			handler: { url: 'https://example.com/hooks/inventory', method: 'POST', headers: { 'X-Secret': 's3cret' } },
+			handler: {
+				url: 'https://example.com/hooks/inventory',
+				method: 'POST',
+				headers: { 'X-Secret': 's3cret' },
+			},
 		},
 	]);
 	const [handler] = await ctx.sandbox.handlers();
@@ -70,7 +74,10 @@ test('when the service returns no _id the output says so instead of inventing on
 
 test('bad URL and header name fail the item before any call, naming the field', async () => {
 	const result = await ctx.run(
-		addParameters({ url: '={{ $json.url }}', headers: { header: [{ name: '={{ $json.header }}', value: 'v' }] } }),
+		addParameters({
+			url: '={{ $json.url }}',
+			headers: { header: [{ name: '={{ $json.header }}', value: 'v' }] },
+		}),
 		{
 			items: [
 				{ url: 'ftp://example.com', header: 'X-Ok' },

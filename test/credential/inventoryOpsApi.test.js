@@ -20,7 +20,13 @@ const credentialTestNode = {
 		outputs: ['main'],
 		credentials: [{ name: 'inventoryOpsApi', required: true }],
 		properties: [
-			{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: credentialType.test.request }, default: '' },
+			{
+				displayName: 'Temp',
+				name: 'temp',
+				type: 'string',
+				routing: { request: credentialType.test.request },
+				default: '',
+			},
 		],
 	},
 };
@@ -72,6 +78,9 @@ test('an expired token fails, the error says when it expired, and the token appe
 });
 
 test('a wrong Base URL fails the test', async () => {
-	const result = await testCredential({ ...sandbox.credentials(), baseUrl: `${sandbox.server.origin}/nope` });
+	const result = await testCredential({
+		...sandbox.credentials(),
+		baseUrl: `${sandbox.server.origin}/nope`,
+	});
 	expect(result.error.httpCode).toBe('404');
 });

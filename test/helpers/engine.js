@@ -176,7 +176,11 @@ function toItems(items) {
  */
 function createEngine({ nodeTypes = {}, credentialTypes = {} } = {}) {
 	prepareContainer();
-	const registry = createNodeTypes({ [START_NODE_TYPE]: StartNode, ...packageTypes(), ...nodeTypes });
+	const registry = createNodeTypes({
+		[START_NODE_TYPE]: StartNode,
+		...packageTypes(),
+		...nodeTypes,
+	});
 	const allCredentialTypes = { ...packageCredentialTypes(), ...credentialTypes };
 
 	/**
@@ -210,7 +214,9 @@ function createEngine({ nodeTypes = {}, credentialTypes = {} } = {}) {
 				parameters: node.parameters ?? {},
 				...(node.onError && { onError: node.onError }),
 				...(node.continueOnFail && { continueOnFail: true }),
-				...(type && { credentials: { [type]: { id: 'test-credential', name: 'Test credential' } } }),
+				...(type && {
+					credentials: { [type]: { id: 'test-credential', name: 'Test credential' } },
+				}),
 			},
 		];
 		const workflow = new Workflow({

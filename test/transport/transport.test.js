@@ -7,7 +7,14 @@ const { parseRetryAfter, nextRetryDelay, DEFAULT_RETRY_POLICY } = dist('rateLimi
 const { readServiceError, jwtExpiry, apiErrorFromResponse } = dist('errors.js');
 const { ENDPOINTS } = dist('endpoints.js');
 
-const node = { id: 'n', name: 'Inventory Ops', type: 'inventoryOps', typeVersion: 1, position: [0, 0], parameters: {} };
+const node = {
+	id: 'n',
+	name: 'Inventory Ops',
+	type: 'inventoryOps',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 const jwt = (payload) =>
 	['e30', Buffer.from(JSON.stringify(payload)).toString('base64url'), 'c2lnbmF0dXJlLXNlY3JldA'].join('.');
 
@@ -40,9 +47,19 @@ describe('Retry-After', () => {
 describe('the service error shape', () => {
 	test('reads the spec fields and ignores wrongly typed ones', () => {
 		expect(
-			readServiceError({ error: { message: 'm', statusCode: 400, code: 'C', serviceTraceId: 't', user_error: 'yes' } }),
-		).toMatchObject({ message: 'm', statusCode: 400, code: 'C', serviceTraceId: 't', user_error: undefined });
-		expect(readServiceError('<html>bad gateway</html>')).toEqual({ message: '<html>bad gateway</html>' });
+			readServiceError({
+				error: { message: 'm', statusCode: 400, code: 'C', serviceTraceId: 't', user_error: 'yes' },
+			}),
+		).toMatchObject({
+			message: 'm',
+			statusCode: 400,
+			code: 'C',
+			serviceTraceId: 't',
+			user_error: undefined,
+		});
+		expect(readServiceError('<html>bad gateway</html>')).toEqual({
+			message: '<html>bad gateway</html>',
+		});
 		expect(readServiceError(null)).toEqual({});
 	});
 
@@ -64,13 +81,20 @@ describe('the service error shape', () => {
 
 	test('a 401 with a token that is not expired keeps the service message', () => {
 		const token = jwt({ exp: Math.floor(Date.now() / 1000) + 3600 });
-		const error = apiErrorFromResponse(401, { error: { message: 'Bad signature' } }, { node, endpoint: 'kitCreate', accessToken: token });
+		const error = apiErrorFromResponse(
+			401,
+			{ error: { message: 'Bad signature' } },
+			{ node, endpoint: 'kitCreate', accessToken: token },
+		);
 		expect(error.message).toBe('Bad signature');
 		expect(jwtExpiry('not.a.jwt')).toBeUndefined();
 	});
 
 	test('every endpoint says which base URL it uses and whether it changes data', () => {
-		expect(ENDPOINTS.shipmentRestoreInventory).toMatchObject({ base: 'appBaseUrl', changesData: true });
+		expect(ENDPOINTS.shipmentRestoreInventory).toMatchObject({
+			base: 'appBaseUrl',
+			changesData: true,
+		});
 		expect(ENDPOINTS.orderGetSingleBulk).toMatchObject({ base: 'baseUrl', changesData: false });
 		expect(Object.values(ENDPOINTS).filter((endpoint) => endpoint.changesData)).toHaveLength(4);
 	});

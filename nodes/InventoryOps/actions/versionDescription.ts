@@ -18,7 +18,11 @@ export const versionProperties: INodeProperties[] = [
 		options: [
 			{ name: 'Kit', value: 'kit', description: 'A sellable bundle of component items' },
 			{ name: 'Order', value: 'order', description: 'Orders of a store, looked up in bulk' },
-			{ name: 'Shipment', value: 'shipment', description: 'Shipments whose inventory can be restored' },
+			{
+				name: 'Shipment',
+				value: 'shipment',
+				description: 'Shipments whose inventory can be restored',
+			},
 			{
 				name: 'Webhook Handler',
 				value: 'webhookHandler',

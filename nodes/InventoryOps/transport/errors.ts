@@ -23,8 +23,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function readServiceError(body: unknown): ServiceError {
 	const candidate = isObject(body) && isObject(body.error) ? body.error : body;
 	if (isObject(candidate)) {
-		const pick = <T>(key: string, type: string) =>
-			typeof candidate[key] === type ? (candidate[key] as T) : undefined;
+		const pick = <T>(key: string, type: string) => (typeof candidate[key] === type ? (candidate[key] as T) : undefined);
 		return {
 			message: pick<string>('message', 'string'),
 			statusCode: pick<number>('statusCode', 'number'),
@@ -87,11 +86,15 @@ export function apiErrorFromResponse(status: number, body: unknown, context: Err
 	const message = expired
 		? `The access token expired at ${expiry.toISOString()}. Create a new token and update the Inventory Ops API credential.`
 		: (serviceError.message ?? `The service answered ${status} to ${ENDPOINTS[context.endpoint].path}`);
-	const details = [serviceError.overview, hintFor(status, ENDPOINTS[context.endpoint].changesData)].filter(Boolean).join(' ');
+	const details = [serviceError.overview, hintFor(status, ENDPOINTS[context.endpoint].changesData)]
+		.filter(Boolean)
+		.join(' ');
 	const fields = Object.fromEntries(
-		Object.entries({ ...serviceError, statusCode: status, endpoint: ENDPOINTS[context.endpoint].path }).filter(
-			([, value]) => value !== undefined,
-		),
+		Object.entries({
+			...serviceError,
+			statusCode: status,
+			endpoint: ENDPOINTS[context.endpoint].path,
+		}).filter(([, value]) => value !== undefined),
 	) as JsonObject;
 	return new NodeApiError(context.node, fields, {
 		message,
@@ -140,9 +143,9 @@ export function apiErrorFromNetworkFailure(error: unknown, context: ErrorContext
 	const description = changesData
 		? 'The service may or may not have applied this change, so it was not sent again. Check the service before running this item again.'
 		: 'No answer was received. This call only reads data and can be run again safely.';
-	return new NodeApiError(
-		context.node,
-		{ networkError: reason, endpoint: path, changesData, timedOut } as JsonObject,
-		{ message, description, itemIndex: context.itemIndex },
-	);
+	return new NodeApiError(context.node, { networkError: reason, endpoint: path, changesData, timedOut } as JsonObject, {
+		message,
+		description,
+		itemIndex: context.itemIndex,
+	});
 }

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** Offered under Options by every operation. */
-export const timeoutOption: INodeProperties = {
+const timeoutOption: INodeProperties = {
 	displayName: 'Timeout',
 	name: 'timeout',
 	type: 'number',
@@ -10,3 +9,15 @@ export const timeoutOption: INodeProperties = {
 	description:
 		'Milliseconds to wait for the service to answer a call before it fails. A call that may have changed data is not sent again after a time-out.',
 };
+
+/** The Options collection of an operation: its own options plus the time-out every operation offers. */
+export function optionsCollection(operationOptions: INodeProperties[] = []): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [...operationOptions, timeoutOption],
+	};
+}

@@ -7,7 +7,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import type { RequestOptions } from '../../transport';
+import { inventoryOpsApiRequest, type Endpoint } from '../../transport';
 import { compact } from './validation';
 
 /**
@@ -28,7 +28,10 @@ export function errorItemJson(error: unknown): IDataObject {
 		};
 	}
 	if (error instanceof NodeOperationError) {
-		return { error: error.message, details: compact({ description: error.description ?? undefined }) };
+		return {
+			error: error.message,
+			details: compact({ description: error.description ?? undefined }),
+		};
 	}
 	return { error: error instanceof Error ? error.message : String(error), details: {} };
 }
@@ -61,11 +64,7 @@ export function pairedOutput(
  * With "continue on fail" (or an error output) the failure becomes an error item paired with its input item;
  * otherwise it stops the node with the item named.
  */
-export function failedItemOutput(
-	this: IExecuteFunctions,
-	error: unknown,
-	itemIndex: number,
-): INodeExecutionData[] {
+export function failedItemOutput(this: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData[] {
 	const nodeError = asNodeError.call(this, error, itemIndex);
 	if (!this.continueOnFail()) throw nodeError;
 	return pairedOutput.call(this, errorItemJson(nodeError), itemIndex);
@@ -88,8 +87,16 @@ export async function forEachItem(
 	return returnData;
 }
 
-/** The per-call settings every operation offers under Options. */
-export function requestOptions(this: IExecuteFunctions, itemIndex: number): RequestOptions {
+/** One call for one input item, with the item's time-out from Options; errors name the item. */
+export async function requestForItem(
+	this: IExecuteFunctions,
+	endpoint: Endpoint,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<IDataObject> {
 	const timeoutMs = this.getNodeParameter('options.timeout', itemIndex, 30_000) as number;
-	return { itemIndex, timeoutMs };
+	return (await inventoryOpsApiRequest.call(this, endpoint, body, {
+		itemIndex,
+		timeoutMs,
+	})) as IDataObject;
 }

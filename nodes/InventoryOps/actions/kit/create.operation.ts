@@ -6,9 +6,8 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { inventoryOpsApiRequest } from '../../transport';
-import { timeoutOption } from '../helpers/descriptions';
-import { forEachItem, requestOptions } from '../helpers/execution';
+import { optionsCollection } from '../helpers/descriptions';
+import { forEachItem, requestForItem } from '../helpers/execution';
 import { compact, isPlainObject, ItemValidator } from '../helpers/validation';
 
 const properties: INodeProperties[] = [
@@ -115,18 +114,80 @@ const properties: INodeProperties[] = [
 		default: {},
 		displayOptions: { show: { inputMode: ['fields'] } },
 		options: [
-			{ displayName: 'Active', name: 'active', type: 'boolean', default: true, description: 'Whether the kit is active' },
-			{ displayName: 'Cost', name: 'cost', type: 'number', typeOptions: { minValue: 0 }, default: 0 },
-			{ displayName: 'Description', name: 'description', type: 'string', typeOptions: { rows: 3 }, default: '' },
+			{
+				displayName: 'Active',
+				name: 'active',
+				type: 'boolean',
+				default: true,
+				description: 'Whether the kit is active',
+			},
+			{
+				displayName: 'Cost',
+				name: 'cost',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+			},
+			{
+				displayName: 'Description',
+				name: 'description',
+				type: 'string',
+				typeOptions: { rows: 3 },
+				default: '',
+			},
 			{ displayName: 'Fulfillment SKU', name: 'fulfillmentSku', type: 'string', default: '' },
-			{ displayName: 'Image URL', name: 'image', type: 'string', default: '', description: 'Address of the kit image' },
-			{ displayName: 'Lag Time', name: 'lagTime', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'Lag time as the service counts it (the spec gives no unit)' },
+			{
+				displayName: 'Image URL',
+				name: 'image',
+				type: 'string',
+				default: '',
+				description: 'Address of the kit image',
+			},
+			{
+				displayName: 'Lag Time',
+				name: 'lagTime',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+				description: 'Lag time as the service counts it (the spec gives no unit)',
+			},
 			{ displayName: 'Listing SKU', name: 'listingSku', type: 'string', default: '' },
-			{ displayName: 'Notes', name: 'notes', type: 'string', typeOptions: { rows: 3 }, default: '' },
-			{ displayName: 'Retail Price', name: 'retail', type: 'number', typeOptions: { minValue: 0 }, default: 0 },
-			{ displayName: 'Sale Price', name: 'sale', type: 'number', typeOptions: { minValue: 0 }, default: 0 },
-			{ displayName: 'Weight', name: 'weight', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'Weight as the service counts it (the spec gives no unit)' },
-			{ displayName: 'Wholesale Price', name: 'wholesale', type: 'number', typeOptions: { minValue: 0 }, default: 0 },
+			{
+				displayName: 'Notes',
+				name: 'notes',
+				type: 'string',
+				typeOptions: { rows: 3 },
+				default: '',
+			},
+			{
+				displayName: 'Retail Price',
+				name: 'retail',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+			},
+			{
+				displayName: 'Sale Price',
+				name: 'sale',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+			},
+			{
+				displayName: 'Weight',
+				name: 'weight',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+				description: 'Weight as the service counts it (the spec gives no unit)',
+			},
+			{
+				displayName: 'Wholesale Price',
+				name: 'wholesale',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+			},
 		],
 	},
 	{
@@ -139,14 +200,7 @@ const properties: INodeProperties[] = [
 			'The whole kit "data" object: name, sku, items [{item_id, sku, quantity, type}], barcodes, tags, listing_sku, fulfillment_sku, cost, retail, wholesale, sale, active, image, description, notes, weight, lag_time',
 		displayOptions: { show: { inputMode: ['json'] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [timeoutOption],
-	},
+	optionsCollection(),
 ];
 
 const displayOptions = { show: { resource: ['kit'], operation: ['create'] } };
@@ -200,9 +254,7 @@ export function checkKit(check: ItemValidator, data: IDataObject, prefix: string
 	kit.tags = check.textList(data.tags, `${prefix}tags`);
 	if (data.items !== undefined && data.items !== null) {
 		const components = check.list(data.items, `${prefix}items`);
-		kit.items = components.map((component, index) =>
-			checkComponent(check, component, `${prefix}items[${index}]`),
-		);
+		kit.items = components.map((component, index) => checkComponent(check, component, `${prefix}items[${index}]`));
 	}
 	return compact(kit);
 }
@@ -228,10 +280,7 @@ function kitFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	return data;
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const check = new ItemValidator(this.getNode(), itemIndex);
 		const fromJson = this.getNodeParameter('inputMode', itemIndex) === 'json';
@@ -239,11 +288,6 @@ export async function execute(
 			? check.object(this.getNodeParameter('kitData', itemIndex), 'Kit Data (JSON)')
 			: kitFromForm.call(this, itemIndex);
 		const kit = checkKit(check, data, fromJson ? 'data.' : '');
-		return (await inventoryOpsApiRequest.call(
-			this,
-			'kitCreate',
-			{ data: kit },
-			requestOptions.call(this, itemIndex),
-		)) as IDataObject;
+		return await requestForItem.call(this, 'kitCreate', { data: kit }, itemIndex);
 	});
 }

@@ -11,8 +11,8 @@ import {
 
 import { inventoryOpsApiRequest } from '../../transport';
 import { chunk, runWithConcurrency } from '../helpers/concurrency';
-import { timeoutOption } from '../helpers/descriptions';
-import { asNodeError, failedItemOutput, pairedOutput, requestOptions } from '../helpers/execution';
+import { optionsCollection } from '../helpers/descriptions';
+import { asNodeError, failedItemOutput, pairedOutput } from '../helpers/execution';
 import { isPlainObject, ItemValidator } from '../helpers/validation';
 
 const properties: INodeProperties[] = [
@@ -63,75 +63,66 @@ const properties: INodeProperties[] = [
 		description: 'A JSON array of objects, each with "store_id" and "order_number" (text)',
 		displayOptions: { show: { lookUpBy: ['list'] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Batch Size',
-				name: 'batchSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 10000 },
-				default: 100,
-				description:
-					'How many order references to send in one call. References of all input items are collected, duplicates dropped, and sent in calls of this size.',
-			},
-			{
-				displayName: 'Calls in Flight',
-				name: 'callsInFlight',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 16 },
-				default: 4,
-				description: 'How many bulk calls may run at the same time',
-			},
-			{
-				displayName: 'If an Order Is Not Found',
-				name: 'unmatched',
-				type: 'options',
-				options: [
-					{
-						name: 'Output Item with Found: False',
-						value: 'foundFalse',
-						description: 'Output {found: false, store_id, order_number} for the reference',
-					},
-					{
-						name: 'Output Nothing',
-						value: 'skip',
-						description: 'The reference gives no output item',
-					},
-					{
-						name: 'Fail the Item',
-						value: 'error',
-						description: 'The input item fails with an error naming the reference',
-					},
-				],
-				default: 'foundFalse',
-			},
-			{
-				displayName: 'Output',
-				name: 'output',
-				type: 'options',
-				options: [
-					{
-						name: 'Order Only',
-						value: 'order',
-						description:
-							'The order record; barcode_generation_failed is added to it when the service reports it',
-					},
-					{
-						name: 'Whole Result Entry',
-						value: 'entry',
-						description: 'The entry as the service returns it: order, metrics, barcode_generation_failed',
-					},
-				],
-				default: 'order',
-			},
-			timeoutOption,
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Batch Size',
+			name: 'batchSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 10000 },
+			default: 100,
+			description:
+				'How many order references to send in one call. References of all input items are collected, duplicates dropped, and sent in calls of this size.',
+		},
+		{
+			displayName: 'Calls in Flight',
+			name: 'callsInFlight',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 16 },
+			default: 4,
+			description: 'How many bulk calls may run at the same time',
+		},
+		{
+			displayName: 'If an Order Is Not Found',
+			name: 'unmatched',
+			type: 'options',
+			options: [
+				{
+					name: 'Output Item with Found: False',
+					value: 'foundFalse',
+					description: 'Output {found: false, store_id, order_number} for the reference',
+				},
+				{
+					name: 'Output Nothing',
+					value: 'skip',
+					description: 'The reference gives no output item',
+				},
+				{
+					name: 'Fail the Item',
+					value: 'error',
+					description: 'The input item fails with an error naming the reference',
+				},
+			],
+			default: 'foundFalse',
+		},
+		{
+			displayName: 'Output',
+			name: 'output',
+			type: 'options',
+			options: [
+				{
+					name: 'Order Only',
+					value: 'order',
+					description: 'The order record; barcode_generation_failed is added to it when the service reports it',
+				},
+				{
+					name: 'Whole Result Entry',
+					value: 'entry',
+					description: 'The entry as the service returns it: order, metrics, barcode_generation_failed',
+				},
+			],
+			default: 'order',
+		},
+	]),
 ];
 
 const displayOptions = { show: { resource: ['order'], operation: ['getMany'] } };
@@ -205,10 +196,7 @@ function unexpectedAnswer(this: IExecuteFunctions, itemIndex: number): NodeApiEr
  * Collects the references of ALL input items, sends each distinct one once, in batches with a bounded number of
  * calls in flight, and maps every returned order back to each item that asked for it by (store_id, order_number).
  */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	// These settings shape the calls and the output of the whole run, so they are read once, from the first item
 	// (reading them per item costs more than the lookups themselves on large inputs).
 	const lookUpBy = this.getNodeParameter('lookUpBy', 0) as string;
@@ -216,7 +204,7 @@ export async function execute(
 	const output = this.getNodeParameter('options.output', 0, 'order') as string;
 	const batchSize = Math.max(1, Math.floor(this.getNodeParameter('options.batchSize', 0, 100) as number));
 	const callsInFlight = Math.max(1, Math.floor(this.getNodeParameter('options.callsInFlight', 0, 4) as number));
-	const callOptions = requestOptions.call(this, 0);
+	const timeoutMs = this.getNodeParameter('options.timeout', 0, 30_000) as number;
 
 	const referencesByItem = new Map<number, OrderReference[]>();
 	const inputErrors = new Map<number, unknown>();
@@ -251,7 +239,7 @@ export async function execute(
 					this,
 					'orderGetSingleBulk',
 					{ order: batch.map(([, asked]) => asked.reference) },
-					{ ...callOptions, itemIndex: firstAsker },
+					{ itemIndex: firstAsker, timeoutMs },
 				);
 				if (!Array.isArray(answer)) throw unexpectedAnswer.call(this, firstAsker);
 				for (const entry of answer as unknown[]) {

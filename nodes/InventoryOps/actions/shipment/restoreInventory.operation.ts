@@ -1,14 +1,12 @@
 import {
 	updateDisplayOptions,
-	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { inventoryOpsApiRequest } from '../../transport';
-import { timeoutOption } from '../helpers/descriptions';
-import { forEachItem, requestOptions } from '../helpers/execution';
+import { optionsCollection } from '../helpers/descriptions';
+import { forEachItem, requestForItem } from '../helpers/execution';
 import { compact, isPlainObject, ItemValidator } from '../helpers/validation';
 
 const properties: INodeProperties[] = [
@@ -62,42 +60,28 @@ const properties: INodeProperties[] = [
 		default: false,
 		description: 'Whether to skip the cache refresh after restoring (sent as no_refresh)',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Split Into Shipments',
-				name: 'splitShipments',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to output one item per shipment record of the answer instead of one item with the whole answer',
-			},
-			timeoutOption,
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Split Into Shipments',
+			name: 'splitShipments',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to output one item per shipment record of the answer instead of one item with the whole answer',
+		},
+	]),
 ];
 
 const displayOptions = { show: { resource: ['shipment'], operation: ['restoreInventory'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const check = new ItemValidator(this.getNode(), itemIndex);
 		const selectors = compact({
 			shipment_id: check.optionalText(this.getNodeParameter('shipmentId', itemIndex, ''), 'Shipment ID'),
-			tracking_number: check.optionalText(
-				this.getNodeParameter('trackingNumber', itemIndex, ''),
-				'Tracking Number',
-			),
+			tracking_number: check.optionalText(this.getNodeParameter('trackingNumber', itemIndex, ''), 'Tracking Number'),
 			carrier_shipment_id: check.optionalText(
 				this.getNodeParameter('carrierShipmentId', itemIndex, ''),
 				'Carrier Shipment ID',
@@ -112,12 +96,7 @@ export async function execute(
 			...selectors,
 			no_refresh: check.optionalBoolean(this.getNodeParameter('noRefresh', itemIndex, false), 'Skip Cache Refresh'),
 		};
-		const response = (await inventoryOpsApiRequest.call(
-			this,
-			'shipmentRestoreInventory',
-			compact(body),
-			requestOptions.call(this, itemIndex),
-		)) as IDataObject;
+		const response = await requestForItem.call(this, 'shipmentRestoreInventory', compact(body), itemIndex);
 		const split = this.getNodeParameter('options.splitShipments', itemIndex, false) as boolean;
 		if (!split) return response;
 		const shipments = Array.isArray(response?.shipments) ? response.shipments : [];

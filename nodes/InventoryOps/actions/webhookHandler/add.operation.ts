@@ -8,9 +8,8 @@ import {
 } from 'n8n-workflow';
 
 import { EVENT_TYPE_OPTIONS } from '../../shared/events';
-import { inventoryOpsApiRequest } from '../../transport';
-import { timeoutOption } from '../helpers/descriptions';
-import { forEachItem, requestOptions } from '../helpers/execution';
+import { optionsCollection } from '../helpers/descriptions';
+import { forEachItem, requestForItem } from '../helpers/execution';
 import { ItemValidator } from '../helpers/validation';
 
 const CUSTOM_EVENT = 'custom';
@@ -88,14 +87,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [timeoutOption],
-	},
+	optionsCollection(),
 ];
 
 const displayOptions = { show: { resource: ['webhookHandler'], operation: ['add'] } };
@@ -114,10 +106,7 @@ function readHeaders(check: ItemValidator, rows: IDataObject[]): IDataObject {
 	return headers;
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const check = new ItemValidator(this.getNode(), itemIndex);
 		const selected = this.getNodeParameter('eventType', itemIndex) as string;
@@ -135,12 +124,7 @@ export async function execute(
 			name: check.text(this.getNodeParameter('name', itemIndex, ''), 'Name'),
 			handler: { url, method, headers: readHeaders(check, rows) },
 		};
-		const response = (await inventoryOpsApiRequest.call(
-			this,
-			'webhookAddHandler',
-			request,
-			requestOptions.call(this, itemIndex),
-		)) as IDataObject;
+		const response = await requestForItem.call(this, 'webhookAddHandler', request, itemIndex);
 		// Header values may be secrets, so they are not echoed back.
 		const result: IDataObject = { ...response, type, name: request.name, url, method };
 		if (typeof response?._id !== 'string' || response._id === '') {
