@@ -60,12 +60,34 @@ async function ensureDebianPackages({ log = () => {} } = {}) {
 	return { installedNow: true, installMs };
 }
 
+/** Every server this process started and has not stopped yet: an interrupted run must not leave one behind. */
+const servers = new Set();
+process.on('exit', () => {
+	for (const child of servers) {
+		try {
+			process.kill(-child.pid, 'SIGKILL');
+		} catch {
+			// already gone
+		}
+	}
+});
+// Ctrl-C or a CI time-out: exit normally, so that the handler above (and the n8n harness's) runs.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+	if (process.listenerCount(signal) === 0) process.once(signal, () => process.exit(130));
+}
+
 /** A server started in its own process group, so that stopping it also stops whatever it forked. */
 function startDetached(command, args, { logFile, env = process.env }) {
 	const out = fs.openSync(logFile, 'a');
 	const child = spawn(command, args, { detached: true, stdio: ['ignore', out, out], env });
 	fs.closeSync(out);
-	child.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+	servers.add(child);
+	child.exited = new Promise((resolve) =>
+		child.on('exit', (code, signal) => {
+			servers.delete(child);
+			resolve({ code, signal });
+		}),
+	);
 	return child;
 }
 
