@@ -216,7 +216,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			for (const reference of references) {
 				const key = referenceKey(reference.store_id, reference.order_number);
 				const asked = askedBy.get(key) ?? { reference, itemIndexes: [] };
-				if (!asked.itemIndexes.includes(itemIndex)) asked.itemIndexes.push(itemIndex);
+				// Items are read in order, so a repeat within this item can only be the last entry.
+				if (asked.itemIndexes.at(-1) !== itemIndex) asked.itemIndexes.push(itemIndex);
 				askedBy.set(key, asked);
 			}
 		} catch (error) {
