@@ -1,0 +1,120 @@
+// `npm run dev`: the sandbox with seeded data plus a real n8n (the newest host line) with this package loaded, a
+// ready "Inventory Ops API" credential pointing at the sandbox, and example workflows. Ctrl-C stops everything.
+//
+// The n8n user folder lives in .cache/dev/n8n-<version>/ and is kept between runs, so workflows built in the
+// editor survive a restart; each run rebuilds and re-places the package and points the credential at the new
+// sandbox token. `npm run dev -- --fresh` starts from an empty user folder.
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { startSandbox } = require('../sandbox');
+const { REPO_ROOT, describeHost, newestHostLine } = require('./lib/hosts');
+const { N8nInstance } = require('./lib/n8n');
+const { freePort } = require('./lib/wait');
+const { exampleWorkflows, seededSamples } = require('./lib/examples');
+
+const CREDENTIAL_NAME = 'Inventory Ops sandbox';
+const log = (line) => process.stdout.write(`dev: ${line}\n`);
+
+async function portOr(preferred) {
+	const net = require('node:net');
+	const free = await new Promise((resolve) => {
+		const server = net.createServer();
+		server.once('error', () => resolve(false));
+		server.listen(preferred, '127.0.0.1', () => server.close(() => resolve(true)));
+	});
+	return free ? preferred : await freePort();
+}
+
+async function main() {
+	const line = process.env.N8N_HOST_LINE || newestHostLine();
+	const host = describeHost(line);
+	const userFolder = path.join(REPO_ROOT, '.cache', 'dev', `n8n-${host.version}`);
+	if (process.argv.includes('--fresh')) fs.rmSync(userFolder, { recursive: true, force: true });
+	const fresh = !fs.existsSync(path.join(userFolder, 'owner.json'));
+
+	const sandbox = await startSandbox({
+		port: await portOr(Number(process.env.SANDBOX_PORT ?? 5680)),
+		orders: Number(process.env.SANDBOX_ORDERS ?? 2000),
+		seed: 1,
+		rateLimit: { max: 600, windowMs: 60_000 },
+	});
+	log(`sandbox listening on ${sandbox.origin}`);
+
+	let n8n;
+	let stopping = false;
+	const stop = async (signal) => {
+		if (stopping) return;
+		stopping = true;
+		process.stdout.write(`\n${signal}: stopping n8n and the sandbox\n`);
+		if (n8n) await n8n.stop();
+		await sandbox.close();
+		process.exit(0);
+	};
+	process.on('SIGINT', () => stop('SIGINT'));
+	process.on('SIGTERM', () => stop('SIGTERM'));
+
+	n8n = await N8nInstance.prepare({ line, userFolder, port: await portOr(Number(process.env.N8N_PORT ?? 5678)), log });
+	await n8n.start();
+	n8n.child.exited.then(async ({ code, signal }) => {
+		if (stopping) return;
+		process.stderr.write(`dev: n8n stopped unexpectedly (code ${code}, signal ${signal}); see ${n8n.logFile}\n`);
+		await sandbox.close();
+		process.exit(1);
+	});
+
+	const credentialData = { accessToken: sandbox.demoToken, baseUrl: sandbox.baseUrl, appBaseUrl: sandbox.appBaseUrl };
+	let created = [];
+	if (fresh) {
+		await n8n.setUpOwner();
+		const credential = await n8n.createCredential({ name: CREDENTIAL_NAME, type: 'inventoryOpsApi', data: credentialData });
+		for (const workflow of await exampleWorkflows(sandbox, credential)) {
+			created.push({ ...(await n8n.createWorkflow(workflow)), name: workflow.name });
+		}
+	} else {
+		const saved = JSON.parse(fs.readFileSync(path.join(userFolder, 'owner.json'), 'utf8'));
+		n8n.apiKey = saved.apiKey;
+		const credentials = await n8n.rest('GET', '/credentials');
+		for (const credential of credentials.filter((c) => c.type === 'inventoryOpsApi' && c.name === CREDENTIAL_NAME)) {
+			await n8n.updateCredential(credential.id, { name: credential.name, type: credential.type, data: credentialData });
+		}
+		created = (await n8n.api('GET', '/workflows')).data;
+	}
+
+	const { orders } = await seededSamples(sandbox);
+	const sampleEvent = JSON.stringify({
+		type: 'order.shipped',
+		data: { store_id: orders[0].store_id, order_number: orders[0].order_number },
+	});
+	const owner = n8n.owner;
+	process.stdout.write(
+		[
+			'',
+			`n8n ${host.version} with n8n-nodes-inventory-ops is running:`,
+			`  Open        ${n8n.baseUrl}`,
+			`  Log in as   ${owner.email}   password ${owner.password}`,
+			`  Credential  "${CREDENTIAL_NAME}" (type Inventory Ops API) points at the sandbox`,
+			`  Workflows:`,
+			...created.map((workflow) => `    ${n8n.baseUrl}/workflow/${workflow.id}   ${workflow.name}`),
+			'',
+			`The sandbox (a local simulator of the Inventory Ops service, seeded with ${process.env.SANDBOX_ORDERS ?? 2000} orders):`,
+			`  Base URL      ${sandbox.baseUrl}`,
+			`  App Base URL  ${sandbox.appBaseUrl}`,
+			`  Admin API     ${sandbox.adminUrl}  (GET handlers, orders, kits, items, calls, deliveries)`,
+			`  Access token  ${sandbox.demoToken}`,
+			`  Send an event to published Inventory Ops Triggers:`,
+			`    curl -s -X POST ${sandbox.adminUrl}/events -H 'content-type: application/json' \\`,
+			`      -d '${sampleEvent}'`,
+			'',
+			`n8n keeps its data in ${path.relative(REPO_ROOT, userFolder)} (log: ${path.relative(REPO_ROOT, n8n.logFile)}); ` +
+				'`npm run dev -- --fresh` starts over.',
+			'Press Ctrl-C to stop n8n and the sandbox.',
+			'',
+		].join('\n'),
+	);
+}
+
+main().catch((error) => {
+	process.stderr.write(`dev: failed: ${error.stack ?? error}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,166 @@
+// The n8n hosts the package is proven in. Each host line has its own pinned folder (e2e/hosts/<line>/ with a
+// package.json and a committed package-lock.json) and is installed on demand with `npm ci` into a git-ignored
+// cache, .cache/hosts/n8n-<version>-<lock hash>/, never into the package's own node_modules.
+//
+// Why these versions (checked against the npm registry reachable here, 2026-11-22):
+// - 1.x: n8n@1.123.81, the newest 1.123. Its `xlsx` dependency points at a tarball outside the registry, so the
+//   host's package.json overrides it with the registry's xlsx@0.18.5. sqlite3 builds from source (node-gyp)
+//   against Node 24's headers; isolated-vm ships prebuilt binaries for Node 22/24.
+// - 2.x: n8n@2.41.1. The newer 2.41.3 does not install (it pins @n8n/agents@0.26.2, which the registry does not
+//   have; overriding one of n8n's own packages with another version would test a host nobody runs). 2.41.1 and
+//   2.41.0 resolve linkedom@^0.18.13 to 0.18.15, which depends on `cssomnom`, missing from the registry; the
+//   host overrides linkedom with 0.18.14 (inside n8n's own range, the last release before cssomnom).
+// Install scripts: `npm ci --ignore-scripts`, then sqlite3 is compiled (once, see provideSqlite3). n8n 2.x's Kafka client
+// (@confluentinc/kafka-javascript) builds librdkafka from source and downloads zlib from zlib.net, which is not
+// reachable here, so a plain install fails; the other scripts are optional native speed-ups, telemetry (@scarf) or
+// checks. sqlite3 (n8n's database) is the one native addon n8n needs that has no prebuilt binary we can reach: it
+// compiles with node-gyp against the running Node's headers. isolated-vm loads its bundled Node 22/24 prebuilds at
+// run time without a script.
+const { spawn } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const HOSTS_DIR = path.join(REPO_ROOT, 'e2e', 'hosts');
+const CACHE_DIR = path.join(REPO_ROOT, '.cache', 'hosts');
+const INSTALLED_MARKER = '.installed';
+
+/** Host lines, oldest first. The newest one is what `npm run dev` uses. */
+function hostLines() {
+	return fs
+		.readdirSync(HOSTS_DIR)
+		.filter((line) => fs.existsSync(path.join(HOSTS_DIR, line, 'package-lock.json')))
+		.sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
+}
+
+function newestHostLine() {
+	const lines = hostLines();
+	return lines[lines.length - 1];
+}
+
+function describeHost(line) {
+	const folder = path.join(HOSTS_DIR, line);
+	if (!fs.existsSync(path.join(folder, 'package-lock.json'))) {
+		throw new Error(`Unknown n8n host line "${line}" (known: ${hostLines().join(', ')})`);
+	}
+	const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'));
+	const version = manifest.dependencies.n8n;
+	const lockHash = crypto
+		.createHash('sha256')
+		.update(fs.readFileSync(path.join(folder, 'package.json')))
+		.update(fs.readFileSync(path.join(folder, 'package-lock.json')))
+		.digest('hex')
+		.slice(0, 10);
+	const installDir = path.join(CACHE_DIR, `n8n-${version}-${lockHash}`);
+	return {
+		line,
+		version,
+		folder,
+		installDir,
+		n8nBin: path.join(installDir, 'node_modules', 'n8n', 'bin', 'n8n'),
+	};
+}
+
+function isInstalled(host) {
+	return fs.existsSync(path.join(host.installDir, INSTALLED_MARKER));
+}
+
+/** Native addons (sqlite3) must compile against the headers of the Node that runs n8n, i.e. this one. */
+function npmEnvironment() {
+	const env = { ...process.env, npm_config_yes: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
+	const nodeRoot = path.resolve(path.dirname(process.execPath), '..');
+	if (fs.existsSync(path.join(nodeRoot, 'include', 'node', 'node_api.h'))) env.npm_config_nodedir = nodeRoot;
+	return env;
+}
+
+function run(command, args, options) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+		let output = '';
+		const keep = (chunk) => {
+			output = (output + chunk.toString()).slice(-20_000);
+		};
+		child.stdout.on('data', keep);
+		child.stderr.on('data', keep);
+		child.on('error', reject);
+		child.on('close', (code) => {
+			if (code === 0) resolve(output);
+			else reject(new Error(`${command} ${args.join(' ')} failed with ${code}:\n${output}`));
+		});
+	});
+}
+
+const sqlite3Builds = new Map();
+
+/**
+ * sqlite3 compiled for this Node, built once and shared by every host that pins the same sqlite3 version (both
+ * lines do), kept in .cache/hosts/native/. Compiling it takes a couple of CPU minutes, the biggest part of an
+ * install after the download.
+ */
+async function provideSqlite3(installDir, env, log) {
+	const moduleDir = path.join(installDir, 'node_modules', 'sqlite3');
+	const { version } = JSON.parse(fs.readFileSync(path.join(moduleDir, 'package.json'), 'utf8'));
+	const key = `sqlite3-${version}-abi${process.versions.modules}-${process.platform}-${process.arch}`;
+	const cached = path.join(CACHE_DIR, 'native', key, 'node_sqlite3.node');
+	const binary = path.join(moduleDir, 'build', 'Release', 'node_sqlite3.node');
+	if (!sqlite3Builds.has(key)) {
+		sqlite3Builds.set(
+			key,
+			(async () => {
+				if (fs.existsSync(cached)) return;
+				const started = Date.now();
+				await run('npm', ['rebuild', 'sqlite3', '--loglevel=error'], { cwd: installDir, env });
+				fs.mkdirSync(path.dirname(cached), { recursive: true });
+				fs.copyFileSync(binary, `${cached}.${process.pid}`);
+				fs.renameSync(`${cached}.${process.pid}`, cached);
+				log(`compiled ${key} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+			})(),
+		);
+	}
+	await sqlite3Builds.get(key);
+	if (!fs.existsSync(binary)) {
+		fs.mkdirSync(path.dirname(binary), { recursive: true });
+		fs.copyFileSync(cached, binary);
+	}
+}
+
+/**
+ * Installs a host line unless it is already in the cache. It installs into a temporary folder and renames it into
+ * place when `npm ci` succeeded, so an interrupted install never leaves a half-installed host behind, and two
+ * processes installing the same host at once both end up with a complete one.
+ */
+async function installHost(line, { log = () => {} } = {}) {
+	const host = describeHost(line);
+	if (isInstalled(host)) return { ...host, installedNow: false, installMs: 0 };
+
+	const started = Date.now();
+	fs.mkdirSync(CACHE_DIR, { recursive: true });
+	const staging = `${host.installDir}.staging-${process.pid}`;
+	fs.rmSync(staging, { recursive: true, force: true });
+	fs.mkdirSync(staging);
+	for (const file of ['package.json', 'package-lock.json']) {
+		fs.copyFileSync(path.join(host.folder, file), path.join(staging, file));
+	}
+	log(`installing n8n ${host.version} (host line ${line}) into ${path.relative(REPO_ROOT, host.installDir)}`);
+	try {
+		const env = npmEnvironment();
+		await run('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: staging, env });
+		await provideSqlite3(staging, env, log);
+		fs.writeFileSync(path.join(staging, INSTALLED_MARKER), `${new Date().toISOString()}\n`);
+		if (isInstalled(host)) {
+			fs.rmSync(staging, { recursive: true, force: true });
+		} else {
+			fs.rmSync(host.installDir, { recursive: true, force: true });
+			fs.renameSync(staging, host.installDir);
+		}
+	} catch (error) {
+		fs.rmSync(staging, { recursive: true, force: true });
+		throw error;
+	}
+	const installMs = Date.now() - started;
+	log(`installed n8n ${host.version} in ${(installMs / 1000).toFixed(0)} s`);
+	return { ...host, installedNow: true, installMs };
+}
+
+module.exports = { REPO_ROOT, hostLines, newestHostLine, describeHost, installHost, isInstalled, run };

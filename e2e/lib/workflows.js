@@ -1,0 +1,99 @@
+// Workflow JSON for the e2e tests and the `npm run dev` examples, built from the nodes' real type names and
+// parameters (see nodes/InventoryOps/actions/** and trigger/properties.ts).
+const crypto = require('node:crypto');
+
+const ACTION_TYPE = 'n8n-nodes-inventory-ops.inventoryOps';
+const TRIGGER_TYPE = 'n8n-nodes-inventory-ops.inventoryOpsTrigger';
+const CREDENTIAL_TYPE = 'inventoryOpsApi';
+const MANUAL_TRIGGER = 'When clicking ‘Execute workflow’';
+
+function manualTrigger(position = [0, 0]) {
+	return {
+		id: crypto.randomUUID(),
+		name: MANUAL_TRIGGER,
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position,
+		parameters: {},
+	};
+}
+
+function actionNode(name, credential, parameters, position = [260, 0]) {
+	return {
+		id: crypto.randomUUID(),
+		name,
+		type: ACTION_TYPE,
+		typeVersion: 1,
+		position,
+		parameters,
+		credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
+	};
+}
+
+function triggerNode(name, credential, parameters, position = [0, 0]) {
+	return {
+		id: crypto.randomUUID(),
+		name,
+		type: TRIGGER_TYPE,
+		typeVersion: 1,
+		position,
+		// The editor gives every webhook node a webhookId; the production URL is /webhook/<webhookId>/webhook.
+		webhookId: crypto.randomUUID(),
+		parameters,
+		credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
+	};
+}
+
+function noOp(name, position) {
+	return { id: crypto.randomUUID(), name, type: 'n8n-nodes-base.noOp', typeVersion: 1, position, parameters: {} };
+}
+
+/** Connects the nodes one after another, in the order given. */
+function chain(name, nodes) {
+	const connections = {};
+	for (let index = 0; index < nodes.length - 1; index += 1) {
+		connections[nodes[index].name] = { main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]] };
+	}
+	return { name, nodes, connections, settings: { executionOrder: 'v1' } };
+}
+
+/** Manual Trigger -> one or more Inventory Ops nodes, each `{ name, parameters }`. */
+function actionWorkflow(name, credential, steps) {
+	const nodes = [manualTrigger([0, 0])];
+	steps.forEach((step, index) => nodes.push(actionNode(step.name, credential, step.parameters, [260 * (index + 1), 0])));
+	return chain(name, nodes);
+}
+
+/** Inventory Ops Trigger (for the given event types) -> a No Op, or -> the given action steps. */
+function triggerWorkflow(name, credential, events, { triggerName = 'Inventory Ops Trigger', steps, options = {} } = {}) {
+	const nodes = [triggerNode(triggerName, credential, { events, options }, [0, 0])];
+	if (steps) {
+		steps.forEach((step, index) => nodes.push(actionNode(step.name, credential, step.parameters, [260 * (index + 1), 0])));
+	} else {
+		nodes.push(noOp('Received', [260, 0]));
+	}
+	return chain(name, nodes);
+}
+
+/** The output items of a node in a finished execution (public API, includeData=true). */
+function outputOf(execution, nodeName) {
+	const runs = execution.data && execution.data.resultData && execution.data.resultData.runData[nodeName];
+	if (!runs || runs.length === 0) return undefined;
+	const main = runs[runs.length - 1].data && runs[runs.length - 1].data.main;
+	return main && main[0] ? main[0].map((item) => item.json) : [];
+}
+
+function errorOf(execution) {
+	return execution.data && execution.data.resultData && execution.data.resultData.error;
+}
+
+module.exports = {
+	ACTION_TYPE,
+	TRIGGER_TYPE,
+	CREDENTIAL_TYPE,
+	MANUAL_TRIGGER,
+	actionWorkflow,
+	triggerWorkflow,
+	outputOf,
+	errorOf,
+};

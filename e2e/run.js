@@ -1,0 +1,80 @@
+// `npm run e2e [-- <host line>...]`: the end-to-end suite in real n8n hosts (every line in e2e/hosts/ by default,
+// or E2E_HOSTS=1.x,2.x). It builds the package once, installs the missing hosts side by side, then runs jest once
+// per host line (the lines in parallel; E2E_SERIAL=1 runs them one after another), each writing
+// reports/e2e-<line>.json for scripts/jest-totals.js.
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { REPO_ROOT, hostLines, installHost } = require('./lib/hosts');
+const { buildPackage } = require('./lib/package');
+
+const log = (line) => process.stdout.write(`e2e: ${line}\n`);
+
+function requestedLines() {
+	const fromArgs = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+	if (fromArgs.length > 0) return fromArgs;
+	if (process.env.E2E_HOSTS) return process.env.E2E_HOSTS.split(',').map((line) => line.trim()).filter(Boolean);
+	return hostLines();
+}
+
+function runJest(line) {
+	const report = path.join(REPO_ROOT, 'reports', `e2e-${line}.json`);
+	fs.rmSync(report, { force: true });
+	const started = Date.now();
+	return new Promise((resolve) => {
+		const child = spawn(
+			process.execPath,
+			[
+				require.resolve('jest/bin/jest', { paths: [REPO_ROOT] }),
+				'--config',
+				path.join(REPO_ROOT, 'e2e', 'jest.config.js'),
+				'--json',
+				`--outputFile=${report}`,
+			],
+			{
+				cwd: REPO_ROOT,
+				env: { ...process.env, E2E_HOST_LINE: line, E2E_SKIP_BUILD: '1', FORCE_COLOR: '0' },
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
+		const prefix = (stream) => {
+			let rest = '';
+			stream.on('data', (chunk) => {
+				const lines = (rest + chunk.toString()).split('\n');
+				rest = lines.pop();
+				for (const text of lines) process.stdout.write(`[n8n ${line}] ${text}\n`);
+			});
+			stream.on('end', () => rest && process.stdout.write(`[n8n ${line}] ${rest}\n`));
+		};
+		prefix(child.stdout);
+		prefix(child.stderr);
+		child.on('close', (code) => resolve({ line, code, seconds: (Date.now() - started) / 1000 }));
+	});
+}
+
+async function main() {
+	const lines = requestedLines();
+	const started = Date.now();
+	fs.mkdirSync(path.join(REPO_ROOT, 'reports'), { recursive: true });
+	const hosts = await Promise.all([buildPackage({ log }), ...lines.map((line) => installHost(line, { log }))]);
+	for (const host of hosts.slice(1)) {
+		log(`host ${host.line}: n8n ${host.version}${host.installedNow ? ` (installed in ${(host.installMs / 1000).toFixed(0)} s)` : ''}`);
+	}
+	const results = [];
+	if (process.env.E2E_SERIAL === '1') {
+		for (const line of lines) results.push(await runJest(line));
+	} else {
+		results.push(...(await Promise.all(lines.map(runJest))));
+	}
+	for (const result of results) {
+		log(`n8n ${result.line}: jest ${result.code === 0 ? 'passed' : `failed (exit ${result.code})`} in ${result.seconds.toFixed(0)} s`);
+	}
+	log(`finished in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+	process.exit(results.every((result) => result.code === 0) ? 0 : 1);
+}
+
+main().catch((error) => {
+	process.stderr.write(`e2e: ${error.stack ?? error}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,166 @@
+// Every operation of the Inventory Ops node, run in a real workflow ("Execute workflow" through n8n's REST API),
+// checked in the sandbox's own tables rather than only in the node's output.
+const { MANUAL_TRIGGER, actionWorkflow, errorOf, outputOf } = require('../lib/workflows');
+
+module.exports = (getContext) => {
+	describe('Inventory Ops node: every operation in a workflow', () => {
+		/** Creates the workflow, runs it once, and returns the output of its last node. */
+		const run = async (name, steps) => {
+			const { n8n, credential } = getContext();
+			const workflow = await n8n.createWorkflow(actionWorkflow(name, credential, steps));
+			const execution = await n8n.runManually(workflow.id, MANUAL_TRIGGER);
+			expect(errorOf(execution)).toBeUndefined();
+			expect(execution.status).toBe('success');
+			return { workflow, execution, output: outputOf(execution, steps[steps.length - 1].name) };
+		};
+
+		test('order getMany: one batched lookup returns the seeded orders, and found: false for a missing one', async () => {
+			const context = getContext();
+			const { orders } = await context.admin('GET', '/orders?limit=3');
+			const references = [
+				...orders.map(({ store_id, order_number }) => ({ store_id, order_number })),
+				{ store_id: orders[0].store_id, order_number: 'NO-SUCH-ORDER' },
+			];
+			const before = (await context.calls('/api/order/get_single_bulk')).length;
+			const { output } = await run('e2e order getMany', [
+				{
+					name: 'Look Up Orders',
+					parameters: { resource: 'order', operation: 'getMany', lookUpBy: 'list', references: JSON.stringify(references) },
+				},
+			]);
+			const found = output.filter((item) => item.found !== false);
+			expect(found.map((order) => [order._id, order.store_id, order.order_number])).toEqual(
+				orders.map((order) => [order._id, order.store_id, order.order_number]),
+			);
+			expect(found[0].shipments).toEqual(orders[0].shipments);
+			expect(output.filter((item) => item.found === false)).toEqual([
+				expect.objectContaining({ found: false, store_id: orders[0].store_id, order_number: 'NO-SUCH-ORDER' }),
+			]);
+			const calls = (await context.calls('/api/order/get_single_bulk')).slice(before);
+			expect(calls).toHaveLength(1);
+			expect(calls[0]).toMatchObject({ status: 200, body: { order: references } });
+		});
+
+		test('kit create: the kit with its components exists in the sandbox', async () => {
+			const context = getContext();
+			const { items } = await context.admin('GET', '/items');
+			const sku = `KIT-E2E-${Date.now()}`;
+			const { output } = await run('e2e kit create', [
+				{
+					name: 'Create Kit',
+					parameters: {
+						resource: 'kit',
+						operation: 'create',
+						name: 'E2E gift set',
+						sku,
+						kitItems: {
+							item: [
+								{ itemId: items[0].item_id, sku: items[0].sku, quantity: 2, type: 'item' },
+								{ itemId: items[1].item_id, sku: items[1].sku, quantity: 1, type: 'item' },
+							],
+						},
+						additionalFields: { retail: 19.5, active: true },
+					},
+				},
+			]);
+			expect(output).toHaveLength(1);
+			expect(output[0]).toMatchObject({ success: true });
+			const { kits } = await context.admin('GET', '/kits');
+			const kit = kits.find((candidate) => candidate.sku === sku);
+			expect(kit).toMatchObject({ _id: output[0]._id, new_kit_id: output[0].new_kit_id, name: 'E2E gift set', retail: 19.5 });
+			expect(kit.items.map((component) => [component.item_id, component.quantity])).toEqual([
+				[items[0].item_id, 2],
+				[items[1].item_id, 1],
+			]);
+		});
+
+		test('shipment restoreInventory: the shipment is no longer deducted and on_hand grew by its quantities', async () => {
+			const context = getContext();
+			const { orders } = await context.admin('GET', '/orders?limit=200');
+			const order = orders.find((candidate) => candidate.shipments.some((s) => s.deducted && !s.voided));
+			const shipment = order.shipments.find((s) => s.deducted && !s.voided);
+			const onHand = async (itemId) => {
+				const { items } = await context.admin('GET', `/items?item_id=${itemId}`);
+				return items[0].inventory.reduce((sum, place) => sum + place.on_hand, 0);
+			};
+			const quantities = {};
+			for (const line of shipment.request.order_items) {
+				quantities[line.item_id] = (quantities[line.item_id] ?? 0) + line.quantity;
+			}
+			const before = {};
+			for (const itemId of Object.keys(quantities)) before[itemId] = await onHand(itemId);
+
+			const { output } = await run('e2e shipment restoreInventory', [
+				{
+					name: 'Restore Inventory',
+					parameters: {
+						resource: 'shipment',
+						operation: 'restoreInventory',
+						storeId: order.store_id,
+						orderNumber: order.order_number,
+						trackingNumber: shipment.response.tracking_number,
+					},
+				},
+			]);
+			expect(output).toHaveLength(1);
+			const [after] = (
+				await context.admin('GET', `/orders?store_id=${order.store_id}&order_number=${order.order_number}`)
+			).orders;
+			expect(after.shipments.find((s) => s._id === shipment._id).deducted).toBe(false);
+			for (const [itemId, quantity] of Object.entries(quantities)) {
+				expect(await onHand(itemId)).toBe(before[itemId] + quantity);
+			}
+		});
+
+		test('webhookHandler add: the handler exists with its type, URL, method and headers', async () => {
+			const context = getContext();
+			const url = `https://example.com/e2e/${Date.now()}`;
+			const { output } = await run('e2e webhookHandler add', [
+				{
+					name: 'Add Handler',
+					parameters: {
+						resource: 'webhookHandler',
+						operation: 'add',
+						eventType: 'item.inventory',
+						name: 'E2E handler',
+						url,
+						method: 'POST',
+						headers: { header: [{ name: 'x-e2e', value: 'yes' }] },
+					},
+				},
+			]);
+			expect(output).toHaveLength(1);
+			const { handlers } = await context.admin('GET', '/handlers');
+			const handler = handlers.find((candidate) => candidate.handler.url === url);
+			expect(handler).toMatchObject({
+				_id: output[0]._id,
+				type: 'item.inventory',
+				name: 'E2E handler',
+				handler: { url, method: 'POST', headers: { 'x-e2e': 'yes' } },
+			});
+		});
+
+		test('webhookHandler remove: add then remove in one workflow leaves no handler behind', async () => {
+			const context = getContext();
+			const url = `https://example.com/e2e/remove/${Date.now()}`;
+			const before = (await context.calls('/api/webhook/remove_handler')).length;
+			const { output } = await run('e2e webhookHandler remove', [
+				{
+					name: 'Add Handler',
+					parameters: { resource: 'webhookHandler', operation: 'add', eventType: 'order.shipped', name: 'E2E temporary', url },
+				},
+				{
+					name: 'Remove Handler',
+					parameters: { resource: 'webhookHandler', operation: 'remove', handlerId: '={{ $json._id }}' },
+				},
+			]);
+			expect(output).toHaveLength(1);
+			expect(output[0]).toMatchObject({ success: true });
+			const { handlers } = await context.admin('GET', '/handlers');
+			expect(handlers.filter((candidate) => candidate.handler.url === url)).toEqual([]);
+			const removals = (await context.calls('/api/webhook/remove_handler')).slice(before);
+			expect(removals).toHaveLength(1);
+			expect(removals[0]).toMatchObject({ status: 200 });
+		});
+	});
+};

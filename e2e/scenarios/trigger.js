@@ -1,0 +1,233 @@
+// The Inventory Ops Trigger's lifecycle as n8n really drives it: publish, unpublish, restart, kill -9, repeated
+// cycles and "listen for test event", counted in the sandbox's handler table after each step.
+const { triggerWorkflow } = require('../lib/workflows');
+const { waitFor } = require('../lib/wait');
+
+const TRIGGER = 'Inventory Ops Trigger';
+
+/** Handler counts per lifecycle sequence, printed at the end for the closing note. */
+const observed = [];
+const record = (sequence, handlers) => {
+	const perType = {};
+	for (const handler of handlers) perType[handler.type] = (perType[handler.type] ?? 0) + 1;
+	observed.push({ sequence, total: handlers.length, perType });
+};
+
+module.exports = (getContext) => {
+	describe('Inventory Ops Trigger: handler lifecycle in a real n8n', () => {
+		afterAll(() => {
+			if (!getContext() || observed.length === 0) return;
+			const { n8n } = getContext();
+			process.stdout.write(
+				`handler counts observed on n8n ${n8n.host.version}:\n${observed
+					.map((entry) => `  ${entry.sequence}: ${entry.total} ${JSON.stringify(entry.perType)}`)
+					.join('\n')}\n`,
+			);
+		});
+
+		/** A new trigger workflow (its own webhookId, so its handlers are told apart from every other test's). */
+		const newTriggerWorkflow = async (name, events) => {
+			const { n8n, credential } = getContext();
+			const definition = triggerWorkflow(name, credential, events, { triggerName: TRIGGER });
+			const workflow = await n8n.createWorkflow(definition);
+			const triggerNode = workflow.nodes.find((node) => node.name === TRIGGER);
+			expect(triggerNode.webhookId).toBeTruthy();
+			return { workflow, triggerNode };
+		};
+
+		const eventsOf = (executions) =>
+			executions
+				.map((execution) => execution.data.resultData.runData[TRIGGER][0].data.main[0][0].json)
+				.sort((a, b) => a.receivedAt.localeCompare(b.receivedAt));
+
+		test('published: exactly one handler per selected event type, each with its own secret header', async () => {
+			const context = getContext();
+			const types = ['order.shipped', 'item.inventory', 'order.status.*'];
+			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger publish', types);
+			await context.n8n.publish(workflow.id);
+			const handlers = await context.waitForProductionHandlers(triggerNode, types);
+			record('published (3 types)', handlers);
+			for (const handler of handlers) {
+				expect(new URL(handler.handler.url).pathname).toBe(`/webhook/${triggerNode.webhookId}/webhook`);
+				expect(handler.handler.method).toBe('POST');
+				expect(Object.keys(handler.handler.headers)).toContain('x-inventory-ops-webhook-secret');
+			}
+			expect((await context.handlersOf(triggerNode)).test).toEqual([]);
+
+			await context.n8n.unpublish(workflow.id);
+			record('published, then unpublished', await context.waitForProductionHandlers(triggerNode, []));
+			expect((await context.handlersOf(triggerNode)).all).toEqual([]);
+		});
+
+		test('a sandbox event starts exactly one execution carrying the event; other types start none', async () => {
+			const context = getContext();
+			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger event', ['order.shipped']);
+			await context.n8n.publish(workflow.id);
+			await context.waitForProductionHandlers(triggerNode, ['order.shipped']);
+
+			const data = { store_id: '1001', order_number: '1000', tracking_number: 'TRK-E2E' };
+			const event = await context.emit('order.shipped', data);
+			expect(event.handlers).toBeGreaterThanOrEqual(1);
+			const executions = await context.waitForExecutions(workflow.id, 1);
+			expect(executions).toHaveLength(1);
+			expect(executions[0].status).toBe('success');
+			expect(eventsOf(executions)).toEqual([
+				expect.objectContaining({ eventId: event.event_id, eventType: 'order.shipped', data }),
+			]);
+			const deliveries = (await context.deliveries(event.event_id)).filter((d) => d.url.includes(triggerNode.webhookId));
+			expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
+
+			const other = await context.emit('shipment.created', { shipment_id: 'x' });
+			expect((await context.deliveries(other.event_id)).filter((d) => d.url.includes(triggerNode.webhookId))).toEqual([]);
+			expect(await context.waitForExecutions(workflow.id, 1)).toHaveLength(1);
+
+			await context.n8n.unpublish(workflow.id);
+			await context.waitForProductionHandlers(triggerNode, []);
+		});
+
+		test('a delivery with a wrong or missing secret gets 401 and starts no execution', async () => {
+			const context = getContext();
+			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger secret', ['order.shipped']);
+			await context.n8n.publish(workflow.id);
+			const [handler] = await context.waitForProductionHandlers(triggerNode, ['order.shipped']);
+			const body = JSON.stringify({ id: 'evt_forged', type: 'order.shipped', created_at: new Date().toISOString(), data: {} });
+			const post = (headers) =>
+				fetch(handler.handler.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+
+			expect((await post({})).status).toBe(401);
+			expect((await post({ 'x-inventory-ops-webhook-secret': 'wrong' })).status).toBe(401);
+			const secret = handler.handler.headers['x-inventory-ops-webhook-secret'];
+			expect((await post({ 'x-inventory-ops-webhook-secret': `${secret}0` })).status).toBe(401);
+			expect(await context.n8n.executions(workflow.id)).toEqual([]);
+
+			// The same request with the right secret does start one: the 401s were about the secret alone.
+			expect((await post(handler.handler.headers)).status).toBe(200);
+			expect(await context.waitForExecutions(workflow.id, 1)).toHaveLength(1);
+
+			await context.n8n.unpublish(workflow.id);
+			await context.waitForProductionHandlers(triggerNode, []);
+		});
+
+		test('never published: zero handlers, and an event starts nothing', async () => {
+			const context = getContext();
+			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger unpublished', ['order.tags']);
+			const event = await context.emit('order.tags', { tags: ['x'] });
+			expect((await context.handlersOf(triggerNode)).all).toEqual([]);
+			record('saved, never published', []);
+			expect((await context.deliveries(event.event_id)).filter((d) => d.url.includes(triggerNode.webhookId))).toEqual([]);
+			expect(await context.n8n.executions(workflow.id)).toEqual([]);
+		});
+
+		test('five publish/unpublish cycles: zero handlers left and one execution per cycle, none lost', async () => {
+			const context = getContext();
+			const types = ['order.shipped', 'item.inventory'];
+			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger cycles', types);
+			const sent = [];
+			for (let cycle = 1; cycle <= 5; cycle += 1) {
+				await context.n8n.publish(workflow.id);
+				const handlers = await context.waitForProductionHandlers(triggerNode, types);
+				expect(handlers).toHaveLength(2);
+				const event = await context.emit('order.shipped', { cycle });
+				sent.push(event.event_id);
+				expect(await context.waitForExecutions(workflow.id, cycle)).toHaveLength(cycle);
+				await context.n8n.unpublish(workflow.id);
+				await context.waitForProductionHandlers(triggerNode, []);
+			}
+			const left = (await context.handlersOf(triggerNode)).all;
+			record('after 5 publish/unpublish cycles', left);
+			expect(left).toEqual([]);
+			const executions = await context.n8n.executions(workflow.id);
+			expect(executions).toHaveLength(5);
+			expect(eventsOf(executions).map((event) => event.eventId)).toEqual(sent);
+		});
+
+		test('"listen for test event" while published: the production handlers survive', async () => {
+			const context = getContext();
+			const types = ['order.shipped', 'shipment.voided'];
+			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger test event', types);
+			await context.n8n.publish(workflow.id);
+			const production = await context.waitForProductionHandlers(triggerNode, types);
+
+			// The editor's "Execute workflow" on a workflow whose trigger waits for a webhook: n8n registers the
+			// test webhook (the trigger's `create` with the test URL) and answers { waitingForWebhook: true }.
+			const listening = await context.n8n.listenForTestEvent(workflow.id, TRIGGER);
+			expect(listening).toMatchObject({ waitingForWebhook: true });
+			const { test: testHandlers } = await context.handlersOf(triggerNode);
+			expect(testHandlers.map((handler) => handler.type).sort()).toEqual([...types].sort());
+			record('published + listening for a test event (test URL handlers)', testHandlers);
+			expect((await context.handlersOf(triggerNode)).production.map((h) => h._id).sort()).toEqual(
+				production.map((h) => h._id).sort(),
+			);
+
+			// Closing the listener removes the test handlers only (n8n runs the `delete` in the background).
+			await context.n8n.stopListening(workflow.id);
+			const after = await waitFor(
+				async () => {
+					const handlers = await context.handlersOf(triggerNode);
+					return handlers.test.length === 0 ? handlers : undefined;
+				},
+				{ what: 'the test handlers to be removed' },
+			);
+			record('published, test listener closed (all handlers)', after.all);
+			expect(after.test).toEqual([]);
+			expect(after.production.map((h) => h._id).sort()).toEqual(production.map((h) => h._id).sort());
+
+			// A test event that arrives while listening: n8n tears the test webhook down after it; production stays.
+			await context.n8n.listenForTestEvent(workflow.id, TRIGGER);
+			await context.waitForProductionHandlers(triggerNode, types);
+			const event = await context.emit('shipment.voided', { shipment_id: 'e2e' });
+			const deliveredTo = (await context.deliveries(event.event_id)).filter((d) => d.url.includes(triggerNode.webhookId));
+			expect(deliveredTo.filter((d) => d.status === 200).length).toBeGreaterThanOrEqual(1);
+			const settled = await context.handlersOf(triggerNode);
+			record('published, a test event received (all handlers)', settled.all);
+			expect(settled.production.map((h) => h._id).sort()).toEqual(production.map((h) => h._id).sort());
+			const executions = await context.waitForExecutions(workflow.id, 1);
+			expect(executions.filter((execution) => execution.mode !== 'manual')).toHaveLength(1);
+
+			await context.n8n.stopListening(workflow.id).catch(() => undefined);
+			await context.n8n.unpublish(workflow.id);
+			await context.waitForProductionHandlers(triggerNode, []);
+		});
+
+		test('published, then n8n restarted: still exactly one handler per type, and events still arrive', async () => {
+			const context = getContext();
+			const types = ['order.shipped', 'item.inventory'];
+			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger restart', types);
+			await context.n8n.publish(workflow.id);
+			const before = await context.waitForProductionHandlers(triggerNode, types);
+
+			await context.n8n.restart();
+			const after = await context.waitForProductionHandlers(triggerNode, types);
+			record('published, n8n restarted (SIGTERM + start)', after);
+			expect(after).toHaveLength(2);
+
+			const event = await context.emit('item.inventory', { item_id: 'e2e' });
+			const executions = await context.waitForExecutions(workflow.id, 1);
+			expect(eventsOf(executions).map((e) => e.eventId)).toEqual([event.event_id]);
+
+			await context.n8n.unpublish(workflow.id);
+			record('restarted, then unpublished', await context.waitForProductionHandlers(triggerNode, []));
+			expect(before).toHaveLength(2);
+		});
+
+		test('published, n8n killed -9 and started again, unpublished through the API: zero handlers', async () => {
+			const context = getContext();
+			const types = ['order.shipped', 'order.tracking'];
+			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger kill', types);
+			await context.n8n.publish(workflow.id);
+			await context.waitForProductionHandlers(triggerNode, types);
+
+			await context.n8n.kill();
+			record('published, n8n killed -9 (before start)', (await context.handlersOf(triggerNode)).all);
+			await context.n8n.start();
+			const afterStart = await context.waitForProductionHandlers(triggerNode, types);
+			record('published, killed -9, started again', afterStart);
+
+			await context.n8n.unpublish(workflow.id);
+			const left = await context.waitForProductionHandlers(triggerNode, []);
+			record('killed -9, started, unpublished via API', (await context.handlersOf(triggerNode)).all);
+			expect(left).toEqual([]);
+			expect((await context.handlersOf(triggerNode)).all).toEqual([]);
+		});
+	});
+};

@@ -1,0 +1,22 @@
+// The whole end-to-end suite for one n8n host line (E2E_HOST_LINE, set by e2e/run.js): one sandbox and one real
+// n8n for all scenarios, which run in the order below (the trigger lifecycle restarts and kills n8n, so it is last).
+const { newestHostLine } = require('../lib/hosts');
+const { startContext } = require('../lib/context');
+
+const line = process.env.E2E_HOST_LINE || newestHostLine();
+let context;
+const getContext = () => context;
+
+beforeAll(async () => {
+	context = await startContext(line, { log: (text) => process.stdout.write(`${text}\n`) });
+}, 900_000); // a host that is not installed yet is installed first
+
+afterAll(async () => {
+	if (context) await context.close();
+});
+
+describe(`n8n host line ${line}`, () => {
+	require('../scenarios/credential')(getContext);
+	require('../scenarios/actions')(getContext);
+	require('../scenarios/trigger')(getContext);
+});
