@@ -40,7 +40,7 @@ module.exports = (getContext) => {
 			});
 			const result = await testWith({ accessToken: expired });
 			expect(result.status).toBe('Error');
-			expect(result.message).toMatch(/authori[sz]ation failed|401|expired/i);
+			expect(result.message).toMatch(/authori[sz]ation failed|401|unauthori[sz]ed|expired/i);
 		});
 
 		test('fails clearly with a wrong Base URL', async () => {
