@@ -9,6 +9,7 @@ const { startSandbox } = require('../sandbox');
 const { REPO_ROOT, newestHostLine, run } = require('./lib/hosts');
 const { N8nInstance } = require('./lib/n8n');
 const { exampleWorkflows } = require('./lib/examples');
+const { TRIGGER_TYPE } = require('./lib/workflows');
 
 const log = (line) => process.stdout.write(`screenshot: ${line}\n`);
 
@@ -44,7 +45,7 @@ async function main() {
 			data: { accessToken: sandbox.demoToken, baseUrl: sandbox.baseUrl, appBaseUrl: sandbox.appBaseUrl },
 		});
 		const examples = await exampleWorkflows(sandbox, credential);
-		const workflow = await n8n.createWorkflow(examples.find((example) => example.nodes[0].type.endsWith('Trigger')));
+		const workflow = await n8n.createWorkflow(examples.find((example) => example.nodes[0].type === TRIGGER_TYPE));
 
 		browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
 		const page = await browser.newPage({ viewport: { width: 1400, height: 800 }, deviceScaleFactor: 1 });
