@@ -7,6 +7,7 @@ let failed = 0;
 const files = process.argv.slice(2).filter((file) => fs.existsSync(file));
 for (const file of files) {
 	const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+	if (!Array.isArray(report.testResults)) continue; // not a jest report (other tools write to reports/ too)
 	passed += report.numPassedTests;
 	failed += report.numFailedTests;
 	for (const suite of report.testResults) {
