@@ -60,9 +60,18 @@ class QueueProcess extends N8nInstance {
 
 	/** Execution ids this worker started, from its log ("Worker started execution 12 (job 12)"). */
 	startedExecutionIds() {
+		return this.executionIdsLogged('started');
+	}
+
+	/** Execution ids this worker finished ("Worker finished execution 12 (job 12)"). */
+	finishedExecutionIds() {
+		return this.executionIdsLogged('finished');
+	}
+
+	executionIdsLogged(verb) {
 		if (!fs.existsSync(this.logFile)) return [];
 		const text = fs.readFileSync(this.logFile, 'utf8');
-		return [...text.matchAll(/Worker started execution (\d+)/g)].map((match) => match[1]);
+		return [...text.matchAll(new RegExp(`Worker ${verb} execution (\\d+)`, 'g'))].map((match) => match[1]);
 	}
 }
 

@@ -112,14 +112,19 @@ async function tallyExecutions(n8n, workflowId, triggerName, ids) {
 		executionIdsByEvent.set(eventId, [...(executionIdsByEvent.get(eventId) ?? []), String(execution.id)]);
 	}
 	const sent = new Set(ids);
+	const failed = executions.filter((execution) => execution.status !== 'success');
 	return {
 		executions: executions.length,
 		executionIds: executions.map((execution) => String(execution.id)),
-		notSuccessful: executions.filter((execution) => execution.status !== 'success').length,
+		notSuccessful: failed.length,
+		notSuccessfulIds: failed.map((execution) => String(execution.id)).sort(),
+		notSuccessfulStatuses: [...new Set(failed.map((execution) => execution.status))],
 		executedOnce: ids.filter((id) => perEvent.get(id) === 1).length,
 		duplicates: ids.filter((id) => (perEvent.get(id) ?? 0) > 1).length,
 		lost: ids.filter((id) => !perEvent.has(id)).length,
-		foreign: executions.length - [...perEvent.entries()].filter(([id]) => sent.has(id)).reduce((sum, [, n]) => sum + n, 0),
+		// Executions that carry an event this run did not send, and executions whose data holds no trigger output.
+		foreign: [...perEvent.entries()].filter(([id]) => id !== undefined && !sent.has(id)).reduce((sum, [, n]) => sum + n, 0),
+		withoutEvent: perEvent.get(undefined) ?? 0,
 	};
 }
 
