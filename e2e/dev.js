@@ -11,6 +11,7 @@ const { startSandbox } = require('../sandbox');
 const { REPO_ROOT, describeHost, newestHostLine } = require('./lib/hosts');
 const { N8nInstance } = require('./lib/n8n');
 const { freePort } = require('./lib/wait');
+const { TRIGGER_TYPE } = require('./lib/workflows');
 const { exampleWorkflows, seededSamples } = require('./lib/examples');
 
 const CREDENTIAL_NAME = 'Inventory Ops sandbox';
@@ -79,6 +80,13 @@ async function main() {
 			await n8n.updateCredential(credential.id, { name: credential.name, type: credential.type, data: credentialData });
 		}
 		created = (await n8n.api('GET', '/workflows')).data;
+		// The sandbox starts empty every run, and n8n re-activated published triggers before the credential
+		// pointed at it: publish them again so that their handlers exist in this sandbox.
+		for (const workflow of created.filter((w) => w.active && w.nodes.some((node) => node.type === TRIGGER_TYPE))) {
+			await n8n.unpublish(workflow.id).catch(() => undefined);
+			await n8n.publish(workflow.id);
+			log(`published "${workflow.name}" again against this run's sandbox`);
+		}
 	}
 
 	const { orders } = await seededSamples(sandbox);
