@@ -163,4 +163,4 @@ async function installHost(line, { log = () => {} } = {}) {
 	return { ...host, installedNow: true, installMs };
 }
 
-module.exports = { REPO_ROOT, hostLines, newestHostLine, describeHost, installHost, isInstalled, run };
+module.exports = { REPO_ROOT, hostLines, newestHostLine, describeHost, installHost, isInstalled, provideSqlite3, run };
