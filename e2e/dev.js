@@ -1,14 +1,14 @@
 // `npm run dev`: the sandbox with seeded data plus a real n8n (the newest host line) with this package loaded, a
 // ready "Inventory Ops API" credential pointing at the sandbox, and example workflows. Ctrl-C stops everything.
 //
-// The n8n user folder lives in .cache/dev/n8n-<version>/ and is kept between runs, so workflows built in the
+// The n8n user folder lives in <tmp>/n8n-nodes-inventory-ops-<hash>/dev/n8n-<version>/ (see RUNTIME_DIR) and is kept between runs, so workflows built in the
 // editor survive a restart; each run rebuilds and re-places the package and points the credential at the new
 // sandbox token. `npm run dev -- --fresh` starts from an empty user folder.
 const fs = require('node:fs');
 const path = require('node:path');
 
 const { startSandbox } = require('../sandbox');
-const { REPO_ROOT, describeHost, newestHostLine } = require('./lib/hosts');
+const { RUNTIME_DIR, describeHost, newestHostLine } = require('./lib/hosts');
 const { N8nInstance } = require('./lib/n8n');
 const { freePort } = require('./lib/wait');
 const { TRIGGER_TYPE } = require('./lib/workflows');
@@ -30,7 +30,7 @@ async function portOr(preferred) {
 async function main() {
 	const line = process.env.N8N_HOST_LINE || newestHostLine();
 	const host = describeHost(line);
-	const userFolder = path.join(REPO_ROOT, '.cache', 'dev', `n8n-${host.version}`);
+	const userFolder = path.join(RUNTIME_DIR, 'dev', `n8n-${host.version}`);
 	if (process.argv.includes('--fresh')) fs.rmSync(userFolder, { recursive: true, force: true });
 	const fresh = !fs.existsSync(path.join(userFolder, 'owner.json'));
 
@@ -114,7 +114,7 @@ async function main() {
 			`    curl -s -X POST ${sandbox.adminUrl}/events -H 'content-type: application/json' \\`,
 			`      -d '${sampleEvent}'`,
 			'',
-			`n8n keeps its data in ${path.relative(REPO_ROOT, userFolder)} (log: ${path.relative(REPO_ROOT, n8n.logFile)}); ` +
+			`n8n keeps its data in ${userFolder} (log: ${n8n.logFile}); ` +
 				'`npm run dev -- --fresh` starts over.',
 			'Press Ctrl-C to stop n8n and the sandbox.',
 			'',

@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { startSandbox } = require('../sandbox');
-const { REPO_ROOT, newestHostLine, run } = require('./lib/hosts');
+const { REPO_ROOT, RUNTIME_DIR, newestHostLine, run } = require('./lib/hosts');
 const { N8nInstance } = require('./lib/n8n');
 const { exampleWorkflows } = require('./lib/examples');
 const { TRIGGER_TYPE } = require('./lib/workflows');
@@ -32,7 +32,7 @@ async function main() {
 	const { chromium } = await playwright();
 
 	const sandbox = await startSandbox({ port: 0, orders: 200, seed: 1, rateLimit: false });
-	const userFolder = path.join(REPO_ROOT, '.cache', 'screenshot');
+	const userFolder = path.join(RUNTIME_DIR, 'screenshot');
 	fs.rmSync(userFolder, { recursive: true, force: true });
 	const n8n = await N8nInstance.prepare({ line: newestHostLine(), userFolder, log });
 	let browser;

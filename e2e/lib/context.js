@@ -4,7 +4,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { startSandbox } = require('../../sandbox');
-const { REPO_ROOT } = require('./hosts');
+const { RUNTIME_DIR } = require('./hosts');
 const { N8nInstance } = require('./n8n');
 const { waitFor } = require('./wait');
 const { CREDENTIAL_TYPE } = require('./workflows');
@@ -17,7 +17,7 @@ async function startContext(line, { log = () => {} } = {}) {
 		rateLimit: false,
 		delivery: { maxAttempts: 3, baseDelayMs: 100, timeoutMs: 5000 },
 	});
-	const userFolder = path.join(REPO_ROOT, '.cache', 'e2e', `n8n-${line}`);
+	const userFolder = path.join(RUNTIME_DIR, 'e2e', `n8n-${line}`);
 	fs.rmSync(userFolder, { recursive: true, force: true });
 	let n8n;
 	try {

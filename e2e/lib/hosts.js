@@ -24,6 +24,13 @@ const path = require('node:path');
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const HOSTS_DIR = path.join(REPO_ROOT, 'e2e', 'hosts');
 const CACHE_DIR = path.join(REPO_ROOT, '.cache', 'hosts');
+// n8n user folders, databases and logs live outside the repository: n8n copies ~700 editor .js assets into each user
+// folder, and `n8n-node lint` (whose ESLint config strict mode forbids changing) would walk them all. Everything left
+// under .cache/ sits inside node_modules folders, which ESLint skips. One folder per clone, so clones never collide.
+const RUNTIME_DIR = path.join(
+	require('node:os').tmpdir(),
+	`n8n-nodes-inventory-ops-${crypto.createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 10)}`,
+);
 const INSTALLED_MARKER = '.installed';
 
 /** Host lines, oldest first. The newest one is what `npm run dev` uses. */
@@ -163,4 +170,4 @@ async function installHost(line, { log = () => {} } = {}) {
 	return { ...host, installedNow: true, installMs };
 }
 
-module.exports = { REPO_ROOT, hostLines, newestHostLine, describeHost, installHost, isInstalled, provideSqlite3, run };
+module.exports = { REPO_ROOT, RUNTIME_DIR, hostLines, newestHostLine, describeHost, installHost, isInstalled, provideSqlite3, run };

@@ -1,6 +1,6 @@
 // PostgreSQL and Redis for n8n's queue mode, from Debian's packages, run from their binaries by the harness itself:
 // no system service is started or needed. Each run gets a fresh PostgreSQL cluster in a git-ignored folder
-// (.cache/queue/run-<pid>/) and a Redis without persistence, both on free loopback ports, and stops them again.
+// (<RUNTIME_DIR>/queue/run-<pid>/) and a Redis without persistence, both on free loopback ports, and stops them again.
 //
 // PostgreSQL refuses to run as root, so initdb and postgres run as the `postgres` user the Debian package creates
 // (via runuser). Durability is switched off (fsync, synchronous_commit, full_page_writes): the cluster is thrown
@@ -10,13 +10,13 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 
-const { REPO_ROOT, run } = require('../../lib/hosts');
+const { RUNTIME_DIR, run } = require('../../lib/hosts');
 const { freePort, waitFor } = require('../../lib/wait');
 
 const DEBIAN_PACKAGES = ['postgresql', 'redis-server'];
 const REDIS_SERVER = '/usr/bin/redis-server';
 const POLICY_RC_D = '/usr/sbin/policy-rc.d';
-const QUEUE_CACHE = path.join(REPO_ROOT, '.cache', 'queue');
+const QUEUE_CACHE = path.join(RUNTIME_DIR, 'queue');
 
 /** The newest PostgreSQL server installed by Debian's packages, e.g. /usr/lib/postgresql/15/bin; or undefined. */
 function postgresBinDir() {
@@ -214,7 +214,7 @@ async function startRedis({ runDir, log = () => {} }) {
 	return { host: '127.0.0.1', port, startMs, logFile, stop: () => stopDetached(child, 'SIGTERM') };
 }
 
-/** A fresh run folder under .cache/queue/ (git-ignored); older runs of this machine are removed first. */
+/** A fresh run folder under <RUNTIME_DIR>/queue/; older runs of this machine are removed first. */
 function freshRunDir() {
 	fs.mkdirSync(QUEUE_CACHE, { recursive: true });
 	for (const entry of fs.readdirSync(QUEUE_CACHE)) {
