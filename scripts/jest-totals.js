@@ -4,15 +4,17 @@ const fs = require('node:fs');
 
 let passed = 0;
 let failed = 0;
+let reports = 0;
 const files = process.argv.slice(2).filter((file) => fs.existsSync(file));
 for (const file of files) {
 	const report = JSON.parse(fs.readFileSync(file, 'utf8'));
 	if (!Array.isArray(report.testResults)) continue; // not a jest report (other tools write to reports/ too)
+	reports++;
 	passed += report.numPassedTests;
 	failed += report.numFailedTests;
 	for (const suite of report.testResults) {
 		if (suite.status === 'failed' && suite.assertionResults.length === 0) failed += 1;
 	}
 }
-if (files.length === 0) failed += 1;
+if (reports === 0) failed += 1;
 console.log(`${passed} passed, ${failed} failed`);
