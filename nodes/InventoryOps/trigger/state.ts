@@ -83,7 +83,9 @@ function asRegistration(url: string, value: unknown): Registration | undefined {
  * anything an older version wrote, so every field is checked rather than trusted.
  */
 export function readState(staticData: IDataObject): TriggerState {
-	const raw: unknown = staticData[STATE_KEY] === undefined ? {} : JSON.parse(JSON.stringify(staticData[STATE_KEY]));
+	// Every field below is copied into a fresh object, so the result is detached without a JSON round trip
+	// (which cost most of a delivery's time and heap in the benchmark).
+	const raw: unknown = staticData[STATE_KEY];
 	const stored = isObject(raw) ? raw : {};
 	const registrations: Record<string, Registration> = {};
 	if (isObject(stored.registrations)) {
@@ -106,5 +108,6 @@ export function writeState(staticData: IDataObject, state: TriggerState): void {
 		leftovers: state.leftovers.slice(-MAX_RECORDS),
 		unremovable: state.unremovable.slice(-MAX_RECORDS),
 	};
-	staticData[STATE_KEY] = JSON.parse(JSON.stringify(bounded)) as IDataObject;
+	// readState hands out fresh objects, so the new record shares nothing with what it replaces.
+	staticData[STATE_KEY] = bounded as unknown as IDataObject;
 }
