@@ -135,7 +135,7 @@ const mib = (bytes) => fixed(bytes / MiB, 1);
 function mainRows(summary) {
 	const { ours, oursList, perItem, limit } = summary;
 	const label = {
-		ours: 'ours (Inventory Ops, Get Many)',
+		ours: 'ours (Inventory Ops, Get Many, one item per order)',
 		oursList: 'ours, one item listing all references',
 		perItem: 'per item (one call per item, n8n helper)',
 		limit: 'limit (raw bulk HTTP, keep-alive)',

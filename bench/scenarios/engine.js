@@ -12,8 +12,12 @@ const BY_FIELDS = { storeId: '={{ $json.store_id }}', orderNumber: '={{ $json.or
 
 function nodeFor(kind, { batchSize, callsInFlight }) {
 	if (kind === 'perItem') return { type: 'benchPerItemLookup', parameters: BY_FIELDS, name: NODE_NAME };
-	// oursList: one input item that lists every reference, so the node reads one expression instead of two per order.
-	const lookUp = kind === 'oursList' ? { lookUpBy: 'list', references: '={{ $json.refs }}' } : { lookUpBy: 'fields', ...BY_FIELDS };
+	// ours: one input item per order, the store ID and order number read from the items' own fields (Look Up By =
+	// Fields of Each Input Item), so n8n evaluates no expression per item. oursList: one input item listing them all.
+	const lookUp =
+		kind === 'oursList'
+			? { lookUpBy: 'list', references: '={{ $json.refs }}' }
+			: { lookUpBy: 'itemFields', storeIdField: 'store_id', orderNumberField: 'order_number' };
 	return {
 		type: 'inventoryOps',
 		name: NODE_NAME,

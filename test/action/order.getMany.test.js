@@ -238,3 +238,35 @@ test('a lookup whose connection dropped before an answer is read again once, as 
 	expect(result.items[0].json.order_number).toBe(known[0].order_number);
 	expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.dropped)).toEqual(['before', undefined]);
 });
+
+describe('Look Up By: Fields of Each Input Item', () => {
+	const BY_ITEM_FIELDS = { resource: 'order', operation: 'getMany', lookUpBy: 'itemFields' };
+
+	test('reads the named fields (top-level or dotted) of every item and maps the orders back by reference', async () => {
+		const input = inputItems(120);
+		const nested = input.map((reference) => ({ order: { store: reference.store_id }, number: reference.order_number }));
+		const result = await ctx.run(
+			{ ...BY_ITEM_FIELDS, storeIdField: 'order.store', orderNumberField: 'number' },
+			{ items: nested },
+		);
+		expect(result.error).toBeUndefined();
+		expectMappedBack(input, result.items, { unmatched: 'foundFalse' });
+		expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(2);
+	});
+
+	test('an item missing a field or holding a non-text value fails naming the item and the field', async () => {
+		const result = await ctx.run(
+			{ ...BY_ITEM_FIELDS, storeIdField: 'store_id', orderNumberField: 'order_number' },
+			{
+				items: [known[0], { store_id: known[1].store_id }, { store_id: { nested: true }, order_number: '1' }],
+				continueOnFail: true,
+			},
+		);
+		expect(jsonOf(result.items).map((json) => json.error)).toEqual([
+			undefined,
+			"Item 1: 'order_number' is required and must not be empty",
+			"Item 2: 'store_id' must be text, got an object",
+		]);
+		expect((await ctx.sandbox.calls(ROUTE))[0].body).toEqual({ order: [known[0]] });
+	});
+});

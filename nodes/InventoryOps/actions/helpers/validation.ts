@@ -100,6 +100,7 @@ function describe(value: unknown): string {
 	if (Array.isArray(value)) return 'a list';
 	if (typeof value === 'number') return Number.isFinite(value) ? `the number ${value}` : String(value);
 	if (typeof value === 'string') return value.trim() === '' ? 'empty text' : 'text';
+	if (typeof value === 'object') return 'an object';
 	return `a ${typeof value}`;
 }
 
