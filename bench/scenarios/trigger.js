@@ -9,7 +9,7 @@ const v8 = require('node:v8');
 const { WebhookContext } = require('n8n-core');
 const { Workflow } = require('n8n-workflow');
 
-const { createTriggerHarness, NODE_NAME } = require('../../test/trigger/helpers/harness');
+const { createTriggerHarness, instanceUrls, NODE_NAME } = require('../../test/trigger/helpers/harness');
 
 const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
 const HEAP_BATCH = 100;
@@ -92,13 +92,7 @@ async function prepare(_kind, task) {
 		const additionalData = {
 			httpRequest,
 			httpResponse: response,
-			webhookBaseUrl: `${origin}/webhook`,
-			webhookTestBaseUrl: `${origin}/webhook-test`,
-			webhookWaitingBaseUrl: `${origin}/webhook-waiting`,
-			formWaitingBaseUrl: `${origin}/form-waiting`,
-			restApiUrl: `${origin}/rest`,
-			instanceBaseUrl: `${origin}/`,
-			variables: {},
+			...instanceUrls(origin),
 		};
 		return new WebhookContext(workflow, node, additionalData, 'webhook', webhookData, []);
 	};

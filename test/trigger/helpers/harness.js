@@ -111,13 +111,7 @@ async function createTriggerHarness({ sandbox, logger }) {
 	function additionalData(extra = {}) {
 		return {
 			credentialsHelper: credentialsHelper(credentials, (options) => requestHook(options)),
-			webhookBaseUrl: `${origin}/webhook`,
-			webhookTestBaseUrl: `${origin}/webhook-test`,
-			webhookWaitingBaseUrl: `${origin}/webhook-waiting`,
-			formWaitingBaseUrl: `${origin}/form-waiting`,
-			restApiUrl: `${origin}/rest`,
-			instanceBaseUrl: `${origin}/`,
-			variables: {},
+			...instanceUrls(origin),
 			logger: log,
 			...extra,
 		};
@@ -316,4 +310,17 @@ async function createTriggerHarness({ sandbox, logger }) {
 	};
 }
 
-module.exports = { createTriggerHarness, NODE_NAME };
+/** The URLs n8n's additional data carries for an instance served at `origin` (webhook contexts read them). */
+function instanceUrls(origin) {
+	return {
+		webhookBaseUrl: `${origin}/webhook`,
+		webhookTestBaseUrl: `${origin}/webhook-test`,
+		webhookWaitingBaseUrl: `${origin}/webhook-waiting`,
+		formWaitingBaseUrl: `${origin}/form-waiting`,
+		restApiUrl: `${origin}/rest`,
+		instanceBaseUrl: `${origin}/`,
+		variables: {},
+	};
+}
+
+module.exports = { createTriggerHarness, instanceUrls, NODE_NAME };
