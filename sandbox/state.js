@@ -46,6 +46,7 @@ class SandboxState {
 		this.handlers = new Map();
 		this.restored = new Set();
 		this.calls = [];
+		this.inbox = [];
 		this.faults = [];
 		this.rateWindows = new Map();
 		this.config = this.mergeConfig(

@@ -158,6 +158,15 @@ function adminRoutes(state, tokens) {
 			return { ok: true };
 		});
 
+		// A stand-in for Slack, e-mail or any chat: example workflows "notify" by posting here, so they run without
+		// an account anywhere and a test can read what they sent.
+		app.post('/inbox', async (request) => {
+			state.inbox.push({ time: new Date().toISOString(), body: request.body });
+			return { ok: true, messages: state.inbox.length };
+		});
+
+		app.get('/inbox', async () => ({ messages: state.inbox }));
+
 		app.post('/config', { schema: { body: configSchema } }, async (request) => state.configure(request.body ?? {}));
 
 		app.get('/config', async () => state.config);

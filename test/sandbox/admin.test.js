@@ -145,3 +145,18 @@ describe('rate limit', () => {
 		}
 	});
 });
+
+test('the inbox keeps what was posted to it, in order, until a reset', async () => {
+	expect((await client.admin.get('/inbox')).messages).toEqual([]);
+	expect((await client.admin.post('/inbox', { text: 'first' })).data).toEqual({ ok: true, messages: 1 });
+	await client.admin.post('/inbox', { text: 'second', channel: '#orders' });
+	const { messages } = await client.admin.get('/inbox');
+	expect(messages).toEqual([
+		{ time: expect.stringMatching(/Z$/), body: { text: 'first' } },
+		{ time: expect.stringMatching(/Z$/), body: { text: 'second', channel: '#orders' } },
+	]);
+	// The inbox is not a service route: posting to it is not a call of the service.
+	expect((await client.admin.get('/calls')).calls).toEqual([]);
+	await client.admin.post('/reset');
+	expect((await client.admin.get('/inbox')).messages).toEqual([]);
+});
