@@ -18,5 +18,6 @@ afterAll(async () => {
 describe(`n8n host line ${line}`, () => {
 	require('../scenarios/credential')(getContext);
 	require('../scenarios/actions')(getContext);
+	require('../scenarios/examples')(getContext);
 	require('../scenarios/trigger')(getContext);
 });
