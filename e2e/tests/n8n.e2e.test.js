@@ -18,6 +18,7 @@ afterAll(async () => {
 describe(`n8n host line ${line}`, () => {
 	require('../scenarios/credential')(getContext);
 	require('../scenarios/actions')(getContext);
+	require('../scenarios/aiTool')(getContext);
 	require('../scenarios/examples')(getContext);
 	require('../scenarios/trigger')(getContext);
 });
