@@ -12,7 +12,7 @@ const { RUNTIME_DIR, describeHost, newestHostLine } = require('./lib/hosts');
 const { N8nInstance } = require('./lib/n8n');
 const { freePort } = require('./lib/wait');
 const { TRIGGER_TYPE } = require('./lib/workflows');
-const { exampleWorkflows, seededSamples } = require('./lib/examples');
+const { exampleWorkflows, seededShipment } = require('./lib/examples');
 
 const CREDENTIAL_NAME = 'Inventory Ops sandbox';
 const log = (line) => process.stdout.write(`dev: ${line}\n`);
@@ -69,7 +69,7 @@ async function main() {
 	if (fresh) {
 		await n8n.setUpOwner();
 		const credential = await n8n.createCredential({ name: CREDENTIAL_NAME, type: 'inventoryOpsApi', data: credentialData });
-		for (const workflow of await exampleWorkflows(sandbox, credential)) {
+		for (const { workflow } of exampleWorkflows(sandbox, credential)) {
 			created.push({ ...(await n8n.createWorkflow(workflow)), name: workflow.name });
 		}
 	} else {
@@ -89,11 +89,11 @@ async function main() {
 		}
 	}
 
-	const { orders } = await seededSamples(sandbox);
-	const sampleEvent = JSON.stringify({
-		type: 'order.shipped',
-		data: { store_id: orders[0].store_id, order_number: orders[0].order_number },
-	});
+	const shipment = await seededShipment(sandbox);
+	const sendEvent = (type, data) => [
+		`    curl -s -X POST ${sandbox.adminUrl}/events -H 'content-type: application/json' \\`,
+		`      -d '${JSON.stringify({ type, data })}'`,
+	];
 	const owner = n8n.owner;
 	process.stdout.write(
 		[
@@ -110,9 +110,11 @@ async function main() {
 			`  App Base URL  ${sandbox.appBaseUrl}`,
 			`  Admin API     ${sandbox.adminUrl}  (GET handlers, orders, kits, items, calls, deliveries)`,
 			`  Access token  ${sandbox.demoToken}`,
-			`  Send an event to published Inventory Ops Triggers:`,
-			`    curl -s -X POST ${sandbox.adminUrl}/events -H 'content-type: application/json' \\`,
-			`      -d '${sampleEvent}'`,
+			`  Publish a trigger workflow, then send it an event: an order status change ...`,
+			...sendEvent('order.status.shipped', { store_id: shipment.store_id, order_number: shipment.order_number }),
+			`  ... or a voided shipment whose stock the restore example puts back:`,
+			...sendEvent('shipment.voided', shipment),
+			`  What the notify example sent:  curl -s ${sandbox.adminUrl}/inbox`,
 			'',
 			`n8n keeps its data in ${userFolder} (log: ${n8n.logFile}); ` +
 				'`npm run dev -- --fresh` starts over.',

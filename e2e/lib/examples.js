@@ -1,100 +1,65 @@
-// The example workflows `npm run dev` puts in n8n: one per action-node operation and one trigger workflow, each
-// filled with data that exists in the seeded sandbox, so that "Execute workflow" works on the first click.
-const { actionWorkflow, triggerWorkflow } = require('./workflows');
+// The importable example workflows in examples/*.json, made ready for one n8n and one sandbox: the way a user
+// imports them, plus the two things a user does by hand (pick the credential, point at their own sandbox).
+// `npm run dev` puts them in n8n; the e2e suite imports and runs each one (e2e/scenarios/examples.js).
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
 
-async function admin(sandbox, path) {
-	const response = await fetch(`${sandbox.adminUrl}${path}`);
-	if (!response.ok) throw new Error(`sandbox admin ${path} answered ${response.status}`);
+const { REPO_ROOT } = require('./hosts');
+const { CREDENTIAL_TYPE } = require('./workflows');
+
+const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+/** Where the examples expect the sandbox: what `npm run sandbox` and `npm run dev` listen on by default. */
+const DEFAULT_SANDBOX_ORIGIN = 'http://127.0.0.1:5680';
+
+/** `[{ file, workflow }]` for every examples/*.json, in file name order. */
+function readExamples() {
+	return fs
+		.readdirSync(EXAMPLES_DIR)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => ({ file, workflow: JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) }));
+}
+
+/**
+ * A copy of an example for this n8n: every Inventory Ops node uses `credential`, URLs of the default sandbox
+ * point at `sandboxOrigin`, and each trigger gets a fresh webhookId (as the editor gives a pasted webhook node),
+ * so one example can be imported twice into one n8n.
+ */
+function prepareExample(workflow, { credential, sandboxOrigin = DEFAULT_SANDBOX_ORIGIN }) {
+	const nodes = JSON.parse(JSON.stringify(workflow.nodes).split(DEFAULT_SANDBOX_ORIGIN).join(sandboxOrigin));
+	for (const node of nodes) {
+		if (node.credentials && node.credentials[CREDENTIAL_TYPE]) {
+			node.credentials[CREDENTIAL_TYPE] = { id: credential.id, name: credential.name };
+		}
+		if (node.webhookId) node.webhookId = crypto.randomUUID();
+	}
+	return { name: workflow.name, nodes, connections: workflow.connections, settings: workflow.settings };
+}
+
+/** Every example prepared for one n8n and sandbox, as `[{ file, workflow }]`. */
+function exampleWorkflows(sandbox, credential) {
+	return readExamples().map(({ file, workflow }) => ({
+		file,
+		workflow: prepareExample(workflow, { credential, sandboxOrigin: sandbox.origin }),
+	}));
+}
+
+async function admin(sandbox, urlPath) {
+	const response = await fetch(`${sandbox.adminUrl}${urlPath}`);
+	if (!response.ok) throw new Error(`sandbox admin ${urlPath} answered ${response.status}`);
 	return await response.json();
 }
 
-/** Seeded records the examples point at: two orders, one with a deducted shipment, and two items. */
-async function seededSamples(sandbox) {
-	const { orders } = await admin(sandbox, '/orders?limit=200');
-	const withDeductedShipment = orders.find((order) => order.shipments.some((s) => s.deducted && !s.voided));
-	const shipment = withDeductedShipment.shipments.find((s) => s.deducted && !s.voided);
-	const { items } = await admin(sandbox, '/items');
-	return { orders: orders.slice(0, 2), withDeductedShipment, shipment, items: items.slice(0, 2) };
+/** A seeded order and one of its shipments that took stock: what the sample events of `npm run dev` point at. */
+async function seededShipment(sandbox) {
+	const [shipment] = (await admin(sandbox, '/shipments?deducted=true&limit=1')).shipments;
+	return {
+		store_id: shipment.store_id,
+		order_number: shipment.order_number,
+		shipment_id: shipment._id,
+		tracking_number: shipment.response.tracking_number,
+	};
 }
 
-async function exampleWorkflows(sandbox, credential) {
-	const { orders, withDeductedShipment, shipment, items } = await seededSamples(sandbox);
-	return [
-		actionWorkflow('Inventory Ops: look up orders in bulk', credential, [
-			{
-				name: 'Look Up Orders',
-				parameters: {
-					resource: 'order',
-					operation: 'getMany',
-					lookUpBy: 'list',
-					references: JSON.stringify(
-						orders.map(({ store_id, order_number }) => ({ store_id, order_number })),
-						null,
-						2,
-					),
-				},
-			},
-		]),
-		actionWorkflow('Inventory Ops: create a kit', credential, [
-			{
-				name: 'Create Kit',
-				parameters: {
-					resource: 'kit',
-					operation: 'create',
-					name: 'Mug gift set',
-					// A new SKU on every run: the service refuses a duplicate kit SKU.
-					sku: "={{ 'KIT-MUGS-' + $now.toMillis() }}",
-					kitItems: {
-						item: items.map((item) => ({ itemId: item.item_id, sku: item.sku, quantity: 1, type: 'item' })),
-					},
-					additionalFields: { retail: 24.9, description: 'Two mugs in a gift box' },
-				},
-			},
-		]),
-		actionWorkflow('Inventory Ops: restore the inventory a shipment deducted', credential, [
-			{
-				name: 'Restore Inventory',
-				parameters: {
-					resource: 'shipment',
-					operation: 'restoreInventory',
-					storeId: withDeductedShipment.store_id,
-					orderNumber: withDeductedShipment.order_number,
-					trackingNumber: shipment.response.tracking_number,
-				},
-			},
-		]),
-		actionWorkflow('Inventory Ops: add and remove a webhook handler', credential, [
-			{
-				name: 'Add Handler',
-				parameters: {
-					resource: 'webhookHandler',
-					operation: 'add',
-					eventType: 'order.shipped',
-					name: 'Example handler',
-					url: 'https://example.com/hooks/order-shipped',
-				},
-			},
-			{
-				name: 'Remove Handler',
-				parameters: { resource: 'webhookHandler', operation: 'remove', handlerId: '={{ $json._id }}' },
-			},
-		]),
-		triggerWorkflow('Inventory Ops: when an order ships, look it up', credential, ['order.shipped'], {
-			triggerName: 'When An Order Ships',
-			steps: [
-				{
-					name: 'Look Up The Order',
-					parameters: {
-						resource: 'order',
-						operation: 'getMany',
-						lookUpBy: 'fields',
-						storeId: '={{ $json.data.store_id }}',
-						orderNumber: '={{ $json.data.order_number }}',
-					},
-				},
-			],
-		}),
-	];
-}
-
-module.exports = { exampleWorkflows, seededSamples };
+module.exports = { DEFAULT_SANDBOX_ORIGIN, EXAMPLES_DIR, readExamples, prepareExample, exampleWorkflows, seededShipment };

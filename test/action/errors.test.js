@@ -131,6 +131,14 @@ describe('going on after errors: every item comes out paired with its input item
 		expect(result.error).toBeUndefined();
 		expect(result.outputs[0].map((item) => item.pairedItem.item)).toEqual([0, 3]);
 		expect(result.outputs[1].map((item) => item.pairedItem.item)).toEqual([1, 2]);
+		// Error items carry the error itself, which n8n 1.x needs to route them (its json check does not know
+		// `details`); n8n then keeps only the message in the json, on both lines.
+		expect(result.outputs[1].map((item) => item.json)).toEqual([
+			{ error: "Item 1: 'sku' is required and must not be empty" },
+			{ error: expect.stringContaining('KIT-A') },
+		]);
+		expect(result.outputs[1].map((item) => item.error?.message)).toEqual(result.outputs[1].map((item) => item.json.error));
+		expect(result.outputs[0].map((item) => item.error)).toEqual([undefined, undefined]);
 	});
 
 	test('stopWorkflow (the default): the first failure stops the node, naming the item', async () => {

@@ -12,8 +12,8 @@ import { compact } from './validation';
 
 /**
  * The json of an error item: `error` (the message) and `details` (the parsed fields: description, httpCode and the
- * service's code, overview, serviceTraceId...). Only these two keys, because n8n sends an item to the node's
- * error output only when its json holds nothing but `error`, `message` and `details`.
+ * service's code, overview, serviceTraceId...). Only these two keys, because n8n 2.x sends an item to the node's
+ * error output by its json when that holds nothing but `error`, `message` and `details`.
  */
 export function errorItemJson(error: unknown): IDataObject {
 	if (error instanceof NodeApiError) {
@@ -67,7 +67,12 @@ export function pairedOutput(
 export function failedItemOutput(this: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData[] {
 	const nodeError = asNodeError.call(this, error, itemIndex);
 	if (!this.continueOnFail()) throw nodeError;
-	return pairedOutput.call(this, errorItemJson(nodeError), itemIndex);
+	const output = pairedOutput.call(this, errorItemJson(nodeError), itemIndex);
+	if (this.getNode().onError !== 'continueErrorOutput') return output;
+	// n8n 1.x routes by json only when it is `{ error }` or `{ error, message }`, so `{ error, details }` stayed on
+	// the success output there; the item's own `error` is what both lines check first. Only for the error output:
+	// on the regular output n8n would replace such an item by its input item.
+	return output.map((item) => ({ ...item, error: nodeError }));
 }
 
 /** Runs one call per input item; a failed item never stops the others when the node continues on fail. */
