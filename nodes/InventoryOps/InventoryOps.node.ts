@@ -18,7 +18,7 @@ export class InventoryOps implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Look up orders in bulk, create kits, restore inventory deducted by a shipment, and add or remove webhook handlers of the Inventory Ops service',
+			'Look up orders by store and order number, create kits, restore the inventory a shipment deducted, and add or remove webhook handlers in Inventory Ops',
 		defaults: { name: 'Inventory Ops' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

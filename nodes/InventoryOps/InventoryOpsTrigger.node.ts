@@ -19,7 +19,8 @@ export class InventoryOpsTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"Events: " + $parameter["events"].join(", ")}}',
-		description: 'Starts the workflow when the Inventory Ops service sends an order, item or shipment event',
+		description:
+			'Starts the workflow when Inventory Ops sends an event, e.g. an order shipped, an order status changed or a shipment voided',
 		defaults: { name: 'Inventory Ops Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -186,9 +186,11 @@ function createEngine({ nodeTypes = {}, credentialTypes = {} } = {}) {
 	/**
 	 * Runs Start -> node once. `node`: { type, parameters, onError?, continueOnFail?, typeVersion?, name? };
 	 * `credentials`: the decrypted data for the node's (first) credential type, or { [type]: data }.
+	 * `subNodes`: nodes connected into the node under test by a non-main connection, e.g. a tool node into an
+	 * agent: [{ name, type, parameters, connectionType: 'ai_tool' }]; they get the same credential.
 	 * Returns { items, outputs, error, run }: `items` is the first output, `outputs` all outputs of the node.
 	 */
-	async function run({ node, items, credentials, credentialType }) {
+	async function run({ node, items, credentials, credentialType, subNodes = [] }) {
 		const nodeType = registry.getByNameAndVersion(node.type, node.typeVersion);
 		const declared = nodeType.description.credentials ?? [];
 		const type = credentialType ?? declared[0]?.name;
@@ -218,12 +220,26 @@ function createEngine({ nodeTypes = {}, credentialTypes = {} } = {}) {
 					credentials: { [type]: { id: 'test-credential', name: 'Test credential' } },
 				}),
 			},
+			...subNodes.map(({ connectionType, ...subNode }, index) => ({
+				id: `sub-node-${index}`,
+				typeVersion: 1,
+				position: [200, 200 + 100 * index],
+				...subNode,
+				...(type && { credentials: { [type]: { id: 'test-credential', name: 'Test credential' } } }),
+			})),
 		];
+		const subConnections = subNodes.map(({ name: subName, connectionType }) => [
+			subName,
+			{ [connectionType]: [[{ node: name, type: connectionType, index: 0 }]] },
+		]);
 		const workflow = new Workflow({
 			id: 'test-workflow',
 			name: 'Test workflow',
 			nodes: workflowNodes,
-			connections: { Start: { main: [[{ node: name, type: 'main', index: 0 }]] } },
+			connections: {
+				Start: { main: [[{ node: name, type: 'main', index: 0 }]] },
+				...Object.fromEntries(subConnections),
+			},
 			active: false,
 			nodeTypes: registry,
 			settings: { executionOrder: 'v1' },

@@ -16,17 +16,25 @@ export const versionProperties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			{ name: 'Kit', value: 'kit', description: 'A sellable bundle of component items' },
-			{ name: 'Order', value: 'order', description: 'Orders of a store, looked up in bulk' },
+			{
+				name: 'Kit',
+				value: 'kit',
+				description: 'A sellable bundle of component items with its own SKU',
+			},
+			{
+				name: 'Order',
+				value: 'order',
+				description: 'Orders of a store, each named by store ID and order number',
+			},
 			{
 				name: 'Shipment',
 				value: 'shipment',
-				description: 'Shipments whose inventory can be restored',
+				description: 'The shipment of an order, whose deducted stock can be put back into inventory',
 			},
 			{
 				name: 'Webhook Handler',
 				value: 'webhookHandler',
-				description: 'URLs the service calls when events happen',
+				description: 'A URL the service calls when an event of a given type happens',
 			},
 		],
 		default: 'order',

@@ -15,8 +15,9 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description: 'Create a kit (a sellable bundle of component items) with its SKU and details',
-				action: 'Create a kit',
+				description:
+					'Create a kit (a sellable bundle) from a name, a SKU and its component items with quantities. Returns the ID of the new kit.',
+				action: 'Create a kit from component items',
 			},
 		],
 		default: 'create',

@@ -39,6 +39,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 		default: 'fields',
+		description: 'How the input items name the orders to look up',
 	},
 	{
 		displayName: 'Store ID',
@@ -57,7 +58,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 1001',
-		description: 'The order number within that store',
+		description: 'The number of the order within that store',
 		displayOptions: { show: { lookUpBy: ['fields'] } },
 	},
 	{

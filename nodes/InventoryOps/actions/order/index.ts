@@ -16,8 +16,8 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getMany',
 				description:
-					'Look up orders by store ID and order number; lookups of all input items are batched into few calls',
-				action: 'Get many orders',
+					'Look up many orders at once by store ID and order number. Returns each order found, and by default an item with found: false for a pair the service does not know.',
+				action: 'Get many orders by store and order number',
 			},
 		],
 		default: 'getMany',

@@ -16,8 +16,8 @@ export const description: INodeProperties[] = [
 				name: 'Restore Inventory',
 				value: 'restoreInventory',
 				description:
-					'Put back the inventory a shipment deducted; the shipment is picked by shipment ID, tracking number or carrier shipment ID',
-				action: 'Restore inventory of a shipment',
+					'Put back the stock a shipment took out of inventory, e.g. after the shipment was voided. Needs the store ID and order number, plus a shipment ID, tracking number or carrier shipment ID. Returns the restored shipments.',
+				action: 'Restore inventory deducted by a shipment',
 			},
 		],
 		default: 'restoreInventory',

@@ -16,7 +16,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		description: 'The identifier of the store the order belongs to',
+		description: 'The ID of the store the shipped order belongs to',
 	},
 	{
 		displayName: 'Order Number',
@@ -37,21 +37,24 @@ const properties: INodeProperties[] = [
 		name: 'shipmentId',
 		type: 'string',
 		default: '',
-		description: "The service's own identifier of the shipment",
+		description:
+			"The service's own ID of the shipment. Leave empty to pick the shipment by tracking number or carrier shipment ID.",
 	},
 	{
 		displayName: 'Tracking Number',
 		name: 'trackingNumber',
 		type: 'string',
 		default: '',
-		description: 'The tracking number of the shipment',
+		description:
+			'The tracking number of the shipment. Leave empty to pick the shipment by shipment ID or carrier shipment ID.',
 	},
 	{
 		displayName: 'Carrier Shipment ID',
 		name: 'carrierShipmentId',
 		type: 'string',
 		default: '',
-		description: "The carrier's identifier of the shipment",
+		description:
+			"The carrier's ID of the shipment. Leave empty to pick the shipment by shipment ID or tracking number.",
 	},
 	{
 		displayName: 'Skip Cache Refresh',

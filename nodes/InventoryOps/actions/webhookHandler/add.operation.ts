@@ -40,6 +40,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. order.status.* or item.created',
+		description: 'The event type the handler is for. End it with .* to match every type under it.',
 		displayOptions: { show: { eventType: [CUSTOM_EVENT] } },
 	},
 	{

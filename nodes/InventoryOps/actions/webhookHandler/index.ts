@@ -16,14 +16,16 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Add',
 				value: 'add',
-				description: 'Register a URL the service calls when an event of the chosen type happens',
-				action: 'Add a webhook handler',
+				description:
+					'Register a URL the service calls when an event of a type happens, e.g. order.shipped. Returns the handler ID when the service gives one; it is needed to remove the handler.',
+				action: 'Add a webhook handler for an event type',
 			},
 			{
 				name: 'Remove',
 				value: 'remove',
-				description: 'Remove a webhook handler by its _id',
-				action: 'Remove a webhook handler',
+				description:
+					'Unregister a webhook handler by the ID returned when it was added, so the service stops calling its URL',
+				action: 'Remove a webhook handler by ID',
 			},
 		],
 		default: 'add',
