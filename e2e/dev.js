@@ -108,7 +108,7 @@ async function main() {
 			`The sandbox (a local simulator of the Inventory Ops service, seeded with ${process.env.SANDBOX_ORDERS ?? 2000} orders):`,
 			`  Base URL      ${sandbox.baseUrl}`,
 			`  App Base URL  ${sandbox.appBaseUrl}`,
-			`  Admin API     ${sandbox.adminUrl}  (GET handlers, orders, kits, items, calls, deliveries)`,
+			`  Admin API     ${sandbox.adminUrl}  (GET handlers, orders, kits, items, calls, deliveries, inbox)`,
 			`  Access token  ${sandbox.demoToken}`,
 			`  Publish a trigger workflow, then send it an event: an order status change ...`,
 			...sendEvent('order.status.shipped', { store_id: shipment.store_id, order_number: shipment.order_number }),
