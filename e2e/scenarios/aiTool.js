@@ -1,9 +1,15 @@
 // The action node as an AI Agent tool in a real n8n: n8n wraps every node with `usableAsTool` into a "<name>Tool"
 // node type when it loads the package. This asks n8n for its node types the way the editor does (GET
-// /types/nodes.json at start-up, POST /rest/node-types when a node is opened) and checks what an agent would get:
-// the tool type, its tool-description switch, and per operation the texts n8n builds the tool's name and
-// description from, computed with this host's own n8n-workflow. test/ai/tool.test.js covers the arguments.
+// /types/nodes.json; POST /rest/node-types does not know these generated types in 2.x) and checks what an agent
+// would get: the tool type, its tool-description switch, and per operation the texts n8n builds the tool's name and
+// description from, computed with this host's own n8n-workflow. Then it runs the tool once as the editor's
+// "execute step" does (n8n's own ToolExecutor in place of the agent, no model needed) against the sandbox.
+// test/ai/tool.test.js covers the tool's arguments per operation.
+const crypto = require('node:crypto');
 const path = require('node:path');
+
+const { waitFor } = require('../lib/wait');
+const { CREDENTIAL_TYPE, MANUAL_TRIGGER } = require('../lib/workflows');
 
 const { OPERATIONS, TOOL_TYPE } = require('../../test/ai/toolExpectations');
 
@@ -17,11 +23,15 @@ async function nodeTypesFile(n8n) {
 	return response.body;
 }
 
+// n8n adds a "Custom API Call" option to resource and operation of nodes whose credential it can use for plain
+// HTTP requests (ours: generic bearer auth); it is n8n's own, not ours.
+const withoutCustomApiCall = (options) => options.filter((option) => option.value !== '__CUSTOM_API_CALL__');
+
 const operationProperty = (properties, resource) =>
 	properties.find((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource));
 
 module.exports = (getContext) => {
-	describe('the action node as an AI Agent tool (GET /types/nodes.json, POST /rest/node-types)', () => {
+	describe('the action node as an AI Agent tool (GET /types/nodes.json, tool execution)', () => {
 		let types;
 		let tool;
 		let action;
@@ -72,12 +82,14 @@ module.exports = (getContext) => {
 		test('resource and operations reach the tool as the package describes them', () => {
 			const resource = tool.properties.find((property) => property.name === 'resource');
 			const builtResource = built.properties.find((property) => property.name === 'resource');
-			expect(resource.options).toEqual(builtResource.options);
+			expect(withoutCustomApiCall(resource.options)).toEqual(builtResource.options);
 			expect(resource.noDataExpression).toBe(true);
 			for (const expected of OPERATIONS) {
 				const served = operationProperty(tool.properties, expected.resource);
 				expect(served.noDataExpression).toBe(true);
-				expect(served.options).toEqual(operationProperty(built.properties, expected.resource).options);
+				expect(withoutCustomApiCall(served.options)).toEqual(
+					operationProperty(built.properties, expected.resource).options,
+				);
 				const option = served.options.find((candidate) => candidate.value === expected.operation);
 				expect(option.action).toBe(expected.action);
 			}
@@ -115,12 +127,81 @@ module.exports = (getContext) => {
 			}
 		});
 
-		test('POST /rest/node-types (what the editor loads when a node is opened) gives the same tool', async () => {
-			const { n8n } = getContext();
-			const [described] = await n8n.rest('POST', '/node-types', { nodeInfos: [{ name: TOOL_TYPE, version: 1 }] });
-			expect(described.name).toBe(TOOL_TYPE);
-			expect(described.properties).toEqual(tool.properties);
-			expect(described.outputs).toEqual(['ai_tool']);
+		test('the editor\'s "execute step" on the tool: n8n runs it with the arguments a model would give', async () => {
+			const context = getContext();
+			const { n8n, credential } = context;
+			const expected = OPERATIONS.find((operation) => operation.operation === 'getMany');
+			const [order] = (await context.admin('GET', '/orders?limit=1')).orders;
+			const toolNode = {
+				id: crypto.randomUUID(),
+				name: expected.autoDescription,
+				type: TOOL_TYPE,
+				typeVersion: 1,
+				position: [260, 200],
+				parameters: {
+					descriptionType: 'auto',
+					resource: 'order',
+					operation: 'getMany',
+					lookUpBy: 'fields',
+					storeId: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Store_ID', ``, 'string') }}",
+					orderNumber: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Order_Number', ``, 'string') }}",
+				},
+				credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
+			};
+			const agentNode = {
+				id: crypto.randomUUID(),
+				name: 'AI Agent',
+				type: '@n8n/n8n-nodes-langchain.agent',
+				typeVersion: 2,
+				position: [260, 0],
+				parameters: {},
+			};
+			const trigger = {
+				id: crypto.randomUUID(),
+				name: MANUAL_TRIGGER,
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			};
+			const workflow = await n8n.createWorkflow({
+				name: 'e2e: Inventory Ops as an agent tool',
+				nodes: [trigger, agentNode, toolNode],
+				connections: {
+					[trigger.name]: { main: [[{ node: agentNode.name, type: 'main', index: 0 }]] },
+					[toolNode.name]: { ai_tool: [[{ node: agentNode.name, type: 'ai_tool', index: 0 }]] },
+				},
+			});
+			const before = (await context.calls('/api/order/get_single_bulk')).length;
+			const workflowData = await n8n.rest('GET', `/workflows/${workflow.id}`);
+			// What the editor sends after the user filled the tool's $fromAI arguments in the "execute step" dialog;
+			// n8n 2.x's ToolExecutor reads them under the tool's name, 1.x's takes them as they are.
+			const toolArguments = { Store_ID: order.store_id, Order_Number: order.order_number };
+			const started = await n8n.rest('POST', `/workflows/${workflow.id}/run`, {
+				workflowData,
+				destinationNode: { nodeName: toolNode.name, mode: 'inclusive' },
+				agentRequest: {
+					query: n8n.major >= 2 ? { [expected.toolName]: toolArguments } : toolArguments,
+					tool: { name: expected.toolName },
+				},
+			});
+			expect(started.executionId).toBeTruthy();
+			const execution = await waitFor(
+				async () => {
+					const found = await n8n.execution(started.executionId).catch(() => undefined);
+					return found && found.stoppedAt ? found : undefined;
+				},
+				{ timeoutMs: 60_000, what: `tool execution ${started.executionId}` },
+			);
+			const runData = execution.data.resultData.runData;
+			expect(execution.data.resultData.error).toBeUndefined();
+			const toolRun = runData[toolNode.name][0];
+			const output = JSON.stringify(toolRun.data);
+			expect(output).toContain(order.order_number);
+			const lookups = (await context.calls('/api/order/get_single_bulk')).slice(before);
+			expect(lookups.map((call) => call.body)).toEqual([
+				{ order: [{ store_id: order.store_id, order_number: order.order_number }] },
+			]);
 		});
 	});
 };
