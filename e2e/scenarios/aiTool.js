@@ -11,7 +11,7 @@ const path = require('node:path');
 const { waitFor } = require('../lib/wait');
 const { CREDENTIAL_TYPE, MANUAL_TRIGGER } = require('../lib/workflows');
 
-const { OPERATIONS, TOOL_TYPE } = require('../../test/ai/toolExpectations');
+const { OPERATIONS, TOOL_TYPE, fromAiExpression } = require('../../test/ai/toolExpectations');
 
 const ACTION_TYPE = 'n8n-nodes-inventory-ops.inventoryOps';
 const DIST_NODE = path.resolve(__dirname, '../../dist/nodes/InventoryOps/InventoryOps.node.js');
@@ -28,7 +28,9 @@ async function nodeTypesFile(n8n) {
 const withoutCustomApiCall = (options) => options.filter((option) => option.value !== '__CUSTOM_API_CALL__');
 
 const operationProperty = (properties, resource) =>
-	properties.find((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource));
+	properties.find(
+		(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource),
+	);
 
 module.exports = (getContext) => {
 	describe('the action node as an AI Agent tool (GET /types/nodes.json, tool execution)', () => {
@@ -143,8 +145,8 @@ module.exports = (getContext) => {
 					resource: 'order',
 					operation: 'getMany',
 					lookUpBy: 'fields',
-					storeId: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Store_ID', ``, 'string') }}",
-					orderNumber: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Order_Number', ``, 'string') }}",
+					storeId: fromAiExpression('Store_ID', '', 'string'),
+					orderNumber: fromAiExpression('Order_Number', '', 'string'),
 				},
 				credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
 			};

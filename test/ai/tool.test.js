@@ -14,11 +14,13 @@ const { NodeConnectionTypes, NodeHelpers, nodeNameToToolName } = require('n8n-wo
 
 const { createEngine } = require('../helpers/engine');
 const { startSandbox } = require('../helpers/sandbox');
-const { OPERATIONS } = require('./toolExpectations');
+const { OPERATIONS, editorKey, editorType, fromAiExpression } = require('./toolExpectations');
 
 // The JSON schema a model is given for the tool, made by the LangChain copy n8n-core itself uses.
 const { toJsonSchema } = require(
-	require.resolve('@langchain/core/utils/json_schema', { paths: [path.dirname(require.resolve('n8n-core/package.json'))] }),
+	require.resolve('@langchain/core/utils/json_schema', {
+		paths: [path.dirname(require.resolve('n8n-core/package.json'))],
+	}),
 );
 
 const { InventoryOps } = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/InventoryOps.node.js'));
@@ -39,15 +41,6 @@ function toolNodeType() {
 		execute: action.execute,
 	};
 }
-
-// The n8n 2.x editor's ✨ "let the model define this parameter" button (n8n-editor-ui, fromAIOverride utils): the
-// key is the parameter's display name with anything but letters, digits and '-' replaced by '_', the type is
-// boolean/number/json for those parameter types and string otherwise; the description is what the user types into
-// the override's Description box (empty until then).
-const editorKey = (displayName) => displayName.replace(/[^a-zA-Z0-9-]/g, '_').slice(0, 63);
-const editorType = (parameterType) => (['boolean', 'number', 'json'].includes(parameterType) ? parameterType : 'string');
-const fromAi = (key, description, type) =>
-	`={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`${description.replace(/[`\\]/g, '\\$&')}\`, '${type}') }}`;
 
 const ZOD_TYPES = { ZodString: 'string', ZodNumber: 'number', ZodBoolean: 'boolean', ZodEffects: 'json' };
 
@@ -74,7 +67,7 @@ function toolNode(expected, { describe = true } = {}) {
 	for (const { parameter } of expected.fromAi) {
 		const property = propertyOf(expected, parameter);
 		const description = describe ? property.description : '';
-		parameters[parameter] = fromAi(editorKey(property.displayName), description, editorType(property.type));
+		parameters[parameter] = fromAiExpression(editorKey(property.displayName), description, editorType(property.type));
 	}
 	const name = NodeHelpers.makeNodeName(parameters, nodeType.description);
 	return { id: 'tool', name, type: 'inventoryOpsTool', typeVersion: 1, position: [0, 0], parameters };
@@ -114,7 +107,9 @@ describe.each(OPERATIONS.map((expected) => [`${expected.resource}.${expected.ope
 			for (const [index, { parameter, mentions }] of expected.fromAi.entries()) {
 				const { description } = exposed[index];
 				expect(description).toBe(propertyOf(expected, parameter).description);
-				for (const words of mentions) expect({ parameter, description }).toEqual({ parameter, description: expect.stringMatching(words) });
+				for (const words of mentions) {
+					expect({ parameter, description }).toEqual({ parameter, description: expect.stringMatching(words) });
+				}
 			}
 		});
 
@@ -153,6 +148,11 @@ test('every operation of the node has an expectation, and every action names its
 	expect(listed.map(({ id }) => id).sort()).toEqual(
 		OPERATIONS.map((expected) => `${expected.resource}.${expected.operation}`).sort(),
 	);
+	// An agent with several of these tools tells them apart by name and description, both made from the action.
+	const nouns = { order: 'order', kit: 'kit', shipment: 'shipment', webhookHandler: 'webhook handler' };
+	for (const { id, action } of listed) {
+		expect({ id, action }).toEqual({ id, action: expect.stringContaining(nouns[id.split('.')[0]]) });
+	}
 	const tools = new Set(OPERATIONS.map((expected) => expected.toolName));
 	expect(tools.size).toBe(OPERATIONS.length);
 });
@@ -211,9 +211,10 @@ describe('an agent calling the tool (n8n-core handleToolInvocation, sandbox over
 		expect(result.error).toBeUndefined();
 		const [{ json }] = result.items;
 		expect(json.tool).toBe(expected.toolName);
-		expect(json.answer).toEqual([expect.objectContaining({ store_id: order.store_id, order_number: order.order_number })]);
+		const reference = { store_id: order.store_id, order_number: order.order_number };
+		expect(json.answer).toEqual([expect.objectContaining(reference)]);
 		const calls = await sandbox.calls('/api/order/get_single_bulk');
-		expect(calls.map((call) => call.body)).toEqual([{ order: [{ store_id: order.store_id, order_number: order.order_number }] }]);
+		expect(calls.map((call) => call.body)).toEqual([{ order: [reference] }]);
 	});
 
 	test('kit creation: the model gives the kit as a JSON object, the tool creates exactly one kit', async () => {

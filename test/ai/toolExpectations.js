@@ -93,4 +93,13 @@ const OPERATIONS = [
 	},
 ];
 
-module.exports = { OPERATIONS, TOOL_TYPE };
+// The n8n 2.x editor's ✨ "let the model define this parameter" button (n8n-editor-ui, fromAIOverride utils): the
+// key is the parameter's display name with anything but letters, digits and '-' replaced by '_', the type is
+// boolean/number/json for those parameter types and string otherwise; the description is what the user types into
+// the override's Description box (empty until then).
+const editorKey = (displayName) => displayName.replace(/[^a-zA-Z0-9-]/g, '_').slice(0, 63);
+const editorType = (parameterType) => (['boolean', 'number', 'json'].includes(parameterType) ? parameterType : 'string');
+const fromAiExpression = (key, description, type) =>
+	`={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`${description.replace(/[`\\]/g, '\\$&')}\`, '${type}') }}`;
+
+module.exports = { OPERATIONS, TOOL_TYPE, editorKey, editorType, fromAiExpression };
