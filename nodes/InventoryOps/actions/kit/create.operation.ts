@@ -197,7 +197,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '{\n  "name": "",\n  "sku": "",\n  "items": [{ "item_id": "", "quantity": 1 }]\n}',
 		description:
-			'The whole kit "data" object: name, sku, items [{item_id, sku, quantity, type}], barcodes, tags, listing_sku, fulfillment_sku, cost, retail, wholesale, sale, active, image, description, notes, weight, lag_time',
+			'The kit as a JSON object with name, sku and items [{item_id, sku, quantity, type}]; each item needs an item_id or a sku, and a quantity above 0. Optional: barcodes, tags, listing_sku, fulfillment_sku, cost, retail, wholesale, sale, active, image, description, notes, weight, lag_time.',
 		displayOptions: { show: { inputMode: ['json'] } },
 	},
 	optionsCollection(),
