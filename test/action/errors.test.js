@@ -83,6 +83,30 @@ test('500 on a create: reported once, with the advice to check before running ag
 	expect(await ctx.sandbox.calls(KIT)).toHaveLength(1);
 });
 
+describe("n8n's Retry On Fail setting", () => {
+	// n8n re-runs the whole node after any error; waitBetweenTries 0 keeps the engine's real retry loop quick.
+	const retrying = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
+
+	test('on a call that changes data: refused before anything is sent, naming the setting', async () => {
+		// The danger it prevents: the connection drops after the service created the kit, n8n tries again.
+		await ctx.sandbox.fault({ route: KIT, count: 1, drop: 'after' });
+		const result = await ctx.run(kit('KIT-RETRY'), { settings: retrying });
+		expect(result.error.message).toBe(
+			"'Retry On Fail' is on for this node, and /kit/create changes data: n8n would send it again after a time-out even if the service had applied it",
+		);
+		expect(result.error.description).toContain("Turn off Retry On Fail in the node's Settings");
+		expect(await ctx.sandbox.calls(KIT)).toEqual([]);
+		expect(await ctx.sandbox.kits()).toEqual([]);
+	});
+
+	test('on the read-only lookup: allowed, and n8n retries a dropped call', async () => {
+		await ctx.sandbox.fault({ route: BULK, count: 3, drop: 'before' });
+		const result = await ctx.run(lookup, { settings: retrying });
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => [item.json.store_id, item.json.order_number])).toEqual([['1001', '1000']]);
+	});
+});
+
 test('429 then success: one retry after the Retry-After wait, and one kit', async () => {
 	await ctx.sandbox.fault({ route: KIT, count: 1, status: 429, retryAfter: 1 });
 	const result = await ctx.run(kit());

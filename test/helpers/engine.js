@@ -184,7 +184,8 @@ function createEngine({ nodeTypes = {}, credentialTypes = {} } = {}) {
 	const allCredentialTypes = { ...packageCredentialTypes(), ...credentialTypes };
 
 	/**
-	 * Runs Start -> node once. `node`: { type, parameters, onError?, continueOnFail?, typeVersion?, name? };
+	 * Runs Start -> node once. `node`: { type, parameters, onError?, continueOnFail?, typeVersion?, name?, settings? }
+	 * (`settings`: more node settings, e.g. { retryOnFail: true, waitBetweenTries: 0 });
 	 * `credentials`: the decrypted data for the node's (first) credential type, or { [type]: data }.
 	 * `subNodes`: nodes connected into the node under test by a non-main connection, e.g. a tool node into an
 	 * agent: [{ name, type, parameters, connectionType: 'ai_tool' }]; they get the same credential.
@@ -216,6 +217,7 @@ function createEngine({ nodeTypes = {}, credentialTypes = {} } = {}) {
 				parameters: node.parameters ?? {},
 				...(node.onError && { onError: node.onError }),
 				...(node.continueOnFail && { continueOnFail: true }),
+				...node.settings,
 				...(type && {
 					credentials: { [type]: { id: 'test-credential', name: 'Test credential' } },
 				}),

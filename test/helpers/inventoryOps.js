@@ -18,9 +18,9 @@ function useInventoryOps(sandboxOptions = {}) {
 	beforeEach(async () => {
 		await context.sandbox.reset();
 	});
-	context.run = (parameters, { items = [{}], onError, continueOnFail, accessToken, credentials } = {}) =>
+	context.run = (parameters, { items = [{}], onError, continueOnFail, settings, accessToken, credentials } = {}) =>
 		context.engine.run({
-			node: { type: 'inventoryOps', parameters, onError, continueOnFail },
+			node: { type: 'inventoryOps', parameters, onError, continueOnFail, settings },
 			items,
 			credentials: credentials ?? context.sandbox.credentials(accessToken),
 		});

@@ -1,4 +1,5 @@
 import {
+	NodeOperationError,
 	sleep,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -49,8 +50,21 @@ export async function inventoryOpsApiRequest<T = unknown>(
 	body: IDataObject,
 	options: RequestOptions = {},
 ): Promise<T> {
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE, options.itemIndex ?? 0);
 	const { path, base, changesData } = ENDPOINTS[endpoint];
+	if (changesData && this.getNode().retryOnFail === true) {
+		// n8n's Retry On Fail re-runs the whole node after any error, including a time-out after the service had
+		// already applied the change: the one way to keep such a call from being sent twice is not to start.
+		throw new NodeOperationError(
+			this.getNode(),
+			`'Retry On Fail' is on for this node, and ${path} changes data: n8n would send it again after a time-out even if the service had applied it`,
+			{
+				itemIndex: options.itemIndex,
+				description:
+					"Turn off Retry On Fail in the node's Settings. The node already retries what is safe to retry: a 429, where the service did nothing.",
+			},
+		);
+	}
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE, options.itemIndex ?? 0);
 	const request: IHttpRequestOptions = {
 		method: 'POST',
 		url: joinUrl(credentials[base], path),
