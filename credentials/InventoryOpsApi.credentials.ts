@@ -13,7 +13,7 @@ export class InventoryOpsApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:inventoryOps.svg', dark: 'file:inventoryOps.dark.svg' };
 
-	documentationUrl = 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#credentials';
+	documentationUrl = 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#set-up-the-credential';
 
 	properties: INodeProperties[] = [
 		{

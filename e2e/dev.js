@@ -24,7 +24,10 @@ async function portOr(preferred) {
 		server.once('error', () => resolve(false));
 		server.listen(preferred, '127.0.0.1', () => server.close(() => resolve(true)));
 	});
-	return free ? preferred : await freePort();
+	if (free) return preferred;
+	const other = await freePort();
+	log(`port ${preferred} is taken, using ${other} instead: use the addresses printed below, not the README's :${preferred}`);
+	return other;
 }
 
 async function main() {
@@ -115,6 +118,7 @@ async function main() {
 			`  ... or a voided shipment whose stock the restore example puts back:`,
 			...sendEvent('shipment.voided', shipment),
 			`  What the notify example sent:  curl -s ${sandbox.adminUrl}/inbox`,
+			`  Kits made, handlers on record: curl -s ${sandbox.adminUrl}/kits ; curl -s ${sandbox.adminUrl}/handlers`,
 			'',
 			`n8n keeps its data in ${userFolder} (log: ${n8n.logFile}); ` +
 				'`npm run dev -- --fresh` starts over.',
