@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 				name: 'Restore Inventory',
 				value: 'restoreInventory',
 				description:
-					'Put back the stock a shipment took out of inventory, e.g. after the shipment was voided. Needs the store ID and order number, plus a shipment ID, tracking number or carrier shipment ID. Returns the restored shipments.',
+					'Put back the stock a shipment took out of inventory, e.g. after the shipment was voided. Needs the store ID and order number, plus a shipment ID, tracking number or carrier shipment ID. Returns the shipment records of the order.',
 				action: 'Restore inventory deducted by a shipment',
 			},
 		],
