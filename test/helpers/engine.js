@@ -111,10 +111,12 @@ function createNodeTypes(classesOrInstances) {
 
 /** The part of n8n's CredentialsHelper that executions use: decrypted data and generic `authenticate`. */
 class TestCredentialsHelper extends ICredentialsHelper {
-	constructor(credentialTypes) {
+	/** `onRequest(requestOptions)` runs just before each authenticated request leaves (a test's hook). */
+	constructor(credentialTypes, { onRequest } = {}) {
 		super();
 		this.credentialTypes = credentialTypes;
 		this.data = {};
+		this.onRequest = onRequest;
 	}
 
 	async getDecrypted(_additionalData, _nodeCredentials, type) {
@@ -123,6 +125,7 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	}
 
 	async authenticate(credentials, typeName, requestOptions, workflow, node) {
+		if (this.onRequest) await this.onRequest(requestOptions);
 		const authenticate = this.credentialTypes[typeName]?.authenticate;
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
 		if (!authenticate || authenticate.type !== 'generic') return requestOptions;
@@ -299,4 +302,11 @@ function createEngine({ nodeTypes = {}, credentialTypes = {} } = {}) {
 	return { run, nodeTypes: registry };
 }
 
-module.exports = { createEngine, createNodeTypes, START_NODE_TYPE };
+/** A credentials helper holding this package's credential `data` (decrypted), as n8n's server would. */
+function packageCredentialsHelper(data, { onRequest } = {}) {
+	const helper = new TestCredentialsHelper(packageCredentialTypes(), { onRequest });
+	helper.data.inventoryOpsApi = data;
+	return helper;
+}
+
+module.exports = { createEngine, createNodeTypes, packageCredentialsHelper, START_NODE_TYPE };

@@ -10,55 +10,17 @@
 //   deletes with mode 'internal', activation 'update' (TestWebhooks);
 // - a local HTTP server receives the sandbox's deliveries and hands the real request to webhook().
 const http = require('node:http');
-const path = require('node:path');
 
 const { HookContext, WebhookContext } = require('n8n-core');
 const { Workflow } = require('n8n-workflow');
 
-const { createEngine } = require('../../helpers/engine');
+const { createEngine, packageCredentialsHelper } = require('../../helpers/engine');
 
-const DIST = path.resolve(__dirname, '../../../dist');
 const NODE_NAME = 'Inventory Ops Trigger';
 const NODE_TYPE = 'inventoryOpsTrigger';
 const STATIC_KEY = `node:${NODE_NAME}`;
 
 const clone = (value) => JSON.parse(JSON.stringify(value ?? {}));
-
-/**
- * The two parts of n8n's CredentialsHelper a trigger uses: the decrypted credential, and the credential type's
- * generic `authenticate` applied to each request. `onRequest` lets a test act just before a request leaves.
- */
-function credentialsHelper(credentials, onRequest) {
-	const { InventoryOpsApi } = require(path.join(DIST, 'credentials/InventoryOpsApi.credentials.js'));
-	const type = new InventoryOpsApi();
-	return {
-		async getDecrypted() {
-			return { ...credentials };
-		},
-		async authenticate(decrypted, _typeName, requestOptions, workflow, node) {
-			await onRequest(requestOptions);
-			for (const [target, entries] of Object.entries(type.authenticate.properties)) {
-				requestOptions[target] = requestOptions[target] ?? {};
-				for (const [key, value] of Object.entries(entries)) {
-					requestOptions[target][key] = workflow.expression.getSimpleParameterValue(
-						node,
-						value,
-						'internal',
-						{ $credentials: decrypted },
-						undefined,
-						'',
-					);
-				}
-			}
-			return requestOptions;
-		},
-		getParentTypes: () => [],
-		getCredentialsProperties: () => type.properties,
-		isCredentialUsableByNode: () => true,
-		preAuthentication: async () => undefined,
-		runPreAuthentication: async () => undefined,
-	};
-}
 
 /** n8n hands webhook() an express Response; express is not installed, so the two methods the node uses are added. */
 function expressLikeResponse(res) {
@@ -110,7 +72,7 @@ async function createTriggerHarness({ sandbox, logger }) {
 
 	function additionalData(extra = {}) {
 		return {
-			credentialsHelper: credentialsHelper(credentials, (options) => requestHook(options)),
+			credentialsHelper: packageCredentialsHelper(credentials, { onRequest: (options) => requestHook(options) }),
 			...instanceUrls(origin),
 			logger: log,
 			...extra,
