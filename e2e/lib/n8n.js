@@ -6,7 +6,7 @@ const path = require('node:path');
 
 const { installHost } = require('./hosts');
 const { buildPackage, placePackage } = require('./package');
-const { freePort, waitFor } = require('./wait');
+const { exitedWithin, freePort, waitFor } = require('./wait');
 
 const OWNER = { email: 'owner@example.com', firstName: 'Dev', lastName: 'Owner', password: 'InventoryOps-demo-1' };
 
@@ -175,15 +175,7 @@ class N8nInstance {
 		const child = this.child;
 		if (!child) return;
 		this.signal('SIGTERM');
-		let timer;
-		const result = await Promise.race([
-			child.exited,
-			new Promise((resolve) => {
-				timer = setTimeout(() => resolve('timeout'), timeoutMs);
-			}),
-		]);
-		clearTimeout(timer);
-		if (result === 'timeout') await this.kill();
+		if (!(await exitedWithin(child, timeoutMs))) await this.kill();
 		else this.signal('SIGKILL'); // whatever of the group is left (the task runner), if anything
 	}
 

@@ -25,6 +25,19 @@ async function waitFor(probe, { timeoutMs = 30_000, intervalMs = 200, what = 'co
 	}
 }
 
+/** True when `child` (with an `exited` promise) ends within `timeoutMs`, false when the time ran out first. */
+async function exitedWithin(child, timeoutMs) {
+	let timer;
+	const result = await Promise.race([
+		child.exited,
+		new Promise((resolve) => {
+			timer = setTimeout(() => resolve('timeout'), timeoutMs);
+		}),
+	]);
+	clearTimeout(timer);
+	return result !== 'timeout';
+}
+
 /** A loopback port that was free a moment ago. */
 function freePort() {
 	return new Promise((resolve, reject) => {
@@ -38,4 +51,4 @@ function freePort() {
 	});
 }
 
-module.exports = { sleep, waitFor, freePort };
+module.exports = { sleep, waitFor, exitedWithin, freePort };

@@ -11,7 +11,7 @@ const net = require('node:net');
 const path = require('node:path');
 
 const { RUNTIME_DIR, run } = require('../../lib/hosts');
-const { freePort, waitFor } = require('../../lib/wait');
+const { exitedWithin, freePort, waitFor } = require('../../lib/wait');
 
 const DEBIAN_PACKAGES = ['postgresql', 'redis-server'];
 const REDIS_SERVER = '/usr/bin/redis-server';
@@ -98,15 +98,7 @@ async function stopDetached(child, signal, { timeoutMs = 15_000 } = {}) {
 	} catch {
 		return; // already gone
 	}
-	let timer;
-	const result = await Promise.race([
-		child.exited,
-		new Promise((resolve) => {
-			timer = setTimeout(() => resolve('timeout'), timeoutMs);
-		}),
-	]);
-	clearTimeout(timer);
-	if (result === 'timeout') {
+	if (!(await exitedWithin(child, timeoutMs))) {
 		try {
 			process.kill(-child.pid, 'SIGKILL');
 		} catch {
