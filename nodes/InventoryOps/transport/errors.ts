@@ -1,6 +1,7 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { ENDPOINTS, type Endpoint } from './endpoints';
+import { isPlainObject } from '../shared/objects';
 
 /** The spec's error object (part 7); every field may be missing on an answer we did not expect. */
 export interface ServiceError {
@@ -15,14 +16,11 @@ export interface ServiceError {
 	display?: string;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Pulls the spec's `{ error: {...} }` out of an answer, tolerating a bare error object or plain text. */
 export function readServiceError(body: unknown): ServiceError {
-	const candidate = isObject(body) && isObject(body.error) ? body.error : body;
-	if (isObject(candidate)) {
+	const candidate = isPlainObject(body) && isPlainObject(body.error) ? body.error : body;
+	if (isPlainObject(candidate)) {
 		const pick = <T>(key: string, type: string) => (typeof candidate[key] === type ? (candidate[key] as T) : undefined);
 		return {
 			message: pick<string>('message', 'string'),
@@ -47,7 +45,7 @@ export function jwtExpiry(token: unknown): Date | undefined {
 	if (parts.length !== 3) return undefined;
 	try {
 		const payload: unknown = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
-		if (isObject(payload) && typeof payload.exp === 'number') return new Date(payload.exp * 1000);
+		if (isPlainObject(payload) && typeof payload.exp === 'number') return new Date(payload.exp * 1000);
 	} catch {
 		return undefined;
 	}
@@ -115,8 +113,8 @@ export function apiErrorFromResponse(status: number, body: unknown, context: Err
  * generic text, so the code is read from the wrapped cause first.
  */
 function networkReason(error: unknown): { reason: string; timedOut: boolean } {
-	if (!isObject(error)) return { reason: 'unknown network error', timedOut: false };
-	const cause = isObject(error.cause) ? error.cause : {};
+	if (!isPlainObject(error)) return { reason: 'unknown network error', timedOut: false };
+	const cause = isPlainObject(error.cause) ? error.cause : {};
 	const texts = [
 		cause.code,
 		error.code,

@@ -34,7 +34,8 @@ interface FullResponse {
 	body: unknown;
 }
 
-const DEFAULT_TIMEOUT_MS = 30_000;
+/** How long a call may take before it is given up, unless the operation's Timeout option says otherwise. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
 
 function joinUrl(base: unknown, path: string): string {
 	return `${String(base ?? '').replace(/\/+$/, '')}${path}`;

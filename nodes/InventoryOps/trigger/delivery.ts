@@ -5,6 +5,7 @@ import { unremovableNotice } from './notices';
 import { SECRET_HEADER, secretMatches } from './secret';
 import { readSelectedEventTypes } from './selection';
 import { readState, writeState, type Registration, type TriggerState } from './state';
+import { isPlainObject } from '../shared/objects';
 
 /** How many recent event ids each registration remembers to recognise a repeated delivery. */
 export const RECENT_EVENT_IDS = 200;
@@ -16,13 +17,10 @@ interface DeliveredEvent {
 	data: unknown;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The delivery body the service sends: `{ id, type, created_at, data }`; undefined when it is not an event. */
 function readEvent(body: unknown): DeliveredEvent | undefined {
-	if (!isObject(body) || typeof body.type !== 'string' || body.type.trim() === '') return undefined;
+	if (!isPlainObject(body) || typeof body.type !== 'string' || body.type.trim() === '') return undefined;
 	if (body.id !== undefined && typeof body.id !== 'string') return undefined;
 	return {
 		id: body.id === '' ? undefined : body.id,

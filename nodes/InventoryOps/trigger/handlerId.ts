@@ -1,6 +1,4 @@
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isPlainObject } from '../shared/objects';
 
 const ID_KEYS = ['_id', 'id', 'handler_id', 'handlerId'];
 const CONTAINER_KEYS = ['handler', 'data', 'result', 'webhook'];
@@ -19,12 +17,12 @@ function idAt(object: Record<string, unknown>): string | undefined {
  * at the top of the answer, or one level down in `handler`, `data`, `result` or `webhook`.
  */
 export function findHandlerId(answer: unknown): string | undefined {
-	if (!isObject(answer)) return undefined;
+	if (!isPlainObject(answer)) return undefined;
 	const direct = idAt(answer);
 	if (direct !== undefined) return direct;
 	for (const key of CONTAINER_KEYS) {
 		const nested = answer[key];
-		if (isObject(nested)) {
+		if (isPlainObject(nested)) {
 			const id = idAt(nested);
 			if (id !== undefined) return id;
 		}

@@ -2,15 +2,13 @@ import { NodeApiError, type IDataObject, type IHookFunctions, type JsonObject } 
 
 import { inventoryOpsApiRequest } from '../transport';
 import type { HandlerRecord } from './state';
+import { isPlainObject } from '../shared/objects';
 
 export interface RemovalFailure {
 	record: HandlerRecord;
 	error: Error;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const NOT_FOUND = /not[\s_-]?found|unknown|no such|does not exist/i;
 
@@ -21,13 +19,13 @@ const NOT_FOUND = /not[\s_-]?found|unknown|no such|does not exist/i;
  */
 function isUnknownHandlerError(error: unknown): boolean {
 	if (!(error instanceof NodeApiError) || error.httpCode !== '404') return false;
-	const code = isObject(error.errorResponse) ? String(error.errorResponse.code ?? '') : '';
+	const code = isPlainObject(error.errorResponse) ? String(error.errorResponse.code ?? '') : '';
 	return !/route/i.test(code) && !/route|path/i.test(error.message);
 }
 
 function answerSaysFailed(answer: unknown): string | undefined {
-	if (!isObject(answer) || answer.success !== false) return undefined;
-	const detail = isObject(answer.error) ? answer.error : answer;
+	if (!isPlainObject(answer) || answer.success !== false) return undefined;
+	const detail = isPlainObject(answer.error) ? answer.error : answer;
 	const reason = [detail.code, detail.message].filter((part) => typeof part === 'string').join(': ');
 	if (reason === '' || NOT_FOUND.test(reason)) return undefined;
 	return reason;

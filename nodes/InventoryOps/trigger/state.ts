@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { isPlainObject } from '../shared/objects';
 
 /** Test registrations ("listen for test event") and production ones never touch each other's handlers. */
 export type RegistrationKind = 'production' | 'test';
@@ -38,16 +39,13 @@ export interface TriggerState {
 const STATE_KEY = 'inventoryOpsTrigger';
 const MAX_RECORDS = 100;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function asStrings(value: unknown): string[] {
 	return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
 }
 
 function asHandler(value: unknown): HandlerRecord | undefined {
-	if (!isObject(value) || typeof value.type !== 'string' || typeof value.url !== 'string') return undefined;
+	if (!isPlainObject(value) || typeof value.type !== 'string' || typeof value.url !== 'string') return undefined;
 	return {
 		type: value.type,
 		id: typeof value.id === 'string' && value.id !== '' ? value.id : undefined,
@@ -66,7 +64,7 @@ function asHandlers(value: unknown): HandlerRecord[] {
 }
 
 function asRegistration(url: string, value: unknown): Registration | undefined {
-	if (!isObject(value)) return undefined;
+	if (!isPlainObject(value)) return undefined;
 	return {
 		url,
 		kind: value.kind === 'test' ? 'test' : 'production',
@@ -86,9 +84,9 @@ export function readState(staticData: IDataObject): TriggerState {
 	// Every field below is copied into a fresh object, so the result is detached without a JSON round trip
 	// (which cost most of a delivery's time and heap in the benchmark).
 	const raw: unknown = staticData[STATE_KEY];
-	const stored = isObject(raw) ? raw : {};
+	const stored = isPlainObject(raw) ? raw : {};
 	const registrations: Record<string, Registration> = {};
-	if (isObject(stored.registrations)) {
+	if (isPlainObject(stored.registrations)) {
 		for (const [url, value] of Object.entries(stored.registrations)) {
 			const registration = asRegistration(url, value);
 			if (registration) registrations[url] = registration;

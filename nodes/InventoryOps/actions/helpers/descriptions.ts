@@ -1,11 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { DEFAULT_TIMEOUT_MS } from '../../transport';
+
 const timeoutOption: INodeProperties = {
 	displayName: 'Timeout',
 	name: 'timeout',
 	type: 'number',
 	typeOptions: { minValue: 1 },
-	default: 30000,
+	default: DEFAULT_TIMEOUT_MS,
 	description:
 		'Milliseconds to wait for the service to answer a call before it fails. A call that may have changed data is not sent again after a time-out.',
 };

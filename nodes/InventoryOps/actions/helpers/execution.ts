@@ -7,7 +7,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { inventoryOpsApiRequest, type Endpoint } from '../../transport';
+import { DEFAULT_TIMEOUT_MS, inventoryOpsApiRequest, type Endpoint } from '../../transport';
 import { compact } from './validation';
 
 /**
@@ -99,7 +99,7 @@ export async function requestForItem(
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const timeoutMs = this.getNodeParameter('options.timeout', itemIndex, 30_000) as number;
+	const timeoutMs = this.getNodeParameter('options.timeout', itemIndex, DEFAULT_TIMEOUT_MS) as number;
 	return (await inventoryOpsApiRequest.call(this, endpoint, body, {
 		itemIndex,
 		timeoutMs,

@@ -1,5 +1,7 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
+import { isPlainObject } from '../../shared/objects';
+
 /** Longest text we forward; the spec names no limit, this only stops runaway expressions from being sent. */
 export const MAX_TEXT_LENGTH = 10_000;
 
@@ -88,10 +90,6 @@ export class ItemValidator {
 			return this.fail(field, 'is not valid JSON');
 		}
 	}
-}
-
-export function isPlainObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A short, token-free description of a bad value for error messages. */

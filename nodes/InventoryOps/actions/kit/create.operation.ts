@@ -8,7 +8,8 @@ import {
 
 import { optionsCollection } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/execution';
-import { compact, isPlainObject, ItemValidator } from '../helpers/validation';
+import { isPlainObject } from '../../shared/objects';
+import { compact, ItemValidator } from '../helpers/validation';
 
 const properties: INodeProperties[] = [
 	{

@@ -9,11 +9,12 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { inventoryOpsApiRequest } from '../../transport';
+import { DEFAULT_TIMEOUT_MS, inventoryOpsApiRequest } from '../../transport';
 import { chunk, runWithConcurrency } from '../helpers/concurrency';
 import { optionsCollection } from '../helpers/descriptions';
 import { asNodeError, failedItemOutput, pairedOutput } from '../helpers/execution';
-import { isPlainObject, ItemValidator } from '../helpers/validation';
+import { isPlainObject } from '../../shared/objects';
+import { ItemValidator } from '../helpers/validation';
 
 const properties: INodeProperties[] = [
 	{
@@ -263,7 +264,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const output = this.getNodeParameter('options.output', 0, 'order') as string;
 	const batchSize = Math.max(1, Math.floor(this.getNodeParameter('options.batchSize', 0, 100) as number));
 	const callsInFlight = Math.max(1, Math.floor(this.getNodeParameter('options.callsInFlight', 0, 4) as number));
-	const timeoutMs = this.getNodeParameter('options.timeout', 0, 30_000) as number;
+	const timeoutMs = this.getNodeParameter('options.timeout', 0, DEFAULT_TIMEOUT_MS) as number;
 
 	const referencesByItem = new Map<number, OrderReference[]>();
 	const inputErrors = new Map<number, unknown>();
