@@ -2,6 +2,7 @@ import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import { isPlainObject } from '../shared/objects';
+import { withoutUrlCredentials, withoutUrlCredentialsDeep } from '../shared/redact';
 
 /** The spec's error object (part 7); every field may be missing on an answer we did not expect. */
 export interface ServiceError {
@@ -78,7 +79,8 @@ export interface ErrorContext {
 
 /** Turns a non-2xx answer into a NodeApiError carrying the spec's fields; never includes the token. */
 export function apiErrorFromResponse(status: number, body: unknown, context: ErrorContext): NodeApiError {
-	const serviceError = readServiceError(body);
+	// The service may repeat a URL it was sent, password included: none leaves through the error.
+	const serviceError = withoutUrlCredentialsDeep(readServiceError(body));
 	const expiry = status === 401 ? jwtExpiry(context.accessToken) : undefined;
 	const expired = expiry !== undefined && expiry.getTime() <= (context.now ?? Date.now());
 	const message = expired
@@ -132,7 +134,8 @@ function networkReason(error: unknown): { reason: string; timedOut: boolean } {
 /** A call that never got an answer. For a call that may change data, say plainly that it was not repeated. */
 export function apiErrorFromNetworkFailure(error: unknown, context: ErrorContext): NodeApiError {
 	const { path, changesData } = ENDPOINTS[context.endpoint];
-	const { reason, timedOut } = networkReason(error);
+	const { reason: rawReason, timedOut } = networkReason(error);
+	const reason = withoutUrlCredentials(rawReason);
 	// The low-level code (ECONNRESET...) stays out of the message and out of a `code` field: n8n would replace
 	// a message containing it with a generic text that drops the endpoint and the "not repeated" advice.
 	const message = timedOut

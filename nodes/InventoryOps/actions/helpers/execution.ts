@@ -75,6 +75,14 @@ export function failedItemOutput(this: IExecuteFunctions, error: unknown, itemIn
 	return output.map((item) => ({ ...item, error: nodeError }));
 }
 
+/**
+ * Appends one by one: `target.push(...items)` passes every item as an argument and overflows the call stack once
+ * an item yields some 100,000 outputs.
+ */
+export function appendAll<T>(target: T[], items: readonly T[]): void {
+	for (const item of items) target.push(item);
+}
+
 /** Runs one call per input item; a failed item never stops the others when the node continues on fail. */
 export async function forEachItem(
 	this: IExecuteFunctions,
@@ -83,11 +91,13 @@ export async function forEachItem(
 ): Promise<INodeExecutionData[]> {
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		let output: INodeExecutionData[];
 		try {
-			returnData.push(...pairedOutput.call(this, await handleItem(itemIndex), itemIndex));
+			output = pairedOutput.call(this, await handleItem(itemIndex), itemIndex);
 		} catch (error) {
-			returnData.push(...failedItemOutput.call(this, error, itemIndex));
+			output = failedItemOutput.call(this, error, itemIndex);
 		}
+		appendAll(returnData, output);
 	}
 	return returnData;
 }

@@ -1,9 +1,44 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/objects';
+import { hasUrlCredentials, withoutUrlCredentials } from '../../shared/redact';
 
 /** Longest text we forward; the spec names no limit, this only stops runaway expressions from being sent. */
 export const MAX_TEXT_LENGTH = 10_000;
+
+/** A number written in decimal: "12", "-3", "12.50", ".5". Not "0x10", "1e3", "Infinity" or "12 kg". */
+const DECIMAL = /^-?(\d+(\.\d*)?|\.\d+)$/;
+/** HTTP's token: the characters a header name may have. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** A control character: C0 (NUL, CR, LF, tab...), DEL or C1. */
+function isControl(code: number): boolean {
+	return code < 0x20 || (code >= 0x7f && code <= 0x9f);
+}
+
+/** What an HTTP header value may not hold: control characters other than tab (CR, LF, NUL...), and non-Latin-1. */
+function unfitForHeaderValue(text: string): boolean {
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if ((isControl(code) && code !== 0x09 && code < 0x80) || code === 0x7f || code > 0xff) return true;
+	}
+	return false;
+}
+
+/** Whitespace and control characters, none of which may appear anywhere in a URL we send. */
+function unfitForUrl(text: string): boolean {
+	for (let index = 0; index < text.length; index++) {
+		if (isControl(text.charCodeAt(index))) return true;
+	}
+	return /\s/.test(text);
+}
+
+/** A checked http(s) URL: `url` as sent, `shown` without user name and password, for outputs. */
+export interface CheckedUrl {
+	url: string;
+	shown: string;
+	hasCredentials: boolean;
+}
 
 /**
  * Checks one input item's values before any call is made. Every failure is a NodeOperationError that names the
@@ -39,10 +74,13 @@ export class ItemValidator {
 		return text;
 	}
 
-	/** A finite number, not negative; numeric text such as "12.50" is accepted and sent as a number. */
+	/** A finite number, not negative; decimal text such as "12.50" is accepted and sent as a number. */
 	optionalNumber(value: unknown, field: string): number | undefined {
 		if (value === undefined || value === null || value === '') return undefined;
-		const number = typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : value;
+		if (typeof value === 'string' && !DECIMAL.test(value.trim())) {
+			this.fail(field, `must be a decimal number such as 12 or 12.50, got ${describe(value)}`);
+		}
+		const number = typeof value === 'string' ? Number(value.trim()) : value;
 		if (typeof number !== 'number' || !Number.isFinite(number)) {
 			this.fail(field, `must be a number, got ${describe(value)}`);
 		}
@@ -69,6 +107,64 @@ export class ItemValidator {
 			.map((entry, index) => this.optionalText(entry, `${field}[${index}]`))
 			.filter((entry): entry is string => entry !== undefined);
 		return texts.length > 0 ? texts : undefined;
+	}
+
+	/**
+	 * An http:// or https:// address with a host, read in full: no whitespace or control character anywhere (they
+	 * would be stored by the service and break every call to the address).
+	 */
+	url(value: unknown, field: string): CheckedUrl {
+		const url = this.text(value, field);
+		if (unfitForUrl(url)) this.fail(field, 'must not contain spaces, line breaks or other control characters');
+		let parsed: URL | undefined;
+		try {
+			parsed = new URL(url);
+		} catch {
+			parsed = undefined;
+		}
+		if (parsed === undefined || !/^https?:\/\/[^\\]*$/i.test(url) || !['http:', 'https:'].includes(parsed.protocol)) {
+			this.fail(field, 'must be an http:// or https:// address');
+		}
+		if (parsed.hostname === '') this.fail(field, 'must name a host, e.g. https://example.com/hook');
+		const hasCredentials = hasUrlCredentials(url) || parsed.username !== '' || parsed.password !== '';
+		return { url, shown: withoutUrlCredentials(url), hasCredentials };
+	}
+
+	/**
+	 * HTTP headers from name/value rows: names by HTTP's token rule and unique regardless of letter case (HTTP does
+	 * not tell them apart), values without control characters.
+	 */
+	headers(rows: unknown, field: string): IDataObject {
+		const entries: Array<[string, string]> = [];
+		const seen = new Map<string, number>();
+		this.list(rows ?? [], field).forEach((row, index) => {
+			const at = `${field}[${index}]`;
+			if (!isPlainObject(row)) this.fail(at, 'must be an object with name and value');
+			this.knownKeys(row, ['name', 'value'], `${at}.`, 'a header');
+			const name = this.text(row.name, `${at}.name`);
+			if (!HEADER_NAME.test(name)) this.fail(`${at}.name`, 'is not a valid HTTP header name');
+			const first = seen.get(name.toLowerCase());
+			if (first !== undefined) {
+				this.fail(`${at}.name`, `repeats the header of ${field}[${first}] (header names ignore letter case)`);
+			}
+			seen.set(name.toLowerCase(), index);
+			const value = this.optionalText(row.value, `${at}.value`) ?? '';
+			if (unfitForHeaderValue(value)) {
+				this.fail(`${at}.value`, 'must not contain line breaks, NUL or other control characters (HTTP forbids them)');
+			}
+			entries.push([name, value]);
+		});
+		// fromEntries: a header named like an Object.prototype key stays an ordinary entry.
+		return Object.fromEntries(entries);
+	}
+
+	/** Refuses keys that are not known: a misspelt field would otherwise be dropped without anyone noticing. */
+	knownKeys(object: IDataObject, known: readonly string[], prefix: string, what: string): void {
+		for (const key of Object.keys(object)) {
+			if (known.includes(key)) continue;
+			const shown = key.length > 60 ? `${key.slice(0, 60)}…` : key;
+			this.fail(`${prefix}${shown}`, `is not a field of ${what} (known: ${known.join(', ')})`);
+		}
 	}
 
 	object(value: unknown, field: string): IDataObject {

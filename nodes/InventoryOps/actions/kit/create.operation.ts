@@ -210,9 +210,10 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 const TEXT_FIELDS = ['name', 'sku', 'listing_sku', 'fulfillment_sku', 'image', 'description', 'notes'];
 const NUMBER_FIELDS = ['cost', 'retail', 'wholesale', 'sale', 'weight', 'lag_time'];
-const KNOWN_FIELDS = new Set([...TEXT_FIELDS, ...NUMBER_FIELDS, 'items', 'barcodes', 'tags', 'active']);
+const KNOWN_FIELDS = [...TEXT_FIELDS, ...NUMBER_FIELDS, 'items', 'barcodes', 'tags', 'active'];
+const COMPONENT_FIELDS = ['item_id', 'sku', 'quantity', 'type'];
 
-/** Form field names mapped to the spec's field names (spec 2.12). */
+/** Form field names mapped to the service's field names. */
 const FORM_TO_SPEC: Record<string, string> = {
 	listingSku: 'listing_sku',
 	fulfillmentSku: 'fulfillment_sku',
@@ -221,6 +222,7 @@ const FORM_TO_SPEC: Record<string, string> = {
 
 function checkComponent(check: ItemValidator, component: unknown, field: string): IDataObject {
 	if (!isPlainObject(component)) check.fail(field, 'must be an object with item_id, sku, quantity and type');
+	check.knownKeys(component, COMPONENT_FIELDS, `${field}.`, 'a kit component');
 	const checked = compact({
 		item_id: check.optionalText(component.item_id, `${field}.item_id`),
 		sku: check.optionalText(component.sku, `${field}.sku`),
@@ -237,13 +239,11 @@ function checkComponent(check: ItemValidator, component: unknown, field: string)
 }
 
 /**
- * Checks a kit against spec 2.12 and returns it in the shape sent: texts trimmed, numbers as numbers, lists as
- * lists. Unknown fields are refused, because a misspelt field would otherwise be dropped without anyone noticing.
+ * Checks a kit and returns it in the shape sent: texts trimmed, numbers as numbers, lists as lists. Unknown fields
+ * are refused at every level (kit and component), because a misspelt field would otherwise be dropped unnoticed.
  */
 export function checkKit(check: ItemValidator, data: IDataObject, prefix: string): IDataObject {
-	for (const key of Object.keys(data)) {
-		if (!KNOWN_FIELDS.has(key)) check.fail(`${prefix}${key}`, 'is not a kit field of the service (spec 2.12)');
-	}
+	check.knownKeys(data, KNOWN_FIELDS, prefix, 'a kit');
 	const kit: IDataObject = {
 		name: check.text(data.name, `${prefix}name`),
 		sku: check.text(data.sku, `${prefix}sku`),

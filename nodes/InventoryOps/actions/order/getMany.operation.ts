@@ -12,7 +12,7 @@ import {
 import { DEFAULT_TIMEOUT_MS, inventoryOpsApiRequest } from '../../transport';
 import { chunk, runWithConcurrency } from '../helpers/concurrency';
 import { optionsCollection } from '../helpers/descriptions';
-import { asNodeError, failedItemOutput, pairedOutput } from '../helpers/execution';
+import { appendAll, asNodeError, failedItemOutput, pairedOutput } from '../helpers/execution';
 import { isPlainObject } from '../../shared/objects';
 import { ItemValidator } from '../helpers/validation';
 
@@ -347,9 +347,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 					);
 				}
 			}
-			returnData.push(...pairedOutput.call(this, results, itemIndex));
+			appendAll(returnData, pairedOutput.call(this, results, itemIndex));
 		} catch (error) {
-			returnData.push(...failedItemOutput.call(this, error, itemIndex));
+			appendAll(returnData, failedItemOutput.call(this, error, itemIndex));
 		}
 	}
 	return returnData;

@@ -11,6 +11,7 @@ import { EVENT_TYPE_OPTIONS } from '../../shared/events';
 import { optionsCollection } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/execution';
 import { ItemValidator } from '../helpers/validation';
+import { withoutUrlCredentialsDeep } from '../../shared/redact';
 
 const CUSTOM_EVENT = 'custom';
 const HTTP_METHODS = ['POST', 'PUT', 'PATCH', 'GET', 'DELETE'];
@@ -95,18 +96,6 @@ const displayOptions = { show: { resource: ['webhookHandler'], operation: ['add'
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-function readHeaders(check: ItemValidator, rows: IDataObject[]): IDataObject {
-	const headers: IDataObject = {};
-	rows.forEach((row, index) => {
-		const name = check.text(row.name, `Headers[${index}].name`);
-		if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
-			check.fail(`Headers[${index}].name`, 'is not a valid HTTP header name');
-		}
-		headers[name] = check.optionalText(row.value, `Headers[${index}].value`) ?? '';
-	});
-	return headers;
-}
-
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const check = new ItemValidator(this.getNode(), itemIndex);
@@ -115,19 +104,32 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			selected === CUSTOM_EVENT
 				? check.text(this.getNodeParameter('customEventType', itemIndex, ''), 'Custom Event Type')
 				: check.text(selected, 'Event Type');
-		const url = check.text(this.getNodeParameter('url', itemIndex, ''), 'URL');
-		if (!/^https?:\/\/[^\s/]+/i.test(url)) check.fail('URL', 'must be an http:// or https:// address');
+		const url = check.url(this.getNodeParameter('url', itemIndex, ''), 'URL');
 		const method = check.text(this.getNodeParameter('method', itemIndex, 'POST'), 'Method').toUpperCase();
 		if (!HTTP_METHODS.includes(method)) check.fail('Method', `must be one of ${HTTP_METHODS.join(', ')}`);
-		const rows = this.getNodeParameter('headers.header', itemIndex, []) as IDataObject[];
 		const request = {
 			type,
 			name: check.text(this.getNodeParameter('name', itemIndex, ''), 'Name'),
-			handler: { url, method, headers: readHeaders(check, rows) },
+			handler: {
+				url: url.url,
+				method,
+				headers: check.headers(this.getNodeParameter('headers.header', itemIndex, []), 'Headers'),
+			},
 		};
 		const response = await requestForItem.call(this, 'webhookAddHandler', request, itemIndex);
-		// Header values may be secrets, so they are not echoed back.
-		const result: IDataObject = { ...response, type, name: request.name, url, method };
+		// Header values and a password in the URL may be secrets, so they are not echoed back.
+		const result: IDataObject = withoutUrlCredentialsDeep({
+			...response,
+			type,
+			name: request.name,
+			url: url.shown,
+			method,
+		});
+		if (url.hasCredentials) {
+			result.urlCredentialsRemoved = true;
+			result.warning =
+				'The URL carries a user name or password. It was removed from this output, but the service stores the URL as given and sends it with every delivery: prefer a header for secrets.';
+		}
 		if (typeof response?._id !== 'string' || response._id === '') {
 			result.idReturned = false;
 			result.notice =
