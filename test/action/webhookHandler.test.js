@@ -87,7 +87,7 @@ test('bad URL and header name fail the item before any call, naming the field', 
 		},
 	);
 	expect(result.items.map((item) => [item.pairedItem.item, item.json.error])).toEqual([
-		[0, "Item 0: 'URL' must be an http:// or https:// address"],
+		[0, "Item 0: 'URL' must be an http:// or https:// address with a host, e.g. https://example.com/hook"],
 		[1, "Item 1: 'Headers[0].name' is not a valid HTTP header name"],
 	]);
 	expect(await ctx.sandbox.calls(ADD)).toHaveLength(0);

@@ -122,10 +122,11 @@ export class ItemValidator {
 		} catch {
 			parsed = undefined;
 		}
-		if (parsed === undefined || !/^https?:\/\/[^\\]*$/i.test(url) || !['http:', 'https:'].includes(parsed.protocol)) {
-			this.fail(field, 'must be an http:// or https:// address');
+		// Read as written, not as a lenient parser repairs it: "https:///x" or "https:\\x" are not taken as a host.
+		const written = /^https?:\/\/[^/?#\\][^\\]*$/i.test(url);
+		if (parsed === undefined || !written || !['http:', 'https:'].includes(parsed.protocol) || parsed.hostname === '') {
+			this.fail(field, 'must be an http:// or https:// address with a host, e.g. https://example.com/hook');
 		}
-		if (parsed.hostname === '') this.fail(field, 'must name a host, e.g. https://example.com/hook');
 		const hasCredentials = hasUrlCredentials(url) || parsed.username !== '' || parsed.password !== '';
 		return { url, shown: withoutUrlCredentials(url), hasCredentials };
 	}
