@@ -32,7 +32,11 @@ describe('URLs are read in full, not only at the start', () => {
 		['a tab at the end of the host', 'https://example.com\t/hook', "Item 0: 'URL' must not contain spaces"],
 		['another scheme', 'ftp://example.com/hook', "Item 0: 'URL' must be an http:// or https:// address with a host"],
 		['no host', 'https:///hook', "Item 0: 'URL' must be an http:// or https:// address with a host"],
-		['a backslash for a slash', 'https:\\\\example.com/hook', "Item 0: 'URL' must be an http:// or https:// address with a host"],
+		[
+			'a backslash for a slash',
+			'https:\\\\example.com/hook',
+			"Item 0: 'URL' must be an http:// or https:// address with a host",
+		],
 	])('%s is refused before any call', async (_, url, message) => {
 		const [[itemIndex, error]] = await addEach([{ json: { url } }]);
 		expect(itemIndex).toBe(0);
@@ -76,7 +80,9 @@ describe('handler headers follow HTTP', () => {
 				{ name: 'x-secret', value: 'b' },
 			]),
 		);
-		expect(errors).toEqual([[0, expect.stringMatching(/^Item 0: 'Headers\[1\]\.name' repeats the header of Headers\[0\]/)]]);
+		expect(errors).toEqual([
+			[0, expect.stringMatching(/^Item 0: 'Headers\[1\]\.name' repeats the header of Headers\[0\]/)],
+		]);
 		expect(await ctx.sandbox.calls(ADD)).toHaveLength(0);
 	});
 });
@@ -134,10 +140,16 @@ describe('a user name or password in a handler URL', () => {
 		expect(jsonOf(continued.items)[0].error).toBe('Cannot reach https://example.com/hook');
 		expect(JSON.stringify(continued.items)).not.toContain('s3cret');
 
-		await ctx.sandbox.fault({ route: ADD, status: 400, body: { error: { message: 'Cannot reach https://alice:s3cret@example.com/hook' } } });
+		await ctx.sandbox.fault({
+			route: ADD,
+			status: 400,
+			body: { error: { message: 'Cannot reach https://alice:s3cret@example.com/hook' } },
+		});
 		const stopped = await ctx.run(addParameters(), { items: [{ json: { url } }] });
 		expect(stopped.error.message).toBe('Cannot reach https://example.com/hook');
-		expect(JSON.stringify({ ...stopped.error, message: stopped.error.message, description: stopped.error.description })).not.toContain('s3cret');
+		expect(
+			JSON.stringify({ ...stopped.error, message: stopped.error.message, description: stopped.error.description }),
+		).not.toContain('s3cret');
 	});
 });
 
@@ -146,7 +158,12 @@ describe('Kit -> Create', () => {
 	// kit given as JSON text keeps them.
 	const create = (kit) =>
 		ctx.run(
-			{ resource: 'kit', operation: 'create', inputMode: 'json', kitData: typeof kit === 'string' ? kit : JSON.stringify(kit) },
+			{
+				resource: 'kit',
+				operation: 'create',
+				inputMode: 'json',
+				kitData: typeof kit === 'string' ? kit : JSON.stringify(kit),
+			},
 			{ continueOnFail: true },
 		);
 
@@ -161,7 +178,12 @@ describe('Kit -> Create', () => {
 
 	test('decimal text is read as its number', async () => {
 		const [item] = await ctx.sandbox.items();
-		const result = await create({ name: 'Kit', sku: 'K-DEC', cost: ' 12.50 ', items: [{ item_id: item.item_id, quantity: '2' }] });
+		const result = await create({
+			name: 'Kit',
+			sku: 'K-DEC',
+			cost: ' 12.50 ',
+			items: [{ item_id: item.item_id, quantity: '2' }],
+		});
 		expect(jsonOf(result.items)[0].error).toBeUndefined();
 		const [call] = await ctx.sandbox.calls(KIT);
 		expect([call.body.data.cost, call.body.data.items[0].quantity]).toEqual([12.5, 2]);
@@ -173,10 +195,14 @@ describe('Kit -> Create', () => {
 			const component = `{"sku":"ANY","quantity":1,${JSON.stringify(key)}:1}`;
 			const result = await create(`{"name":"Kit","sku":"K-KEY","items":[${component}]}`);
 			expect(jsonOf(result.items)[0].error).toMatch(
-				new RegExp(`^Item 0: 'data\\.items\\[0\\]\\.${key}' is not a field of a kit component \\(known: item_id, sku, quantity, type\\)`),
+				new RegExp(
+					`^Item 0: 'data\\.items\\[0\\]\\.${key}' is not a field of a kit component \\(known: item_id, sku, quantity, type\\)`,
+				),
 			);
 			const top = await create(`{"name":"Kit","sku":"K-KEY",${JSON.stringify(key)}:1}`);
-			expect(jsonOf(top.items)[0].error).toMatch(new RegExp(`^Item 0: 'data\\.${key}' is not a field of a kit \\(known: `));
+			expect(jsonOf(top.items)[0].error).toMatch(
+				new RegExp(`^Item 0: 'data\\.${key}' is not a field of a kit \\(known: `),
+			);
 			expect(await ctx.sandbox.calls(KIT)).toHaveLength(0);
 		},
 	);
@@ -185,7 +211,10 @@ describe('Kit -> Create', () => {
 describe('no input size crashes the node', () => {
 	test('one item whose reference list yields 300,000 outputs gives them all, paired with it', async () => {
 		const [order] = await ctx.sandbox.orders({ limit: 1 });
-		const references = Array.from({ length: 300_000 }, () => ({ store_id: order.store_id, order_number: order.order_number }));
+		const references = Array.from({ length: 300_000 }, () => ({
+			store_id: order.store_id,
+			order_number: order.order_number,
+		}));
 		const result = await ctx.run(
 			{ resource: 'order', operation: 'getMany', lookUpBy: 'list', references: '={{ $json.references }}' },
 			{ items: [{ json: { references } }] },
@@ -199,7 +228,11 @@ describe('no input size crashes the node', () => {
 
 	test('an answer split into 300,000 items (Restore Inventory, Split Into Shipments) gives them all', async () => {
 		const shipments = Array.from({ length: 300_000 }, () => ({}));
-		await ctx.sandbox.fault({ route: '/s/ship/shipping/restore_inventory', status: 200, body: { _id: 'o1', shipments } });
+		await ctx.sandbox.fault({
+			route: '/s/ship/shipping/restore_inventory',
+			status: 200,
+			body: { _id: 'o1', shipments },
+		});
 		const result = await ctx.run({
 			resource: 'shipment',
 			operation: 'restoreInventory',
