@@ -1,8 +1,9 @@
 // Random and hostile values for the property suites, and their run settings.
 //
-// `npm test` runs every property with a fixed seed and a fixed number of runs (RUNS below). The nightly run turns
-// both up: PROPERTY_RUNS=200 PROPERTY_SEED=$RANDOM npx jest test/properties  (a failure prints the seed and the
-// path to replay it with: put both into PROPERTY_SEED / fast-check's `path`).
+// `npm test` runs every property with a fixed seed and a fixed number of runs (30). The nightly run
+// (.github/workflows/properties-nightly.yml) turns both up:
+//   PROPERTY_RUNS=1000 PROPERTY_SEED=<any number> npm run properties:long
+// A failure prints the seed and the path that reproduce it.
 const fc = require('fast-check');
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 30);
