@@ -140,6 +140,44 @@ module.exports = (getContext) => {
 			});
 		});
 
+		test('webhookHandler add: a password in the URL reaches the service but not the output; a CR/LF header value stops before any call', async () => {
+			const context = getContext();
+			const url = `https://e2e-user:e2e-pw-${Date.now()}@example.com/e2e/credentials`;
+			const { output } = await run('e2e webhookHandler add with credentials', [
+				{
+					name: 'Add Handler',
+					parameters: { resource: 'webhookHandler', operation: 'add', eventType: 'order.shipped', name: 'E2E creds', url },
+				},
+			]);
+			expect(output).toEqual([
+				expect.objectContaining({ url: 'https://example.com/e2e/credentials', urlCredentialsRemoved: true, warning: expect.any(String) }),
+			]);
+			expect(JSON.stringify(output)).not.toContain('e2e-pw-');
+			const { handlers } = await context.admin('GET', '/handlers');
+			expect(handlers.filter((candidate) => candidate.handler.url === url)).toHaveLength(1);
+
+			const before = (await context.calls('/api/webhook/add_handler')).length;
+			const { n8n, credential } = context;
+			const workflow = await n8n.createWorkflow(
+				actionWorkflow('e2e webhookHandler add with a CR/LF header value', credential, [
+					{
+						name: 'Add Handler',
+						parameters: {
+							resource: 'webhookHandler',
+							operation: 'add',
+							eventType: 'order.shipped',
+							name: 'E2E bad header',
+							url: 'https://example.com/e2e/bad-header',
+							headers: { header: [{ name: 'X-Secret', value: 'a\r\nX-Injected: 1' }] },
+						},
+					},
+				]),
+			);
+			const execution = await n8n.runManually(workflow.id, MANUAL_TRIGGER);
+			expect(errorOf(execution).message).toMatch(/^Item 0: 'Headers\[0\]\.value' must not contain line breaks/);
+			expect((await context.calls('/api/webhook/add_handler')).length).toBe(before);
+		});
+
 		test('webhookHandler remove: add then remove in one workflow leaves no handler behind', async () => {
 			const context = getContext();
 			const url = `https://example.com/e2e/remove/${Date.now()}`;
