@@ -206,6 +206,12 @@ describe('Kit -> Create', () => {
 			expect(await ctx.sandbox.calls(KIT)).toHaveLength(0);
 		},
 	);
+	test('an unknown key with quotes or line breaks is named as JSON text, on one line', async () => {
+		const result = await create('{"name":"Kit","sku":"K-ODD","items":[{"sku":"ANY","quantity":1,"it\'s\\n":1}]}');
+		const [json] = jsonOf(result.items);
+		expect(json.error).toMatch(/^Item 0: 'data\.items\[0\]\."it's\\n"' is not a field of a kit component/);
+		expect(json.error).not.toContain('\n');
+	});
 });
 
 describe('no input size crashes the node', () => {

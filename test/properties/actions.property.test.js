@@ -29,7 +29,9 @@ const BUSINESS_CODES = new Set([
 	'ALREADY_RESTORED',
 	'NOTHING_TO_RESTORE',
 ]);
-const NAMED = /^Item (\d+): '([^']+)' \S/;
+// The field may itself hold quotes (an unknown key is shown as JSON text), so the name runs to the last "' is",
+// "' must" or "' repeats".
+const NAMED = /^Item (\d+): '(.+)' (is|must|repeats) /;
 
 let itemIds;
 let orders;

@@ -163,7 +163,9 @@ export class ItemValidator {
 	knownKeys(object: IDataObject, known: readonly string[], prefix: string, what: string): void {
 		for (const key of Object.keys(object)) {
 			if (known.includes(key)) continue;
-			const shown = key.length > 60 ? `${key.slice(0, 60)}…` : key;
+			// A key with quotes, spaces or control characters is shown as JSON text, so the message stays one line.
+			const shortened = key.length > 60 ? `${key.slice(0, 60)}…` : key;
+			const shown = /^[\w$-]+$/.test(shortened) ? shortened : JSON.stringify(shortened);
 			this.fail(`${prefix}${shown}`, `is not a field of ${what} (known: ${known.join(', ')})`);
 		}
 	}
