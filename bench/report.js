@@ -50,6 +50,7 @@ function row(runs, extra = {}) {
 		rssOverBaseline: median(runs.map((run) => run.peakRss - run.baselineRss)),
 		retainedHeap: median(runs.map((run) => run.retainedHeap)),
 		ordersBytes: median(runs.map((run) => run.bytes ?? run.ordersBytes)),
+		httpCalls: median(runs.map((run) => run.httpCalls)),
 		...extra,
 	};
 }
@@ -146,13 +147,14 @@ function mainRows(summary) {
 		entry.kind === 'perItem' ? '1' : String(entry.callsInFlight),
 		thousands(entry.ms),
 		thousands(entry.lookupsPerSecond),
+		thousands(entry.httpCalls),
 		mib(entry.peakRss),
 		mib(entry.rssOverBaseline),
 		fixed(ours.lookupsPerSecond / entry.lookupsPerSecond, 2),
 	]);
 }
 
-const MAIN_HEADER = ['scenario', 'batch', 'in flight', 'time ms (median)', 'lookups/s', 'peak RSS MiB', 'RSS growth MiB', 'ours / this'];
+const MAIN_HEADER = ['scenario', 'batch', 'in flight', 'time ms (median)', 'lookups/s', 'HTTP calls', 'peak RSS MiB', 'RSS growth MiB', 'ours / this'];
 const GRID_HEADER = ['batch', 'in flight', 'ours ms', 'ours lookups/s', 'limit lookups/s', 'ours / limit', 'ours peak RSS MiB'];
 
 function gridRows(summary) {

@@ -40,19 +40,26 @@ async function profiled(task, measure) {
 	}
 }
 
+/** How many requests the sandbox has received so far (all routes; the scenarios run one at a time). */
+async function callsReceived(task) {
+	return (await (await fetch(`${task.sandbox.adminUrl}/stats`)).json()).calls;
+}
+
 process.once('message', async (task) => {
 	try {
 		const measure = await SCENARIOS[task.kind].prepare(task.kind, task);
+		const callsBefore = await callsReceived(task);
 		global.gc();
 		const { rss: baselineRss, heapUsed: baselineHeap } = process.memoryUsage();
 		const { orders, ...figures } = await profiled(task, measure);
 		// maxRSS (KiB) is the high-water mark of this whole process; the baseline is taken after loading and warm-up.
 		const peakRss = process.resourceUsage().maxRSS * 1024;
+		const httpCalls = (await callsReceived(task)) - callsBefore;
 		// What the output still holds once the garbage is gone (the orders are alive here).
 		global.gc();
 		const retainedHeap = process.memoryUsage().heapUsed - baselineHeap;
 		const found = orders ? { ...fingerprint(orders), ordersBytes: Buffer.byteLength(JSON.stringify(orders)) } : {};
-		reply({ ok: true, result: { ...figures, ...found, baselineRss, peakRss, retainedHeap } }, 0);
+		reply({ ok: true, result: { ...figures, ...found, baselineRss, peakRss, retainedHeap, httpCalls } }, 0);
 	} catch (error) {
 		reply({ ok: false, error: error?.stack ?? String(error) }, 1);
 	}

@@ -68,13 +68,16 @@ test('a Base URL with a trailing slash still works', async () => {
 	expect(result.error).toBeUndefined();
 });
 
-test('an expired token fails, the error says when it expired, and the token appears nowhere', async () => {
+// n8n's credential tester shows its own words (or the service's) for a failed test request: the package's
+// expired-token message is for node runs and is tested in test/action/serviceFailures.test.js.
+test('an expired token fails the test with a 401, and the token appears nowhere', async () => {
 	const token = await sandbox.token({ expiresInSeconds: -300 });
-	const expiry = new Date(JSON.parse(Buffer.from(token.split('.')[1], 'base64url')).exp * 1000).toISOString();
 	const result = await testCredential(sandbox.credentials(token));
 	expect(result.error.httpCode).toBe('401');
-	expect(`${result.error.message} ${result.error.description}`).toContain(`expired at ${expiry}`);
-	expect(JSON.stringify(result.run)).not.toContain(token);
+	const everything = JSON.stringify(result.run, (key, value) =>
+		value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value,
+	);
+	expect(everything).not.toContain(token.split('.')[2]);
 });
 
 test('a wrong Base URL fails the test', async () => {

@@ -54,6 +54,15 @@ async function startSandbox(options = {}) {
 		async handlers() {
 			return (await data(admin.get('/handlers'))).handlers;
 		},
+		/** Adds a webhook handler over the service API (as any client would); returns its _id. */
+		async addHandler(type = 'order.shipped', url = 'https://example.com/hooks/x') {
+			const answer = await axios.post(
+				`${server.baseUrl}/webhook/add_handler`,
+				{ type, name: `${type} handler`, handler: { url } },
+				{ headers: { authorization: `Bearer ${server.demoToken}` }, timeout: 10_000 },
+			);
+			return answer.data._id;
+		},
 		async items(params = {}) {
 			return (await data(admin.get('/items', { params }))).items;
 		},

@@ -1,11 +1,11 @@
 // The transport's pure parts (Retry-After, retry bounds, the service's error shape, JWT expiry). The HTTP side is
-// tested through the node against the sandbox in test/action.
+// tested through the node against the sandbox in test/action (the default retry bound, which endpoints change data
+// and which base URL each uses: test/action/serviceFailures.test.js and the per-operation files).
 const path = require('node:path');
 
 const dist = (file) => require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/transport', file));
-const { parseRetryAfter, nextRetryDelay, DEFAULT_RETRY_POLICY } = dist('rateLimit.js');
+const { parseRetryAfter, nextRetryDelay } = dist('rateLimit.js');
 const { readServiceError, jwtExpiry, apiErrorFromResponse } = dist('errors.js');
-const { ENDPOINTS } = dist('endpoints.js');
 
 const node = {
 	id: 'n',
@@ -40,7 +40,6 @@ describe('Retry-After', () => {
 		expect(nextRetryDelay(policy, 1, 100, undefined)).toBe(200);
 		expect(nextRetryDelay(policy, 2, 300, '1')).toBeUndefined();
 		expect(nextRetryDelay(policy, 0, 0, '6')).toBeUndefined();
-		expect(DEFAULT_RETRY_POLICY.maxRetries).toBeGreaterThan(0);
 	});
 });
 
@@ -88,14 +87,5 @@ describe('the service error shape', () => {
 		);
 		expect(error.message).toBe('Bad signature');
 		expect(jwtExpiry('not.a.jwt')).toBeUndefined();
-	});
-
-	test('every endpoint says which base URL it uses and whether it changes data', () => {
-		expect(ENDPOINTS.shipmentRestoreInventory).toMatchObject({
-			base: 'appBaseUrl',
-			changesData: true,
-		});
-		expect(ENDPOINTS.orderGetSingleBulk).toMatchObject({ base: 'baseUrl', changesData: false });
-		expect(Object.values(ENDPOINTS).filter((endpoint) => endpoint.changesData)).toHaveLength(4);
 	});
 });

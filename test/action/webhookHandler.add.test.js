@@ -1,8 +1,7 @@
-// Webhook Handler -> Add / Remove through n8n's engine against the sandbox.
+// Webhook Handler -> Add through n8n's engine against the sandbox.
 const { useInventoryOps } = require('../helpers/inventoryOps');
 
 const ADD = '/api/webhook/add_handler';
-const REMOVE = '/api/webhook/remove_handler';
 const ctx = useInventoryOps({ orders: 10 });
 
 const addParameters = (extra = {}) => ({
@@ -101,23 +100,4 @@ test('an answer lost after the service added the handler: the node fails and add
 	);
 	expect(await ctx.sandbox.calls(ADD)).toHaveLength(1);
 	expect(await ctx.sandbox.handlers()).toHaveLength(1);
-});
-
-test('remove sends the _id and outputs the answer; an unknown _id is a 404 error item', async () => {
-	const added = await ctx.run(addParameters());
-	const id = added.items[0].json._id;
-	const result = await ctx.run(
-		{ resource: 'webhookHandler', operation: 'remove', handlerId: '={{ $json.id }}' },
-		{ items: [{ id }, { id }], continueOnFail: true },
-	);
-	expect((await ctx.sandbox.calls(REMOVE)).map((call) => call.body)).toEqual([{ _id: id }, { _id: id }]);
-	expect(result.items[0]).toEqual({ json: { _id: id, success: true }, pairedItem: { item: 0 } });
-	expect(result.items[1]).toEqual({
-		json: {
-			error: expect.any(String),
-			details: expect.objectContaining({ httpCode: '404', code: 'HANDLER_NOT_FOUND' }),
-		},
-		pairedItem: { item: 1 },
-	});
-	expect(await ctx.sandbox.handlers()).toEqual([]);
 });

@@ -1,7 +1,9 @@
-// Property-based: random, often malformed input items (wrong types, missing fields, empty and huge strings, odd
-// unicode, nested junk) run through n8n's engine against the sandbox. Each item must end either as a call whose
-// body matches the spec's types, or as an error item that names the item and the field. Never a crash, never an
-// unnamed error, never a call the service rejects for its shape.
+// Property: random, often malformed input items (wrong types, missing fields, empty and huge strings, odd unicode,
+// nested junk) run through n8n's engine against the sandbox. Each item ends either as a call whose body has the
+// service's field types (kit fields as the node's own form declares them), or as an error item that names the item
+// and the field. Never a crash, never an unnamed error, never a call the service rejects for its shape.
+const path = require('node:path');
+
 const fc = require('fast-check');
 
 const { useInventoryOps } = require('../helpers/inventoryOps');
@@ -50,26 +52,57 @@ const maybe = (valid) => fc.oneof({ arbitrary: valid, weight: 3 }, { arbitrary: 
 const isText = (value) => typeof value === 'string' && value.trim() !== '' && value.length <= 10_000;
 const isNumber = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
-/** Spec 2.12, checked on the body the sandbox received. */
+/**
+ * The kit fields and their types, read from the node's own Kit -> Create form (form names in camelCase, the service's
+ * in snake_case), so that a field added to the node is checked here without copying a list.
+ */
+function kitFieldsFromNode() {
+	const { InventoryOps } = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/InventoryOps.node.js'));
+	const kitForm = new InventoryOps().description.properties.filter(
+		(property) =>
+			property.displayOptions?.show?.resource?.includes('kit') &&
+			property.displayOptions?.show?.inputMode?.includes('fields'),
+	);
+	const snake = (name) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+	const byName = Object.fromEntries(kitForm.map((property) => [property.name, property]));
+	const fields = { required: [], text: [], number: [], boolean: [], textList: [], component: [] };
+	for (const property of [...kitForm, ...byName.additionalFields.options]) {
+		if (['additionalFields', 'kitItems'].includes(property.name)) continue;
+		const kind = property.typeOptions?.multipleValues ? 'textList' : property.type === 'string' ? 'text' : property.type;
+		fields[kind].push(snake(property.name));
+		if (property.required) fields.required.push(snake(property.name));
+	}
+	fields.component = byName.kitItems.options[0].values.map((value) => snake(value.name));
+	return fields;
+}
+const KIT = kitFieldsFromNode();
+
+/** The body the sandbox received, checked against the field types of the node's form. */
 function kitConforms({ data }) {
 	const optional = (check) => (value) => value === undefined || check(value);
 	const component = (entry) =>
 		entry !== null &&
 		typeof entry === 'object' &&
+		Object.keys(entry).every((key) => KIT.component.includes(key)) &&
 		isNumber(entry.quantity) &&
 		entry.quantity > 0 &&
 		(isText(entry.item_id) || isText(entry.sku)) &&
 		['item_id', 'sku', 'type'].every((key) => optional(isText)(entry[key]));
 	return (
-		isText(data.name) &&
-		isText(data.sku) &&
-		['listing_sku', 'fulfillment_sku', 'image', 'description', 'notes'].every((key) => optional(isText)(data[key])) &&
-		['cost', 'retail', 'wholesale', 'sale', 'weight', 'lag_time'].every((key) => optional(isNumber)(data[key])) &&
-		optional((value) => typeof value === 'boolean')(data.active) &&
-		['barcodes', 'tags'].every((key) => optional((list) => Array.isArray(list) && list.every(isText))(data[key])) &&
+		KIT.required.every((key) => isText(data[key])) &&
+		KIT.text.every((key) => optional(isText)(data[key])) &&
+		KIT.number.every((key) => optional(isNumber)(data[key])) &&
+		KIT.boolean.every((key) => optional((value) => typeof value === 'boolean')(data[key])) &&
+		KIT.textList.every((key) => optional((list) => Array.isArray(list) && list.every(isText))(data[key])) &&
 		optional((list) => Array.isArray(list) && list.every(component))(data.items)
 	);
 }
+
+test('the kit fields are read from the node (or the property below would check nothing)', () => {
+	expect(KIT.required).toEqual(['name', 'sku']);
+	for (const kind of ['text', 'number', 'boolean', 'textList', 'component']) expect(KIT[kind].length).toBeGreaterThan(0);
+	expect(KIT.component).toContain('item_id');
+});
 
 // Across the runs of a property, both successes and named errors must occur, or the property proves little.
 const tally = { success: 0, named: 0 };

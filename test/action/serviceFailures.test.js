@@ -9,8 +9,14 @@ const ctx = useInventoryOps({ orders: 20 });
 const kit = (sku = 'KIT-ERR-1') => ({ resource: 'kit', operation: 'create', name: 'Kit', sku });
 const lookup = { resource: 'order', operation: 'getMany', storeId: '1001', orderNumber: '1000' };
 
-/** Everything the run produced (items, error, the whole IRun), as text. */
-const everything = (result) => JSON.stringify(result.run ?? result, (key, value) => value);
+/**
+ * Everything the run produced (items, error, the whole IRun), as text. JSON.stringify skips an Error's message and
+ * stack (not own enumerable properties), so they are written out here: a token in them would otherwise go unseen.
+ */
+const everything = (result) =>
+	JSON.stringify(result.run ?? result, (key, value) =>
+		value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value,
+	);
 
 test('400: the service message, code and trace id reach the error', async () => {
 	const result = await ctx.run({

@@ -1,11 +1,11 @@
 'use strict';
 
-// `node sandbox/measure.js`: how fast the sandbox seeds and serves a get_single_bulk of 100 orders. Server time
+// `npm run bench:sandbox`: how fast the sandbox seeds and serves a get_single_bulk of 100 orders. Server time
 // is the `ms` of each call in GET /__sandbox/calls: from the request's arrival to its answer being handed to the
 // socket (body parsing, auth, validation, lookup and serialisation included; network excluded); server CPU time is
 // the sandbox thread's CPU time over all measured calls divided by their number (GET /__sandbox/stats), which a
 // busy machine does not inflate.
-const { startSandbox } = require('./index');
+const { startSandbox } = require('../sandbox');
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
