@@ -214,6 +214,52 @@ describe('Kit -> Create', () => {
 	});
 });
 
+describe('options given by expression are checked too', () => {
+	test('a Timeout that is not a number stops a write before it is sent (it was sent, then reported as timed out)', async () => {
+		const result = await ctx.run(
+			{ resource: 'webhookHandler', operation: 'remove', handlerId: 'h1', options: { timeout: '={{ "abc" }}' } },
+			{ continueOnFail: true },
+		);
+		expect(jsonOf(result.items)).toEqual([
+			expect.objectContaining({ error: expect.stringMatching(/^Item 0: 'Timeout' must be a decimal number/) }),
+		]);
+		expect(await ctx.sandbox.calls('/api/webhook/remove_handler')).toHaveLength(0);
+	});
+
+	test.each([
+		['batchSize', 'Batch Size'],
+		['callsInFlight', 'Calls in Flight'],
+	])(
+		'Get Many with %s "abc" fails naming the option (it crashed, or reported found orders as not found)',
+		async (option, field) => {
+			const [order] = await ctx.sandbox.orders({ limit: 1 });
+			const result = await ctx.run(
+				{
+					resource: 'order',
+					operation: 'getMany',
+					storeId: order.store_id,
+					orderNumber: order.order_number,
+					options: { [option]: '={{ "abc" }}' },
+				},
+				{ continueOnFail: true },
+			);
+			expect(result.error.message).toMatch(new RegExp(`^Item 0: '${field}' must be a decimal number`));
+			expect(await ctx.sandbox.calls('/api/order/get_single_bulk')).toHaveLength(0);
+		},
+	);
+
+	test('a Timeout of 0 or beyond what a timer can wait is refused', async () => {
+		for (const timeout of [0, 2 ** 31, 1.5]) {
+			const result = await ctx.run(
+				{ resource: 'webhookHandler', operation: 'remove', handlerId: 'h1', options: { timeout } },
+				{ continueOnFail: true },
+			);
+			expect(jsonOf(result.items)[0].error).toBe("Item 0: 'Timeout' must be a whole number from 1 to 2147483647");
+		}
+		expect(await ctx.sandbox.calls('/api/webhook/remove_handler')).toHaveLength(0);
+	});
+});
+
 describe('no input size crashes the node', () => {
 	test('one item whose reference list yields 300,000 outputs gives them all, paired with it', async () => {
 		const [order] = await ctx.sandbox.orders({ limit: 1 });

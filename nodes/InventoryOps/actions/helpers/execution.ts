@@ -8,7 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, inventoryOpsApiRequest, type Endpoint } from '../../transport';
-import { compact } from './validation';
+import { compact, ItemValidator, MAX_TIMEOUT_MS } from './validation';
 
 /**
  * The json of an error item: `error` (the message) and `details` (the parsed fields: description, httpCode and the
@@ -109,7 +109,8 @@ export async function requestForItem(
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const timeoutMs = this.getNodeParameter('options.timeout', itemIndex, DEFAULT_TIMEOUT_MS) as number;
+	const timeout = this.getNodeParameter('options.timeout', itemIndex, DEFAULT_TIMEOUT_MS);
+	const timeoutMs = new ItemValidator(this.getNode(), itemIndex).count(timeout, 'Timeout', 1, MAX_TIMEOUT_MS);
 	return (await inventoryOpsApiRequest.call(this, endpoint, body, {
 		itemIndex,
 		timeoutMs,

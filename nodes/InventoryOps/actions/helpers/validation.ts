@@ -6,6 +6,9 @@ import { hasUrlCredentials, withoutUrlCredentials } from '../../shared/redact';
 /** Longest text we forward; the spec names no limit, this only stops runaway expressions from being sent. */
 export const MAX_TEXT_LENGTH = 10_000;
 
+/** The longest time-out a timer can wait (2^31 - 1 ms, about 24.8 days). */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
 /** A number written in decimal: "12", "-3", "12.50", ".5". Not "0x10", "1e3", "Infinity" or "12 kg". */
 const DECIMAL = /^-?(\d+(\.\d*)?|\.\d+)$/;
 /** HTTP's token: the characters a header name may have. */
@@ -85,6 +88,15 @@ export class ItemValidator {
 			this.fail(field, `must be a number, got ${describe(value)}`);
 		}
 		if (number < 0) this.fail(field, `must not be negative, got ${number}`);
+		return number;
+	}
+
+	/** A whole number from `min` to `max` (an option such as a batch size or a time-out); decimal text is accepted. */
+	count(value: unknown, field: string, min: number, max: number): number {
+		const number = this.optionalNumber(value, field);
+		if (number === undefined || !Number.isInteger(number) || number < min || number > max) {
+			this.fail(field, `must be a whole number from ${min} to ${max}`);
+		}
 		return number;
 	}
 

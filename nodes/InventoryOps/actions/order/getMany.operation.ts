@@ -14,7 +14,7 @@ import { chunk, runWithConcurrency } from '../helpers/concurrency';
 import { optionsCollection } from '../helpers/descriptions';
 import { appendAll, asNodeError, failedItemOutput, pairedOutput } from '../helpers/execution';
 import { isPlainObject } from '../../shared/objects';
-import { ItemValidator } from '../helpers/validation';
+import { ItemValidator, MAX_TIMEOUT_MS } from '../helpers/validation';
 
 const properties: INodeProperties[] = [
 	{
@@ -262,9 +262,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const lookUp = readLookUp.call(this);
 	const unmatched = this.getNodeParameter('options.unmatched', 0, 'foundFalse') as UnmatchedBehaviour;
 	const output = this.getNodeParameter('options.output', 0, 'order') as string;
-	const batchSize = Math.max(1, Math.floor(this.getNodeParameter('options.batchSize', 0, 100) as number));
-	const callsInFlight = Math.max(1, Math.floor(this.getNodeParameter('options.callsInFlight', 0, 4) as number));
-	const timeoutMs = this.getNodeParameter('options.timeout', 0, DEFAULT_TIMEOUT_MS) as number;
+	const check = new ItemValidator(this.getNode(), 0);
+	const batchSize = check.count(this.getNodeParameter('options.batchSize', 0, 100), 'Batch Size', 1, 10_000);
+	const callsInFlight = check.count(this.getNodeParameter('options.callsInFlight', 0, 4), 'Calls in Flight', 1, 16);
+	const timeoutMs = check.count(this.getNodeParameter('options.timeout', 0, DEFAULT_TIMEOUT_MS), 'Timeout', 1, MAX_TIMEOUT_MS);
 
 	const referencesByItem = new Map<number, OrderReference[]>();
 	const inputErrors = new Map<number, unknown>();
