@@ -248,6 +248,50 @@ describe('options given by expression are checked too', () => {
 		},
 	);
 
+	test('Split Into Shipments "abc" stops the restore before it is sent; "false" means false', async () => {
+		const restore = (splitShipments) =>
+			ctx.run(
+				{
+					resource: 'shipment',
+					operation: 'restoreInventory',
+					storeId: 'no-store',
+					orderNumber: 'no-order',
+					shipmentId: 'no-shipment',
+					options: { splitShipments },
+				},
+				{ continueOnFail: true },
+			);
+		const bad = await restore('={{ "abc" }}');
+		expect(jsonOf(bad.items)[0].error).toMatch(/^Item 0: 'Split Into Shipments' must be true or false/);
+		expect(await ctx.sandbox.calls('/s/ship/shipping/restore_inventory')).toHaveLength(0);
+
+		await ctx.sandbox.fault({ route: '/s/ship/shipping/restore_inventory', status: 200, body: { _id: 'o1', shipments: [{}, {}] } });
+		const notSplit = await restore('={{ "false" }}');
+		expect(jsonOf(notSplit.items)).toEqual([{ _id: 'o1', shipments: [{}, {}] }]);
+	});
+
+	test.each([
+		[{ lookUpBy: '={{ "byMagic" }}' }, 'Look Up By'],
+		[{ options: { unmatched: '={{ "ignore" }}' } }, 'If an Order Is Not Found'],
+		[{ options: { output: '={{ "all" }}' } }, 'Output'],
+	])('Get Many with %j fails naming %s (an unknown choice used to fall back silently)', async (parameters, field) => {
+		const result = await ctx.run(
+			{ resource: 'order', operation: 'getMany', storeId: '1001', orderNumber: 'NO-SUCH', ...parameters },
+			{ continueOnFail: true },
+		);
+		expect(result.error.message).toMatch(new RegExp(`^Item 0: '${field}' must be one of `));
+		expect(await ctx.sandbox.calls('/api/order/get_single_bulk')).toHaveLength(0);
+	});
+
+	test('Kit -> Create with Input Mode "JSON " fails naming it instead of reading the form fields', async () => {
+		const result = await ctx.run(
+			{ resource: 'kit', operation: 'create', inputMode: '={{ "JSON " }}', name: 'Kit', sku: 'K-MODE' },
+			{ continueOnFail: true },
+		);
+		expect(jsonOf(result.items)[0].error).toBe("Item 0: 'Input Mode' must be one of fields, json, got text");
+		expect(await ctx.sandbox.calls(KIT)).toHaveLength(0);
+	});
+
 	test('a Timeout of 0 or beyond what a timer can wait is refused', async () => {
 		for (const timeout of [0, 2 ** 31, 1.5]) {
 			const result = await ctx.run(

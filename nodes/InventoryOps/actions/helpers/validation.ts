@@ -100,6 +100,14 @@ export class ItemValidator {
 		return number;
 	}
 
+	/** One of the values an options field offers (an expression can give anything). */
+	oneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T {
+		if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+			this.fail(field, `must be one of ${allowed.join(', ')}, got ${describe(value)}`);
+		}
+		return value as T;
+	}
+
 	optionalBoolean(value: unknown, field: string): boolean | undefined {
 		if (value === undefined || value === null || value === '') return undefined;
 		if (typeof value === 'boolean') return value;

@@ -284,7 +284,8 @@ function kitFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject {
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const check = new ItemValidator(this.getNode(), itemIndex);
-		const fromJson = this.getNodeParameter('inputMode', itemIndex) === 'json';
+		const inputMode = check.oneOf(this.getNodeParameter('inputMode', itemIndex), 'Input Mode', ['fields', 'json']);
+		const fromJson = inputMode === 'json';
 		const data = fromJson
 			? check.object(this.getNodeParameter('kitData', itemIndex), 'Kit Data (JSON)')
 			: kitFromForm.call(this, itemIndex);

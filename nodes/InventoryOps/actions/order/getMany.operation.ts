@@ -166,7 +166,8 @@ interface ResultEntry extends IDataObject {
 	barcode_generation_failed?: IDataObject;
 }
 
-type UnmatchedBehaviour = 'foundFalse' | 'skip' | 'error';
+const UNMATCHED_BEHAVIOURS = ['foundFalse', 'skip', 'error'] as const;
+type UnmatchedBehaviour = (typeof UNMATCHED_BEHAVIOURS)[number];
 
 /** (store_id, order_number) as one map key; the service's result order says nothing about which is which. */
 function referenceKey(storeId: unknown, orderNumber: unknown): string {
@@ -177,9 +178,9 @@ function referenceKey(storeId: unknown, orderNumber: unknown): string {
 type LookUp = { by: 'fields' | 'list' } | { by: 'itemFields'; storeIdField: string; orderNumberField: string };
 
 function readLookUp(this: IExecuteFunctions): LookUp {
-	const by = this.getNodeParameter('lookUpBy', 0) as string;
-	if (by !== 'itemFields') return { by: by === 'list' ? 'list' : 'fields' };
 	const check = new ItemValidator(this.getNode(), 0);
+	const by = check.oneOf(this.getNodeParameter('lookUpBy', 0), 'Look Up By', ['fields', 'itemFields', 'list']);
+	if (by !== 'itemFields') return { by };
 	return {
 		by,
 		storeIdField: check.text(this.getNodeParameter('storeIdField', 0, 'store_id'), 'Store ID Field'),
@@ -260,9 +261,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	// These settings shape the calls and the output of the whole run, so they are read once, from the first item
 	// (reading them per item costs more than the lookups themselves on large inputs).
 	const lookUp = readLookUp.call(this);
-	const unmatched = this.getNodeParameter('options.unmatched', 0, 'foundFalse') as UnmatchedBehaviour;
-	const output = this.getNodeParameter('options.output', 0, 'order') as string;
 	const check = new ItemValidator(this.getNode(), 0);
+	const unmatchedOption = this.getNodeParameter('options.unmatched', 0, 'foundFalse');
+	const unmatched = check.oneOf<UnmatchedBehaviour>(unmatchedOption, 'If an Order Is Not Found', UNMATCHED_BEHAVIOURS);
+	const output = check.oneOf(this.getNodeParameter('options.output', 0, 'order'), 'Output', ['order', 'entry']);
 	const batchSize = check.count(this.getNodeParameter('options.batchSize', 0, 100), 'Batch Size', 1, 10_000);
 	const callsInFlight = check.count(this.getNodeParameter('options.callsInFlight', 0, 4), 'Calls in Flight', 1, 16);
 	const timeoutMs = check.count(this.getNodeParameter('options.timeout', 0, DEFAULT_TIMEOUT_MS), 'Timeout', 1, MAX_TIMEOUT_MS);

@@ -100,8 +100,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			...selectors,
 			no_refresh: check.optionalBoolean(this.getNodeParameter('noRefresh', itemIndex, false), 'Skip Cache Refresh'),
 		};
+		// Read before the call: a bad value found after it would fail an item whose restore was already applied.
+		const splitOption = this.getNodeParameter('options.splitShipments', itemIndex, false);
+		const split = check.optionalBoolean(splitOption, 'Split Into Shipments');
 		const response = await requestForItem.call(this, 'shipmentRestoreInventory', compact(body), itemIndex);
-		const split = this.getNodeParameter('options.splitShipments', itemIndex, false) as boolean;
 		if (!split) return response;
 		const shipments = Array.isArray(response?.shipments) ? response.shipments : [];
 		return shipments.filter(isPlainObject);
