@@ -85,6 +85,18 @@ class Context {
 		);
 	}
 
+	/** Publishes (activates) the workflow and waits for its trigger's production handlers, one per type; returns them. */
+	async publish(workflow, triggerNode, types) {
+		await this.n8n.publish(workflow.id);
+		return await this.waitForProductionHandlers(triggerNode, types);
+	}
+
+	/** Unpublishes (deactivates) the workflow and waits until its trigger has no production handler left. */
+	async unpublish(workflow, triggerNode) {
+		await this.n8n.unpublish(workflow.id);
+		return await this.waitForProductionHandlers(triggerNode, []);
+	}
+
 	/** Emits an event and answers once every delivery of it settled: `{ event_id, handlers }`. */
 	async emit(type, data) {
 		return await this.admin('POST', '/events?wait=true', { type, data });

@@ -297,11 +297,12 @@ class N8nInstance {
 		return await this.api('POST', `/workflows/${id}/${this.major >= 2 ? 'unpublish' : 'deactivate'}`, this.major >= 2 ? {} : undefined);
 	}
 
-	async executions(workflowId) {
+	/** Every execution of a workflow (public API, 250 a page), with their data unless told otherwise. */
+	async executions(workflowId, { includeData = true } = {}) {
 		const found = [];
 		let cursor;
 		do {
-			const query = new URLSearchParams({ workflowId, includeData: 'true', limit: '250' });
+			const query = new URLSearchParams({ workflowId, includeData: String(includeData), limit: '250' });
 			if (cursor) query.set('cursor', cursor);
 			const page = await this.api('GET', `/executions?${query}`);
 			found.push(...page.data);

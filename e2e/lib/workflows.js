@@ -7,45 +7,36 @@ const TRIGGER_TYPE = 'n8n-nodes-inventory-ops.inventoryOpsTrigger';
 const CREDENTIAL_TYPE = 'inventoryOpsApi';
 const MANUAL_TRIGGER = 'When clicking ‘Execute workflow’';
 
-function manualTrigger(position = [0, 0]) {
-	return {
-		id: crypto.randomUUID(),
-		name: MANUAL_TRIGGER,
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		position,
-		parameters: {},
-	};
-}
-
-function actionNode(name, credential, parameters, position = [260, 0]) {
+/** Any node as the editor saves it; `credential` (optional) is attached as our credential. */
+function node(name, type, parameters = {}, { position = [0, 0], typeVersion = 1, credential, webhookId } = {}) {
 	return {
 		id: crypto.randomUUID(),
 		name,
-		type: ACTION_TYPE,
-		typeVersion: 1,
+		type,
+		typeVersion,
 		position,
+		...(webhookId ? { webhookId } : {}),
 		parameters,
-		credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
+		...(credential ? { credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } } } : {}),
 	};
+}
+
+function manualTrigger(position = [0, 0]) {
+	return node(MANUAL_TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position });
+}
+
+/** The action node (or, with `type`, a type n8n derives from it, such as its AI tool). */
+function actionNode(name, credential, parameters, position = [260, 0], type = ACTION_TYPE) {
+	return node(name, type, parameters, { position, credential });
 }
 
 function triggerNode(name, credential, parameters, position = [0, 0]) {
-	return {
-		id: crypto.randomUUID(),
-		name,
-		type: TRIGGER_TYPE,
-		typeVersion: 1,
-		position,
-		// The editor gives every webhook node a webhookId; the production URL is /webhook/<webhookId>/webhook.
-		webhookId: crypto.randomUUID(),
-		parameters,
-		credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
-	};
+	// The editor gives every webhook node a webhookId; the production URL is /webhook/<webhookId>/webhook.
+	return node(name, TRIGGER_TYPE, parameters, { position, credential, webhookId: crypto.randomUUID() });
 }
 
 function noOp(name, position) {
-	return { id: crypto.randomUUID(), name, type: 'n8n-nodes-base.noOp', typeVersion: 1, position, parameters: {} };
+	return node(name, 'n8n-nodes-base.noOp', {}, { position });
 }
 
 /** Connects the nodes one after another, in the order given. */
@@ -92,6 +83,10 @@ module.exports = {
 	TRIGGER_TYPE,
 	CREDENTIAL_TYPE,
 	MANUAL_TRIGGER,
+	node,
+	manualTrigger,
+	actionNode,
+	chain,
 	actionWorkflow,
 	triggerWorkflow,
 	outputOf,

@@ -5,15 +5,13 @@
 // description from, computed with this host's own n8n-workflow. Then it runs the tool once as the editor's
 // "execute step" does (n8n's own ToolExecutor in place of the agent, no model needed) against the sandbox.
 // test/ai/tool.test.js covers the tool's arguments per operation.
-const crypto = require('node:crypto');
 const path = require('node:path');
 
 const { waitFor } = require('../lib/wait');
-const { CREDENTIAL_TYPE, MANUAL_TRIGGER } = require('../lib/workflows');
+const { ACTION_TYPE, actionNode, manualTrigger, node } = require('../lib/workflows');
 
 const { OPERATIONS, TOOL_TYPE, fromAiExpression } = require('../../test/ai/toolExpectations');
 
-const ACTION_TYPE = 'n8n-nodes-inventory-ops.inventoryOps';
 const DIST_NODE = path.resolve(__dirname, '../../dist/nodes/InventoryOps/InventoryOps.node.js');
 
 /** The types file the editor loads (behind the login cookie, like the editor). */
@@ -104,8 +102,8 @@ module.exports = (getContext) => {
 				const nodeName = hostWorkflow.NodeHelpers.makeNodeName(parameters, tool);
 				expect(nodeName).toBe(expected.autoDescription);
 				expect(hostWorkflow.nodeNameToToolName(nodeName)).toBe(expected.toolName);
-				const node = { name: nodeName, type: TOOL_TYPE, typeVersion: 1, parameters };
-				expect(hostWorkflow.NodeHelpers.getToolDescriptionForNode(node, { description: tool })).toBe(
+				const toolOfName = { name: nodeName, type: TOOL_TYPE, typeVersion: 1, parameters };
+				expect(hostWorkflow.NodeHelpers.getToolDescriptionForNode(toolOfName, { description: tool })).toBe(
 					expected.autoDescription,
 				);
 			},
@@ -134,13 +132,10 @@ module.exports = (getContext) => {
 			const { n8n, credential } = context;
 			const expected = OPERATIONS.find((operation) => operation.operation === 'getMany');
 			const [order] = (await context.admin('GET', '/orders?limit=1')).orders;
-			const toolNode = {
-				id: crypto.randomUUID(),
-				name: expected.autoDescription,
-				type: TOOL_TYPE,
-				typeVersion: 1,
-				position: [260, 200],
-				parameters: {
+			const toolNode = actionNode(
+				expected.autoDescription,
+				credential,
+				{
 					descriptionType: 'auto',
 					resource: 'order',
 					operation: 'getMany',
@@ -148,24 +143,11 @@ module.exports = (getContext) => {
 					storeId: fromAiExpression('Store_ID', '', 'string'),
 					orderNumber: fromAiExpression('Order_Number', '', 'string'),
 				},
-				credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
-			};
-			const agentNode = {
-				id: crypto.randomUUID(),
-				name: 'AI Agent',
-				type: '@n8n/n8n-nodes-langchain.agent',
-				typeVersion: 2,
-				position: [260, 0],
-				parameters: {},
-			};
-			const trigger = {
-				id: crypto.randomUUID(),
-				name: MANUAL_TRIGGER,
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			};
+				[260, 200],
+				TOOL_TYPE,
+			);
+			const agentNode = node('AI Agent', '@n8n/n8n-nodes-langchain.agent', {}, { position: [260, 0], typeVersion: 2 });
+			const trigger = manualTrigger();
 			const workflow = await n8n.createWorkflow({
 				name: 'e2e: Inventory Ops as an agent tool',
 				nodes: [trigger, agentNode, toolNode],

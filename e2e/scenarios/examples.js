@@ -29,13 +29,11 @@ module.exports = (getContext) => {
 		const whilePublished = async (file, types, send) => {
 			const context = getContext();
 			const { workflow, trigger } = await importExample(file);
-			await context.n8n.publish(workflow.id);
-			await context.waitForProductionHandlers(trigger, types);
+			await context.publish(workflow, trigger, types);
 			try {
 				await send(workflow);
 			} finally {
-				await context.n8n.unpublish(workflow.id);
-				await context.waitForProductionHandlers(trigger, []);
+				await context.unpublish(workflow, trigger);
 			}
 		};
 

@@ -44,8 +44,7 @@ module.exports = (getContext) => {
 			const context = getContext();
 			const types = ['order.shipped', 'item.inventory', 'order.status.*'];
 			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger publish', types);
-			await context.n8n.publish(workflow.id);
-			const handlers = await context.waitForProductionHandlers(triggerNode, types);
+			const handlers = await context.publish(workflow, triggerNode, types);
 			record('published (3 types)', handlers);
 			for (const handler of handlers) {
 				expect(new URL(handler.handler.url).pathname).toBe(`/webhook/${triggerNode.webhookId}/webhook`);
@@ -54,16 +53,14 @@ module.exports = (getContext) => {
 			}
 			expect((await context.handlersOf(triggerNode)).test).toEqual([]);
 
-			await context.n8n.unpublish(workflow.id);
-			record('published, then unpublished', await context.waitForProductionHandlers(triggerNode, []));
+			record('published, then unpublished', await context.unpublish(workflow, triggerNode));
 			expect((await context.handlersOf(triggerNode)).all).toEqual([]);
 		});
 
 		test('a sandbox event starts exactly one execution carrying the event; other types start none', async () => {
 			const context = getContext();
 			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger event', ['order.shipped']);
-			await context.n8n.publish(workflow.id);
-			await context.waitForProductionHandlers(triggerNode, ['order.shipped']);
+			await context.publish(workflow, triggerNode, ['order.shipped']);
 
 			const data = { store_id: '1001', order_number: '1000', tracking_number: 'TRK-E2E' };
 			const event = await context.emit('order.shipped', data);
@@ -81,15 +78,13 @@ module.exports = (getContext) => {
 			expect((await context.deliveries(other.event_id)).filter((d) => d.url.includes(triggerNode.webhookId))).toEqual([]);
 			expect(await context.waitForExecutions(workflow.id, 1)).toHaveLength(1);
 
-			await context.n8n.unpublish(workflow.id);
-			await context.waitForProductionHandlers(triggerNode, []);
+			await context.unpublish(workflow, triggerNode);
 		});
 
 		test('a delivery with a wrong or missing secret gets 401 and starts no execution', async () => {
 			const context = getContext();
 			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger secret', ['order.shipped']);
-			await context.n8n.publish(workflow.id);
-			const [handler] = await context.waitForProductionHandlers(triggerNode, ['order.shipped']);
+			const [handler] = await context.publish(workflow, triggerNode, ['order.shipped']);
 			const body = JSON.stringify({ id: 'evt_forged', type: 'order.shipped', created_at: new Date().toISOString(), data: {} });
 			const post = (headers) =>
 				fetch(handler.handler.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
@@ -104,8 +99,7 @@ module.exports = (getContext) => {
 			expect((await post(handler.handler.headers)).status).toBe(200);
 			expect(await context.waitForExecutions(workflow.id, 1)).toHaveLength(1);
 
-			await context.n8n.unpublish(workflow.id);
-			await context.waitForProductionHandlers(triggerNode, []);
+			await context.unpublish(workflow, triggerNode);
 		});
 
 		test('never published: zero handlers, and an event starts nothing', async () => {
@@ -124,14 +118,12 @@ module.exports = (getContext) => {
 			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger cycles', types);
 			const sent = [];
 			for (let cycle = 1; cycle <= 5; cycle += 1) {
-				await context.n8n.publish(workflow.id);
-				const handlers = await context.waitForProductionHandlers(triggerNode, types);
+				const handlers = await context.publish(workflow, triggerNode, types);
 				expect(handlers).toHaveLength(2);
 				const event = await context.emit('order.shipped', { cycle });
 				sent.push(event.event_id);
 				expect(await context.waitForExecutions(workflow.id, cycle)).toHaveLength(cycle);
-				await context.n8n.unpublish(workflow.id);
-				await context.waitForProductionHandlers(triggerNode, []);
+				await context.unpublish(workflow, triggerNode);
 			}
 			const left = (await context.handlersOf(triggerNode)).all;
 			record('after 5 publish/unpublish cycles', left);
@@ -145,8 +137,7 @@ module.exports = (getContext) => {
 			const context = getContext();
 			const types = ['order.shipped', 'shipment.voided'];
 			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger test event', types);
-			await context.n8n.publish(workflow.id);
-			const production = await context.waitForProductionHandlers(triggerNode, types);
+			const production = await context.publish(workflow, triggerNode, types);
 
 			// The editor's "Execute workflow" on a workflow whose trigger waits for a webhook: n8n registers the
 			// test webhook (the trigger's `create` with the test URL) and answers { waitingForWebhook: true }.
@@ -192,16 +183,14 @@ module.exports = (getContext) => {
 			expect(executions.filter((execution) => execution.mode !== 'manual')).toHaveLength(1);
 
 			await context.n8n.stopListening(workflow.id).catch(() => undefined);
-			await context.n8n.unpublish(workflow.id);
-			await context.waitForProductionHandlers(triggerNode, []);
+			await context.unpublish(workflow, triggerNode);
 		});
 
 		test('published, then n8n restarted: still exactly one handler per type, and events still arrive', async () => {
 			const context = getContext();
 			const types = ['order.shipped', 'item.inventory'];
 			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger restart', types);
-			await context.n8n.publish(workflow.id);
-			const before = await context.waitForProductionHandlers(triggerNode, types);
+			const before = await context.publish(workflow, triggerNode, types);
 
 			await context.n8n.restart();
 			const after = await context.waitForProductionHandlers(triggerNode, types);
@@ -212,8 +201,7 @@ module.exports = (getContext) => {
 			const executions = await context.waitForExecutions(workflow.id, 1);
 			expect(eventsOf(executions).map((e) => e.eventId)).toEqual([event.event_id]);
 
-			await context.n8n.unpublish(workflow.id);
-			record('restarted, then unpublished', await context.waitForProductionHandlers(triggerNode, []));
+			record('restarted, then unpublished', await context.unpublish(workflow, triggerNode));
 			expect(before).toHaveLength(2);
 		});
 
@@ -221,8 +209,7 @@ module.exports = (getContext) => {
 			const context = getContext();
 			const types = ['order.shipped', 'order.tracking'];
 			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger kill', types);
-			await context.n8n.publish(workflow.id);
-			await context.waitForProductionHandlers(triggerNode, types);
+			await context.publish(workflow, triggerNode, types);
 
 			await context.n8n.kill();
 			record('published, n8n killed -9 (before start)', (await context.handlersOf(triggerNode)).all);
@@ -230,8 +217,7 @@ module.exports = (getContext) => {
 			const afterStart = await context.waitForProductionHandlers(triggerNode, types);
 			record('published, killed -9, started again', afterStart);
 
-			await context.n8n.unpublish(workflow.id);
-			const left = await context.waitForProductionHandlers(triggerNode, []);
+			const left = await context.unpublish(workflow, triggerNode);
 			record('killed -9, started, unpublished via API', (await context.handlersOf(triggerNode)).all);
 			expect(left).toEqual([]);
 			expect((await context.handlersOf(triggerNode)).all).toEqual([]);

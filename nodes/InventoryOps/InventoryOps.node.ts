@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { router } from './actions/router';
-import { versionProperties } from './actions/versionDescription';
+import { properties } from './actions/properties';
 
 export class InventoryOps implements INodeType {
 	description: INodeTypeDescription = {
@@ -24,7 +24,7 @@ export class InventoryOps implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'inventoryOpsApi', required: true }],
-		properties: versionProperties,
+		properties,
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

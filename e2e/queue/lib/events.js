@@ -70,19 +70,8 @@ async function tallyDeliveries(sandbox, ids) {
 	};
 }
 
-/** Every execution of a workflow (public API, 250 a page), without their data unless asked. */
-async function listExecutions(n8n, workflowId, { includeData = false } = {}) {
-	const found = [];
-	let cursor;
-	do {
-		const query = new URLSearchParams({ workflowId, includeData: String(includeData), limit: '250' });
-		if (cursor) query.set('cursor', cursor);
-		const page = await n8n.api('GET', `/executions?${query}`);
-		found.push(...page.data);
-		cursor = page.nextCursor;
-	} while (cursor);
-	return found;
-}
+/** Every execution of a workflow, without their data unless asked (any N8nInstance: main or a queue process). */
+const listExecutions = (n8n, workflowId, { includeData = false } = {}) => n8n.executions(workflowId, { includeData });
 
 const isDone = (execution) => execution.stoppedAt !== null && execution.stoppedAt !== undefined && execution.status !== 'running';
 

@@ -11,7 +11,7 @@ const { newestHostLine, REPO_ROOT } = require('../../lib/hosts');
 const { N8nInstance } = require('../../lib/n8n');
 const { buildPackage } = require('../../lib/package');
 const { sleep, waitFor } = require('../../lib/wait');
-const { triggerWorkflow, outputOf, CREDENTIAL_TYPE } = require('../../lib/workflows');
+const { chain, node, triggerWorkflow, outputOf, CREDENTIAL_TYPE } = require('../../lib/workflows');
 const { startQueueCluster } = require('../lib/cluster');
 const events = require('../lib/events');
 const infra = require('../lib/infra');
@@ -65,24 +65,12 @@ function workflows(credential, tag) {
 /** Trigger -> Wait (1 s, kept in process: under 65 s n8n does not park the execution) -> No Op. */
 function slowWorkflow(credential, tag) {
 	const base = triggerWorkflow(`Queue slow ${tag}`, credential, [SLOW_TYPE], { triggerName: TRIGGER });
-	const trigger = base.nodes[0];
-	const wait = {
-		id: crypto.randomUUID(),
-		name: 'Wait',
-		type: 'n8n-nodes-base.wait',
-		typeVersion: 1.1,
+	const [trigger, received] = base.nodes;
+	const wait = node('Wait', 'n8n-nodes-base.wait', { resume: 'timeInterval', amount: 1, unit: 'seconds' }, {
 		position: [260, 0],
-		parameters: { resume: 'timeInterval', amount: 1, unit: 'seconds' },
-	};
-	const done = { ...base.nodes[1], position: [520, 0] };
-	return {
-		...base,
-		nodes: [trigger, wait, done],
-		connections: {
-			[trigger.name]: { main: [[{ node: wait.name, type: 'main', index: 0 }]] },
-			[wait.name]: { main: [[{ node: done.name, type: 'main', index: 0 }]] },
-		},
-	};
+		typeVersion: 1.1,
+	});
+	return { ...base, ...chain(base.name, [trigger, wait, { ...received, position: [520, 0] }]) };
 }
 
 async function createCredential(n8n, sandbox) {

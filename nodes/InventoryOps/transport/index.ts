@@ -5,20 +5,18 @@ import {
 	type IExecuteFunctions,
 	type IHookFunctions,
 	type IHttpRequestOptions,
-	type ILoadOptionsFunctions,
-	type IWebhookFunctions,
 } from 'n8n-workflow';
 
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import { apiErrorFromNetworkFailure, apiErrorFromResponse } from './errors';
 import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from './rateLimit';
 
-export { ENDPOINTS, type Endpoint } from './endpoints';
-export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './rateLimit';
+export type { Endpoint } from './endpoints';
 
 export const CREDENTIAL_TYPE = 'inventoryOpsApi';
 
-export type InventoryOpsContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions | ILoadOptionsFunctions;
+/** Who calls the service: the action node's run, and the trigger's publish/unpublish hooks (never its webhook). */
+export type InventoryOpsContext = IExecuteFunctions | IHookFunctions;
 
 export interface RequestOptions {
 	/** The input item the call is made for, so that errors name it. */

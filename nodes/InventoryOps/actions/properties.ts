@@ -6,10 +6,10 @@ import * as shipment from './shipment';
 import * as webhookHandler from './webhookHandler';
 
 /**
- * The node's parameters: the resource selector and every operation's fields. The rest of the description stays
- * in the node class, where n8n's lint checks it.
+ * The action node's parameters: the resource selector, then every operation's own fields (each operation file
+ * exports its `description`). The rest of the node description stays in the node class, where n8n's lint checks it.
  */
-export const versionProperties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Resource',
 		name: 'resource',
