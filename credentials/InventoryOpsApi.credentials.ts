@@ -54,7 +54,7 @@ export class InventoryOpsApi implements ICredentialType {
 		},
 	};
 
-	// The spec has no "who am I" call. A bulk lookup of an empty list only reads, changes nothing, and needs
+	// The service has no "who am I" call. A bulk lookup of an empty list only reads, changes nothing, and needs
 	// both a valid token and a correct Base URL, so it proves exactly what the credential is for.
 	test: ICredentialTestRequest = {
 		request: {

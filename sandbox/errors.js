@@ -16,7 +16,7 @@ const OVERVIEWS = {
 	503: 'Service unavailable',
 };
 
-/** An error the routes throw; the error handler turns it into the spec's error shape (part 7). */
+/** An error the routes throw; the error handler turns it into the service's error shape (docs/service-interface.md, Errors). */
 class ServiceError extends Error {
 	constructor(statusCode, code, message, headers = {}) {
 		super(message);
@@ -26,7 +26,7 @@ class ServiceError extends Error {
 	}
 }
 
-/** The spec's `{ error: {...} }` body with every optional field filled. */
+/** The service's `{ error: {...} }` body with every optional field filled. */
 function errorBody(statusCode, code, message) {
 	const userError = statusCode >= 400 && statusCode < 500;
 	return {

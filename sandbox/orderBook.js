@@ -79,7 +79,7 @@ class OrderBook {
 	}
 
 	/**
-	 * The bulk lookup result entry (spec 2.2) as UTF-8 JSON, cached until the order changes. A Buffer, because
+	 * The bulk lookup result entry as UTF-8 JSON, cached until the order changes. A Buffer, because
 	 * joining 100 cached Buffers costs a memcpy, while joining 100 strings and encoding them costs ~8 times more.
 	 */
 	entryBuffer(entry) {

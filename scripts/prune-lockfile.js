@@ -1,5 +1,5 @@
-// The npm registry reachable here lacks the non-Linux optional binaries of some packages (e.g. unrs-resolver's
-// @unrs/resolver-binding-*), so `npm install` writes a lock whose optionalDependencies name packages it could not
+// With a registry mirror that lacks the non-Linux optional binaries of some packages (e.g. unrs-resolver's
+// @unrs/resolver-binding-*), `npm install` writes a lock whose optionalDependencies name packages it could not
 // record, and `npm ci` then refuses the lock as out of sync. This drops such dangling optional entries; run it
 // after any `npm install` that changes package-lock.json (npm run lockfile:prune).
 const fs = require('node:fs');

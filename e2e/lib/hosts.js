@@ -2,7 +2,7 @@
 // package.json and a committed package-lock.json) and is installed on demand with `npm ci` into a git-ignored
 // cache, .cache/hosts/n8n-<version>-<lock hash>/, never into the package's own node_modules.
 //
-// Why these versions (checked against the npm registry reachable here, 2026-11-22):
+// Why these versions (checked on 2026-11-22 against the npm registry mirror the project's CI installs from):
 // - 1.x: n8n@1.123.81, the newest 1.123. Its `xlsx` dependency points at a tarball outside the registry, so the
 //   host's package.json overrides it with the registry's xlsx@0.18.5. sqlite3 builds from source (node-gyp)
 //   against Node 24's headers; isolated-vm ships prebuilt binaries for Node 22/24.
@@ -11,8 +11,8 @@
 //   2.41.0 resolve linkedom@^0.18.13 to 0.18.15, which depends on `cssomnom`, missing from the registry; the
 //   host overrides linkedom with 0.18.14 (inside n8n's own range, the last release before cssomnom).
 // Install scripts: `npm ci --ignore-scripts`, then sqlite3 is compiled (once, see provideSqlite3). n8n 2.x's Kafka client
-// (@confluentinc/kafka-javascript) builds librdkafka from source and downloads zlib from zlib.net, which is not
-// reachable here, so a plain install fails; the other scripts are optional native speed-ups, telemetry (@scarf) or
+// (@confluentinc/kafka-javascript) builds librdkafka from source and downloads zlib from zlib.net, which a CI
+// without general internet access cannot reach, so a plain install fails there; the other scripts are optional native speed-ups, telemetry (@scarf) or
 // checks. sqlite3 (n8n's database) is the one native addon n8n needs that has no prebuilt binary we can reach: it
 // compiles with node-gyp against the running Node's headers. isolated-vm loads its bundled Node 22/24 prebuilds at
 // run time without a script.

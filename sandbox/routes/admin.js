@@ -105,7 +105,7 @@ function adminRoutes(state, tokens) {
 			return { orders };
 		});
 
-		// Shipment records (spec 2.11) with their order's store_id and order_number, to find one to restore.
+		// Shipment records with their order's store_id and order_number, to find one to restore.
 		app.get('/shipments', async (request) => {
 			const { deducted } = request.query;
 			const shipments = [];

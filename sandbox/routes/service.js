@@ -7,7 +7,7 @@ const schemas = require('./schemas');
 
 const SELECTORS = ['shipment_id', 'tracking_number', 'carrier_shipment_id'];
 
-/** The five operations of spec part 4. Auth, rate limit and faults run before them (see app.js). */
+/** The five operations (docs/service-interface.md, The five operations). Auth, rate limit and faults run before them (see app.js). */
 function serviceRoutes(state, { sendJsonChunks }) {
 	return async function register(app) {
 		app.post('/api/order/get_single_bulk', { schema: { body: schemas.getSingleBulk } }, async (request, reply) => {

@@ -34,7 +34,7 @@ const formParameters = () => ({
 	},
 });
 
-test('form fields become the spec body: numbers as numbers, lists as lists, empty fields left out', async () => {
+test('form fields become the body the service expects: numbers as numbers, lists as lists, empty fields left out', async () => {
 	const result = await ctx.run(formParameters());
 	expect(result.error).toBeUndefined();
 	const calls = await ctx.sandbox.calls(ROUTE);

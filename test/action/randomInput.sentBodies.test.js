@@ -20,7 +20,7 @@ beforeAll(async () => {
 	}));
 });
 
-// Codes the sandbox uses when a request breaks the spec's shape: the node must never cause these.
+// Codes the sandbox uses when a request breaks the service's request shape: the node must never cause these.
 const SHAPE_CODES = new Set([
 	'MISSING_FIELD',
 	'INVALID_FIELD_TYPE',

@@ -15,7 +15,7 @@ const addParameters = (extra = {}) => ({
 	...extra,
 });
 
-test('add sends the spec body and outputs the new _id without echoing header values', async () => {
+test('add sends the body the service expects and outputs the new _id without echoing header values', async () => {
 	const result = await ctx.run(addParameters());
 	expect(result.error).toBeUndefined();
 	expect((await ctx.sandbox.calls(ADD)).map((call) => call.body)).toEqual([

@@ -2,7 +2,11 @@
 // WorkflowExecute (n8n-core), as n8n tests its own nodes. Only what a test cannot run is stood in for: the DI
 // services InstanceSettings (the real one writes ~/.n8n) and Logger (the real one prints a stack per node error),
 // and the credentials store (a credentials helper that hands out the test's credential and applies the
-// credential type's `authenticate` the way n8n's server does). See /work/shared/notes/engine-tests.md.
+// credential type's `authenticate` the way n8n's server does). n8n's own NodeTestHarness is not published; this
+// does its job with published packages. What it rests on: exactly one copy of n8n-workflow (n8n-core pins it
+// exactly, so devDependencies pin the same version); CommonJS (n8n-workflow's ESM build has extensionless
+// imports); absolute webhookWaitingBaseUrl/formWaitingBaseUrl (empty ones crash getNodeParameter in new URL()); and
+// the node description and workflow node both naming the credential, or getCredentials throws.
 //
 //   const { createEngine } = require('../helpers/engine');
 //   const engine = createEngine();                       // our node + credential from dist/

@@ -1,4 +1,4 @@
-// Auth (spec part 5), the error shape (part 7) and the request checks every route shares, over real HTTP.
+// Auth, the error shape (docs/service-interface.md: Authentication, Errors) and the request checks every route shares, over real HTTP.
 const { start, expectError } = require('./support');
 
 let client;

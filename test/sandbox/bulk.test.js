@@ -1,4 +1,4 @@
-// POST {base_url}/order/get_single_bulk (spec 4.1) and its switches, over real HTTP.
+// POST {base_url}/order/get_single_bulk (docs/service-interface.md, Bulk order lookup) and its switches, over real HTTP.
 const { start, expectError } = require('./support');
 
 const ORDER_FIELDS = [
@@ -42,7 +42,7 @@ test('results come in request order by default', async () => {
 	expect(pairs(response.data)).toEqual(wanted.map((w) => `${w.store_id}/${w.order_number}`));
 });
 
-test('a matched entry carries the order with every field of spec 2.3 and metrics', async () => {
+test('a matched entry carries the order with every field of an order record and metrics', async () => {
 	// Order index 5 (store 1002, number 1001) is shipped with shipments, scans and a full set of data.
 	const [entry] = (await client.bulk([ref('1002', '1001')])).data;
 	expect(Object.keys(entry.order).sort()).toEqual([...ORDER_FIELDS].sort());

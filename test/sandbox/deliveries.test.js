@@ -1,4 +1,4 @@
-// Webhook deliveries (spec part 6, chosen in sandbox/README.md) to a local receiver, over real HTTP.
+// Webhook deliveries (chosen in sandbox/README.md) to a local receiver, over real HTTP.
 const { start } = require('./support');
 const { startReceiver } = require('./receiver');
 

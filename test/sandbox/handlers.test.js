@@ -1,4 +1,4 @@
-// POST {base_url}/webhook/add_handler and remove_handler (spec 4.4, 4.5) and their switches, over real HTTP.
+// POST {base_url}/webhook/add_handler and remove_handler (docs/service-interface.md, Add / Remove webhook handler) and their switches, over real HTTP.
 const { start, expectError } = require('./support');
 
 let client;

@@ -1,4 +1,4 @@
-// POST {base_url}/kit/create (spec 4.2), over real HTTP.
+// POST {base_url}/kit/create (docs/service-interface.md, Create kit), over real HTTP.
 const { start, expectError } = require('./support');
 
 let client;

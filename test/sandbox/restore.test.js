@@ -1,4 +1,4 @@
-// POST {app_base_url}/ship/shipping/restore_inventory (spec 4.3), over real HTTP.
+// POST {app_base_url}/ship/shipping/restore_inventory (docs/service-interface.md, Restore inventory), over real HTTP.
 const { start, expectError } = require('./support');
 
 let client;
@@ -37,7 +37,7 @@ test.each([
 	expect(order.log.at(-1).action).toBe('inventory_restored');
 });
 
-test('a shipment record has the fields of spec 2.11', async () => {
+test('a shipment record has every field of a shipment record', async () => {
 	const [shipment] = await shipments({ limit: 1 });
 	expect(Object.keys(shipment.request).sort()).toEqual(
 		['_id', 'address', 'carrier_account_ids', 'currency', 'customs_items', 'format', 'insurance_amount', 'insurance_type',

@@ -36,7 +36,7 @@ async function start(options = {}) {
 	};
 }
 
-/** Asserts the spec's error shape (part 7) with every optional field filled, and returns the error object. */
+/** Asserts the service's error shape with every optional field filled, and returns the error object. */
 function expectError(response, status, code) {
 	expect({ status: response.status, code: response.data?.error?.code }).toEqual({ status, code });
 	const error = response.data.error;

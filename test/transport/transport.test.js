@@ -44,7 +44,7 @@ describe('Retry-After', () => {
 });
 
 describe('the service error shape', () => {
-	test('reads the spec fields and ignores wrongly typed ones', () => {
+	test('reads the fields of the error object and ignores wrongly typed ones', () => {
 		expect(
 			readServiceError({
 				error: { message: 'm', statusCode: 400, code: 'C', serviceTraceId: 't', user_error: 'yes' },

@@ -150,7 +150,7 @@ const properties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0 },
 				default: 0,
-				description: 'Lag time as the service counts it (the spec gives no unit)',
+				description: 'Lag time as the service counts it (the service gives no unit)',
 			},
 			{ displayName: 'Listing SKU', name: 'listingSku', type: 'string', default: '' },
 			{
@@ -180,7 +180,7 @@ const properties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0 },
 				default: 0,
-				description: 'Weight as the service counts it (the spec gives no unit)',
+				description: 'Weight as the service counts it (the service gives no unit)',
 			},
 			{
 				displayName: 'Wholesale Price',
