@@ -137,6 +137,15 @@ module.exports = (getContext) => {
 			const context = getContext();
 			const types = ['order.shipped', 'shipment.voided'];
 			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger test event', types);
+			/** Waits until the trigger has no test-URL handler left; resolves to all its handlers. */
+			const testHandlersGone = (what) =>
+				waitFor(
+					async () => {
+						const handlers = await context.handlersOf(triggerNode);
+						return handlers.test.length === 0 ? handlers : undefined;
+					},
+					{ what },
+				);
 			const production = await context.publish(workflow, triggerNode, types);
 
 			// The editor's "Execute workflow" on a workflow whose trigger waits for a webhook: n8n registers the
@@ -152,13 +161,7 @@ module.exports = (getContext) => {
 
 			// Closing the listener removes the test handlers only (n8n runs the `delete` in the background).
 			await context.n8n.stopListening(workflow.id);
-			const after = await waitFor(
-				async () => {
-					const handlers = await context.handlersOf(triggerNode);
-					return handlers.test.length === 0 ? handlers : undefined;
-				},
-				{ what: 'the test handlers to be removed' },
-			);
+			const after = await testHandlersGone('the test handlers to be removed');
 			record('published, test listener closed (all handlers)', after.all);
 			expect(after.test).toEqual([]);
 			expect(after.production.map((h) => h._id).sort()).toEqual(production.map((h) => h._id).sort());
@@ -170,13 +173,7 @@ module.exports = (getContext) => {
 			const deliveredTo = (await context.deliveries(event.event_id)).filter((d) => d.url.includes(triggerNode.webhookId));
 			expect(deliveredTo.filter((d) => d.status === 200).length).toBeGreaterThanOrEqual(1);
 			// n8n removes a test webhook once it has received its event (in the background): no test handler stays.
-			const settled = await waitFor(
-				async () => {
-					const handlers = await context.handlersOf(triggerNode);
-					return handlers.test.length === 0 ? handlers : undefined;
-				},
-				{ what: 'the test handlers to be removed after the test event' },
-			);
+			const settled = await testHandlersGone('the test handlers to be removed after the test event');
 			record('published, a test event received, listener done (all handlers)', settled.all);
 			expect(settled.production.map((h) => h._id).sort()).toEqual(production.map((h) => h._id).sort());
 			const executions = await context.waitForExecutions(workflow.id, 1);

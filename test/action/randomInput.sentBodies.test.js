@@ -131,6 +131,14 @@ function checkOutcomes(input, output, isSuccess) {
 
 const settings = { numRuns: 12, seed: 20261122, endOnFailure: true };
 
+/** Runs the node on every input item from a fresh sandbox, going on after errors; returns the output items. */
+async function runAll(parameters, input) {
+	await ctx.sandbox.reset();
+	const result = await ctx.run(parameters, { items: input, continueOnFail: true });
+	expect(result.error).toBeUndefined();
+	return result.items;
+}
+
 test('Kit -> Create (JSON mode) with random kits', async () => {
 	const component = fc.oneof(
 		fc.record(
@@ -168,14 +176,12 @@ test('Kit -> Create (JSON mode) with random kits', async () => {
 
 	await fc.assert(
 		fc.asyncProperty(fc.array(kit, { minLength: 1, maxLength: 15 }), async (kits) => {
-			await ctx.sandbox.reset();
 			const input = kits.map((data) => ({ data }));
-			const result = await ctx.run(
+			const output = await runAll(
 				{ resource: 'kit', operation: 'create', inputMode: 'json', kitData: '={{ $json.data }}' },
-				{ items: input, continueOnFail: true },
+				input,
 			);
-			expect(result.error).toBeUndefined();
-			checkOutcomes(input, result.items, (json) => json.success === true && typeof json._id === 'string');
+			checkOutcomes(input, output, (json) => json.success === true && typeof json._id === 'string');
 			for (const call of await ctx.sandbox.calls('/api/kit/create')) expect(kitConforms(call.body)).toBe(true);
 		}),
 		settings,
@@ -188,18 +194,14 @@ test('Order -> Get Many with random store ids and order numbers', async () => {
 	const known = fc.constantFrom(...knownOrders);
 	await fc.assert(
 		fc.asyncProperty(fc.array(fc.oneof(reference, known), { minLength: 1, maxLength: 20 }), async (input) => {
-			await ctx.sandbox.reset();
-			const result = await ctx.run(
-				{
-					resource: 'order',
-					operation: 'getMany',
-					storeId: '={{ $json.store_id }}',
-					orderNumber: '={{ $json.order_number }}',
-				},
-				{ items: input, continueOnFail: true },
-			);
-			expect(result.error).toBeUndefined();
-			checkOutcomes(input, result.items, (json) => typeof json._id === 'string' || json.found === false);
+			const parameters = {
+				resource: 'order',
+				operation: 'getMany',
+				storeId: '={{ $json.store_id }}',
+				orderNumber: '={{ $json.order_number }}',
+			};
+			const output = await runAll(parameters, input);
+			checkOutcomes(input, output, (json) => typeof json._id === 'string' || json.found === false);
 			for (const call of await ctx.sandbox.calls('/api/order/get_single_bulk')) {
 				expect(call.status).toBe(200);
 				expect(call.body.order.every((ref) => isText(ref.store_id) && isText(ref.order_number))).toBe(true);
@@ -223,22 +225,18 @@ test('Webhook Handler -> Add with random names, URLs, methods and headers', asyn
 	);
 	await fc.assert(
 		fc.asyncProperty(fc.array(handler, { minLength: 1, maxLength: 10 }), async (input) => {
-			await ctx.sandbox.reset();
-			const result = await ctx.run(
-				{
-					resource: 'webhookHandler',
-					operation: 'add',
-					eventType: 'custom',
-					customEventType: 'order.shipped',
-					name: '={{ $json.name }}',
-					url: '={{ $json.url }}',
-					method: '={{ $json.method }}',
-					headers: { header: [{ name: '={{ $json.header }}', value: '={{ $json.value }}' }] },
-				},
-				{ items: input, continueOnFail: true },
-			);
-			expect(result.error).toBeUndefined();
-			checkOutcomes(input, result.items, (json) => json.success === true);
+			const parameters = {
+				resource: 'webhookHandler',
+				operation: 'add',
+				eventType: 'custom',
+				customEventType: 'order.shipped',
+				name: '={{ $json.name }}',
+				url: '={{ $json.url }}',
+				method: '={{ $json.method }}',
+				headers: { header: [{ name: '={{ $json.header }}', value: '={{ $json.value }}' }] },
+			};
+			const output = await runAll(parameters, input);
+			checkOutcomes(input, output, (json) => json.success === true);
 			for (const call of await ctx.sandbox.calls('/api/webhook/add_handler')) {
 				expect(call.status).toBe(200);
 				expect(isText(call.body.name) && /^https?:\/\//.test(call.body.handler.url)).toBe(true);
