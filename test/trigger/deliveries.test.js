@@ -175,3 +175,34 @@ test('a repeated delivery of the same event id starts one run, unless the option
 	await harness.emit('order.shipped', {}, 'evt_twice');
 	expect(harness.runs).toHaveLength(2);
 });
+
+test('eight deliveries of one event id in flight at once start one run, and no delivery writes static data', async () => {
+	const stored = await published('wf-repeat-concurrent');
+	const before = JSON.stringify(stored.staticData);
+	const url = harness.webhookUrl(stored, false);
+	const body = JSON.stringify({ id: 'evt_in_flight', type: 'order.shipped', created_at: new Date().toISOString(), data: {} });
+	const post = () =>
+		fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', [SECRET_HEADER]: secretOf(stored) },
+			body,
+		});
+	const statuses = (await Promise.all(Array.from({ length: 8 }, post))).map((response) => response.status);
+	expect(statuses).toEqual(Array(8).fill(200));
+	expect(harness.runs).toHaveLength(1);
+	// Static data belongs to the lifecycle: a delivery that wrote it could put back a registration a later
+	// activation replaced (n8n 1.x saves a delivery's whole copy after the run).
+	expect(JSON.stringify(stored.staticData)).toBe(before);
+
+	// A new activation is a new registration (a new secret): its memory of event ids starts empty.
+	await harness.deactivate(stored);
+	await harness.activate(stored);
+	harness.runs.length = 0;
+	const again = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', [SECRET_HEADER]: secretOf(stored) },
+		body,
+	});
+	expect(again.status).toBe(200);
+	expect(harness.runs).toHaveLength(1);
+});

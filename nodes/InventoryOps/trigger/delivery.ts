@@ -3,12 +3,9 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { matchesAnyEventType } from '../shared/events';
 import { unremovableNotice } from './notices';
 import { SECRET_HEADER, secretMatches } from './secret';
-import { readSelectedEventTypes } from './selection';
-import { readState, writeState, type Registration, type TriggerState } from './state';
+import { isRepeatedDelivery, registrationKey } from './repeats';
+import { readState, type Registration, type TriggerState } from './state';
 import { isPlainObject } from '../shared/objects';
-
-/** How many recent event ids each registration remembers to recognise a repeated delivery. */
-export const RECENT_EVENT_IDS = 200;
 
 interface DeliveredEvent {
 	id?: string;
@@ -80,17 +77,17 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		return reply.call(this, 400, { error: 'The body is not an Inventory Ops event: expected JSON with a "type"' });
 	}
 
-	if (!matchesAnyEventType(readSelectedEventTypes.call(this), event.type)) {
+	// The types the handlers were registered for are the selection of the published version: no parameter read.
+	const registeredTypes = registration.handlers.map((record) => record.type);
+	if (!matchesAnyEventType(registeredTypes, event.type)) {
 		return { webhookResponse: { received: true, ignored: `event type ${event.type} is not selected` } };
 	}
 
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	if (options.ignoreRepeatedDeliveries !== false && event.id !== undefined) {
-		if (registration.recentEventIds.includes(event.id)) {
+		if (isRepeatedDelivery(registrationKey(registration.url, registration.secret), event.id)) {
 			return { webhookResponse: { received: true, ignored: `event ${event.id} was already received` } };
 		}
-		registration.recentEventIds = [...registration.recentEventIds, event.id].slice(-RECENT_EVENT_IDS);
-		writeState(staticData, state);
 	}
 
 	const json: IDataObject = {

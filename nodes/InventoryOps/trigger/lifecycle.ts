@@ -56,10 +56,12 @@ function takeStaleHandlers(state: TriggerState, kind: RegistrationKind): Handler
 	return stale;
 }
 
-/** Records what could not be removed, so that the next activation tries again and the user is told. */
-function keepUnremoved(state: TriggerState, failures: RemovalFailure[], withoutId: HandlerRecord[]): void {
+/**
+ * Records what could not be removed, so that the next activation tries again. Handlers without an id are not kept:
+ * nothing could ever remove them; the user is told about them in the log (and in every event while active).
+ */
+function keepUnremoved(state: TriggerState, failures: RemovalFailure[]): void {
 	state.leftovers = uniqueById([...state.leftovers, ...asLeftovers(failures)]);
-	state.unremovable = uniqueById([...state.unremovable, ...withoutId]);
 }
 
 function failureList(failures: RemovalFailure[]): string {
@@ -126,7 +128,7 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	const stale = takeStaleHandlers(state, kind);
 	const staleFailures = await removeHandlerRecords.call(this, stale);
 	const staleWithoutId = stale.filter((record) => record.id === undefined);
-	keepUnremoved(state, staleFailures, staleWithoutId);
+	keepUnremoved(state, staleFailures);
 	for (const record of staleWithoutId) this.logger.warn(unremovableNotice(record));
 	writeState(staticData, state);
 	if (staleFailures.length > 0) {
@@ -146,7 +148,7 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 		} catch (error) {
 			const rollbackFailures = await removeHandlerRecords.call(this, added);
 			const withoutId = added.filter((record) => record.id === undefined);
-			keepUnremoved(state, rollbackFailures, withoutId);
+			keepUnremoved(state, rollbackFailures);
 			writeState(staticData, state);
 			const rolledBack = added.length - rollbackFailures.length - withoutId.length;
 			const description = [
@@ -173,10 +175,7 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 		url,
 		kind,
 		secret,
-		types,
 		handlers: added,
-		activatedAt: new Date().toISOString(),
-		recentEventIds: [],
 	};
 	writeState(staticData, state);
 	for (const record of added.filter((handler) => handler.id === undefined)) {
@@ -201,7 +200,7 @@ export async function removeHandlers(this: IHookFunctions): Promise<boolean> {
 	state.leftovers = state.leftovers.filter((record) => record.kind !== registration.kind);
 	const failures = await removeHandlerRecords.call(this, [...registration.handlers, ...retried]);
 	const withoutId = registration.handlers.filter((record) => record.id === undefined);
-	keepUnremoved(state, failures, withoutId);
+	keepUnremoved(state, failures);
 	writeState(staticData, state);
 
 	for (const record of withoutId) this.logger.warn(unremovableNotice(record));

@@ -65,7 +65,7 @@ export function describeHandler(record: HandlerRecord): string {
 	return `"${record.name}" (type ${record.type}${record.id ? `, id ${record.id}` : ', no id'})`;
 }
 
-/** The failed removals as records to keep, each with the reason it failed. */
+/** The failed removals as records to keep; the reason is told when it fails (error or log), not stored. */
 export function asLeftovers(failures: RemovalFailure[]): HandlerRecord[] {
-	return failures.map(({ record, error }) => ({ ...record, lastError: error.message }));
+	return failures.map(({ record }) => record);
 }

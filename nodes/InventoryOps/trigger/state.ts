@@ -12,8 +12,6 @@ export interface HandlerRecord {
 	url: string;
 	kind: RegistrationKind;
 	addedAt: string;
-	/** Why the last attempt to remove it failed. */
-	lastError?: string;
 }
 
 /** What one activation at one webhook URL holds. */
@@ -21,10 +19,7 @@ export interface Registration {
 	url: string;
 	kind: RegistrationKind;
 	secret: string;
-	types: string[];
 	handlers: HandlerRecord[];
-	activatedAt: string;
-	recentEventIds: string[];
 }
 
 export interface TriggerState {
@@ -32,17 +27,11 @@ export interface TriggerState {
 	registrations: Record<string, Registration>;
 	/** Handlers of earlier activations whose removal failed; the next activation removes them first. */
 	leftovers: HandlerRecord[];
-	/** Handlers added without an id: still on the service, reported to the user, never removable by us. */
-	unremovable: HandlerRecord[];
 }
 
 const STATE_KEY = 'inventoryOpsTrigger';
 const MAX_RECORDS = 100;
 
-
-function asStrings(value: unknown): string[] {
-	return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
-}
 
 function asHandler(value: unknown): HandlerRecord | undefined {
 	if (!isPlainObject(value) || typeof value.type !== 'string' || typeof value.url !== 'string') return undefined;
@@ -53,7 +42,6 @@ function asHandler(value: unknown): HandlerRecord | undefined {
 		url: value.url,
 		kind: value.kind === 'test' ? 'test' : 'production',
 		addedAt: typeof value.addedAt === 'string' ? value.addedAt : '',
-		lastError: typeof value.lastError === 'string' ? value.lastError : undefined,
 	};
 }
 
@@ -69,10 +57,7 @@ function asRegistration(url: string, value: unknown): Registration | undefined {
 		url,
 		kind: value.kind === 'test' ? 'test' : 'production',
 		secret: typeof value.secret === 'string' ? value.secret : '',
-		types: asStrings(value.types),
 		handlers: asHandlers(value.handlers),
-		activatedAt: typeof value.activatedAt === 'string' ? value.activatedAt : '',
-		recentEventIds: asStrings(value.recentEventIds),
 	};
 }
 
@@ -95,7 +80,6 @@ export function readState(staticData: IDataObject): TriggerState {
 	return {
 		registrations,
 		leftovers: asHandlers(stored.leftovers),
-		unremovable: asHandlers(stored.unremovable),
 	};
 }
 
@@ -104,7 +88,6 @@ export function writeState(staticData: IDataObject, state: TriggerState): void {
 	const bounded: TriggerState = {
 		registrations: state.registrations,
 		leftovers: state.leftovers.slice(-MAX_RECORDS),
-		unremovable: state.unremovable.slice(-MAX_RECORDS),
 	};
 	// readState hands out fresh objects, so the new record shares nothing with what it replaces.
 	staticData[STATE_KEY] = bounded as unknown as IDataObject;
