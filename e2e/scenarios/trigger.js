@@ -81,6 +81,35 @@ module.exports = (getContext) => {
 			await context.unpublish(workflow, triggerNode);
 		});
 
+		test('a repeated event id starts one execution, with 1 and with 8 deliveries in flight; static data untouched', async () => {
+			const context = getContext();
+			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger repeats', ['order.shipped']);
+			const [handler] = await context.publish(workflow, triggerNode, ['order.shipped']);
+			const storedBefore = (await context.n8n.getWorkflow(workflow.id)).staticData;
+			expect(JSON.stringify(storedBefore)).toContain(handler.handler.headers['x-inventory-ops-webhook-secret']);
+			const deliver = (id) =>
+				fetch(handler.handler.url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', ...handler.handler.headers },
+					body: JSON.stringify({ id, type: 'order.shipped', created_at: new Date().toISOString(), data: { id } }),
+				}).then((response) => response.status);
+
+			const oneAtATime = [];
+			for (let attempt = 0; attempt < 3; attempt += 1) oneAtATime.push(await deliver('evt_e2e_repeat_serial'));
+			const eightInFlight = await Promise.all(Array.from({ length: 8 }, () => deliver('evt_e2e_repeat_parallel')));
+			expect([...oneAtATime, ...eightInFlight]).toEqual(Array(11).fill(200));
+
+			const executions = await context.waitForExecutions(workflow.id, 2);
+			expect(eventsOf(executions).map((event) => event.eventId).sort()).toEqual([
+				'evt_e2e_repeat_parallel',
+				'evt_e2e_repeat_serial',
+			]);
+			// Only the lifecycle writes static data: after 11 deliveries it is what the activation stored.
+			expect((await context.n8n.getWorkflow(workflow.id)).staticData).toEqual(storedBefore);
+
+			await context.unpublish(workflow, triggerNode);
+		});
+
 		test('a delivery with a wrong or missing secret gets 401 and starts no execution', async () => {
 			const context = getContext();
 			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger secret', ['order.shipped']);
