@@ -35,7 +35,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to start no workflow for a delivery whose event ID was already received recently (the service repeats a delivery it thinks failed)',
+					'Whether to start no workflow for a delivery whose event ID this n8n process already received since the workflow was published (the service repeats a delivery it thinks failed)',
 			},
 			{
 				displayName: 'Include Request Headers',
