@@ -139,7 +139,7 @@ module.exports = (getContext) => {
 					descriptionType: 'auto',
 					resource: 'order',
 					operation: 'getMany',
-					lookUpBy: 'fields',
+					lookUpBy: 'storeAndOrderNumber',
 					storeId: fromAiExpression('Store_ID', '', 'string'),
 					orderNumber: fromAiExpression('Order_Number', '', 'string'),
 				},

@@ -6,7 +6,7 @@ const ROUTE = '/api/order/get_single_bulk';
 const BY_FIELDS = {
 	resource: 'order',
 	operation: 'getMany',
-	lookUpBy: 'fields',
+	lookUpBy: 'storeAndOrderNumber',
 	storeId: '={{ $json.store_id }}',
 	orderNumber: '={{ $json.order_number }}',
 };
@@ -75,6 +75,14 @@ test('looks up the orders of all items in one call and sends each reference once
 	expect(calls).toHaveLength(1);
 	expect(calls[0].body).toEqual({ order: [known[0], known[1], known[2]] });
 	expect(result.items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+	expect(jsonOf(result.items).map(({ store_id, order_number }) => ({ store_id, order_number }))).toEqual(input);
+});
+
+test("workflows saved with Look Up By's old value 'fields' still read Store ID and Order Number", async () => {
+	const input = [known[3], known[4]];
+	const result = await ctx.run({ ...BY_FIELDS, lookUpBy: 'fields' }, { items: input });
+	expect(result.error).toBeUndefined();
+	expect((await ctx.sandbox.calls(ROUTE))[0].body).toEqual({ order: input });
 	expect(jsonOf(result.items).map(({ store_id, order_number }) => ({ store_id, order_number }))).toEqual(input);
 });
 

@@ -27,7 +27,7 @@ const OPERATIONS = [
 		action: 'Get many orders by store and order number',
 		autoDescription: 'Get many orders by store and order number in Inventory Ops',
 		toolName: 'Get_many_orders_by_store_and_order_number_in_Inventory_Ops',
-		fixed: { lookUpBy: 'fields' },
+		fixed: { lookUpBy: 'storeAndOrderNumber' },
 		fromAi: [
 			{ parameter: 'storeId', key: 'Store_ID', type: 'string', mentions: [/store/i] },
 			{ parameter: 'orderNumber', key: 'Order_Number', type: 'string', mentions: [/number of the order/i] },

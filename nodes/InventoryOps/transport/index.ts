@@ -9,7 +9,7 @@ import {
 
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import { apiErrorFromNetworkFailure, apiErrorFromResponse } from './errors';
-import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from './rateLimit';
+import { DEFAULT_RETRY_POLICY, nextRetryDelay } from './rateLimit';
 
 export type { Endpoint } from './endpoints';
 
@@ -23,7 +23,6 @@ export interface RequestOptions {
 	itemIndex?: number;
 	/** Milliseconds before the call is given up. */
 	timeoutMs?: number;
-	retryPolicy?: RetryPolicy;
 }
 
 interface FullResponse {
@@ -75,7 +74,7 @@ export async function inventoryOpsApiRequest<T = unknown>(
 		ignoreHttpStatusErrors: true,
 	};
 	const errorContext = { node: this.getNode(), endpoint, itemIndex: options.itemIndex };
-	const policy = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
+	const policy = DEFAULT_RETRY_POLICY;
 	let waitedMs = 0;
 	let readRetries = 0;
 

@@ -1,0 +1,76 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { isPlainObject } from '../../shared/objects';
+import { ItemValidator } from '../helpers/validation';
+import { STORE_AND_ORDER_NUMBER_VALUES } from './parameters';
+
+export interface OrderReference extends IDataObject {
+	store_id: string;
+	order_number: string;
+}
+
+/** How each item names its orders; field names are read once for the run, like the other run-wide settings. */
+export type LookUp =
+	| { by: 'storeAndOrderNumber' | 'list' }
+	| { by: 'itemFields'; storeIdField: string; orderNumberField: string };
+
+export function readLookUp(this: IExecuteFunctions): LookUp {
+	const check = new ItemValidator(this.getNode(), 0);
+	const by = check.oneOf(this.getNodeParameter('lookUpBy', 0), 'Look Up By', [
+		...STORE_AND_ORDER_NUMBER_VALUES,
+		'itemFields',
+		'list',
+	]);
+	if (by === 'list') return { by };
+	if (by !== 'itemFields') return { by: 'storeAndOrderNumber' };
+	return {
+		by,
+		storeIdField: check.text(this.getNodeParameter('storeIdField', 0, 'store_id'), 'Store ID Field'),
+		orderNumberField: check.text(this.getNodeParameter('orderNumberField', 0, 'order_number'), 'Order Number Field'),
+	};
+}
+
+function fieldValue(json: IDataObject, path: string): unknown {
+	if (path in json) return json[path];
+	let value: unknown = json;
+	for (const part of path.split('.')) value = isPlainObject(value) ? value[part] : undefined;
+	return value;
+}
+
+/** The order references one input item asks for; a bad one throws an error naming the item and the field. */
+export function readReferences(
+	this: IExecuteFunctions,
+	item: INodeExecutionData,
+	itemIndex: number,
+	lookUp: LookUp,
+): OrderReference[] {
+	// Typed explicitly so that TypeScript treats check.fail() as the end of the path.
+	const check: ItemValidator = new ItemValidator(this.getNode(), itemIndex);
+	if (lookUp.by === 'itemFields') {
+		return [
+			{
+				store_id: check.text(fieldValue(item.json, lookUp.storeIdField), lookUp.storeIdField),
+				order_number: check.text(fieldValue(item.json, lookUp.orderNumberField), lookUp.orderNumberField),
+			},
+		];
+	}
+	if (lookUp.by === 'storeAndOrderNumber') {
+		return [
+			{
+				store_id: check.text(this.getNodeParameter('storeId', itemIndex, ''), 'Store ID'),
+				order_number: check.text(this.getNodeParameter('orderNumber', itemIndex, ''), 'Order Number'),
+			},
+		];
+	}
+	const raw = this.getNodeParameter('references', itemIndex, '[]');
+	const parsed = isPlainObject(raw) ? [raw] : check.list(raw, 'References');
+	if (parsed.length === 0) check.fail('References', 'must list at least one order reference');
+	return parsed.map((entry, index) => {
+		const field = `References[${index}]`;
+		if (!isPlainObject(entry)) check.fail(field, 'must be an object with store_id and order_number');
+		return {
+			store_id: check.text(entry.store_id, `${field}.store_id`),
+			order_number: check.text(entry.order_number, `${field}.order_number`),
+		};
+	});
+}
