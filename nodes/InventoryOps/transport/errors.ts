@@ -4,7 +4,7 @@ import { ENDPOINTS, type Endpoint } from './endpoints';
 import { isPlainObject } from '../shared/objects';
 import { withoutUrlCredentials, withoutUrlCredentialsDeep } from '../shared/redact';
 
-/** The spec's error object (part 7); every field may be missing on an answer we did not expect. */
+/** The service's error object (docs/service-interface.md, Errors); any field may be missing on an unexpected answer. */
 export interface ServiceError {
 	message?: string;
 	statusCode?: number;
@@ -18,7 +18,7 @@ export interface ServiceError {
 }
 
 
-/** Pulls the spec's `{ error: {...} }` out of an answer, tolerating a bare error object or plain text. */
+/** Pulls the service's `{ error: {...} }` out of an answer, tolerating a bare error object or plain text. */
 export function readServiceError(body: unknown): ServiceError {
 	const candidate = isPlainObject(body) && isPlainObject(body.error) ? body.error : body;
 	if (isPlainObject(candidate)) {
@@ -77,7 +77,7 @@ export interface ErrorContext {
 	now?: number;
 }
 
-/** Turns a non-2xx answer into a NodeApiError carrying the spec's fields; never includes the token. */
+/** Turns a non-2xx answer into a NodeApiError carrying the error object's fields; never includes the token. */
 export function apiErrorFromResponse(status: number, body: unknown, context: ErrorContext): NodeApiError {
 	// The service may repeat a URL it was sent, password included: none leaves through the error.
 	const serviceError = withoutUrlCredentialsDeep(readServiceError(body));

@@ -2,7 +2,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'crypto';
 
 /**
  * The header that carries the shared secret on every delivery. The service sends a handler's headers verbatim
- * (spec 2.13) and signs nothing (spec 6: "not shown"), so the secret itself is the proof of origin.
+ * and signs nothing (docs/service-interface.md, Delivery retries, time-outs and signing), so the secret itself is the
+ * proof of origin.
  */
 export const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
 

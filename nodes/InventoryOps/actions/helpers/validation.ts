@@ -3,7 +3,10 @@ import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 import { isPlainObject } from '../../shared/objects';
 import { hasUrlCredentials, withoutUrlCredentials } from '../../shared/redact';
 
-/** Longest text we forward; the spec names no limit, this only stops runaway expressions from being sent. */
+/**
+ * Longest text we forward. The service names no limit (docs/service-interface.md, Size limits); this only stops
+ * runaway expressions from being sent.
+ */
 export const MAX_TEXT_LENGTH = 10_000;
 
 /** The longest time-out a timer can wait (2^31 - 1 ms, about 24.8 days). */
@@ -60,7 +63,7 @@ export class ItemValidator {
 		});
 	}
 
-	/** A non-empty text; numbers are accepted and sent as text because identifiers are strings in the spec. */
+	/** A non-empty text; numbers are accepted and sent as text because the service's identifiers are strings. */
 	text(value: unknown, field: string): string {
 		const text = this.optionalText(value, field);
 		if (text === undefined) this.fail(field, 'is required and must not be empty');

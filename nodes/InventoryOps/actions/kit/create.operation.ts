@@ -214,7 +214,7 @@ const KNOWN_FIELDS = [...TEXT_FIELDS, ...NUMBER_FIELDS, 'items', 'barcodes', 'ta
 const COMPONENT_FIELDS = ['item_id', 'sku', 'quantity', 'type'];
 
 /** Form field names mapped to the service's field names. */
-const FORM_TO_SPEC: Record<string, string> = {
+const FORM_TO_SERVICE: Record<string, string> = {
 	listingSku: 'listing_sku',
 	fulfillmentSku: 'fulfillment_sku',
 	lagTime: 'lag_time',
@@ -277,7 +277,7 @@ function kitFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject {
 			type: row.type,
 		}));
 	}
-	for (const [key, value] of Object.entries(additional)) data[FORM_TO_SPEC[key] ?? key] = value;
+	for (const [key, value] of Object.entries(additional)) data[FORM_TO_SERVICE[key] ?? key] = value;
 	return data;
 }
 
