@@ -45,13 +45,13 @@ function uniqueById(records: HandlerRecord[]): HandlerRecord[] {
  * URL, since the URL may have changed since) and the handlers whose removal failed before.
  */
 function takeStaleHandlers(state: TriggerState, kind: RegistrationKind): HandlerRecord[] {
-	const stale: HandlerRecord[] = [];
+	let stale: HandlerRecord[] = [];
 	for (const [url, registration] of Object.entries(state.registrations)) {
 		if (registration.kind !== kind) continue;
-		stale.push(...registration.handlers);
+		stale = stale.concat(registration.handlers);
 		delete state.registrations[url];
 	}
-	stale.push(...state.leftovers.filter((record) => record.kind === kind));
+	stale = stale.concat(state.leftovers.filter((record) => record.kind === kind));
 	state.leftovers = state.leftovers.filter((record) => record.kind !== kind);
 	return stale;
 }
