@@ -28,15 +28,20 @@ function settleCall(request, statusCode) {
  * Answers 200 with JSON made of byte chunks written straight to the socket in one writev: no copy into one big
  * buffer and no garbage per call, which is most of what a large bulk answer would otherwise cost.
  */
-function sendJsonChunks(request, reply, chunks, length) {
+function sendJsonChunks(request, reply, chunks, length, perKbMs = 0) {
 	reply.hijack();
 	if (!settleCall(request, 200)) return reply;
 	const response = reply.raw;
-	response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': length });
-	response.cork();
-	for (const chunk of chunks) response.write(chunk);
-	response.uncork();
-	response.end();
+	const send = () => {
+		response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': length });
+		response.cork();
+		for (const chunk of chunks) response.write(chunk);
+		response.uncork();
+		response.end();
+	};
+	// The latency switch's transfer part: a network moves this many KB in perKbMs each.
+	if (perKbMs > 0) setTimeout(send, Math.round((length / 1024) * perKbMs));
+	else send();
 	return reply;
 }
 
@@ -79,6 +84,8 @@ function buildApp(state, tokens) {
 	app.register(async (service) => {
 		service.addHook('preValidation', async (request, reply) => {
 			request.call.body = request.body;
+			// The latency switch: every call pays one round trip of this many milliseconds.
+			if (state.config.latencyMs > 0) await sleep(state.config.latencyMs);
 			const fault = state.takeFault(request.call.route);
 			if (fault) {
 				if (fault.delayMs) await sleep(fault.delayMs);

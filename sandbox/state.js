@@ -8,6 +8,11 @@ const DEFAULT_SWITCHES = {
 	bulkOrder: 'request',
 	bulkUnmatched: 'omit',
 	bulkMaxLength: 500,
+	bulkTooLongStatus: 400,
+	bulkOrderFields: 'all',
+	bulkReferencePattern: null,
+	latencyMs: 0,
+	latencyPerKbMs: 0,
 	addHandlerReturnsId: true,
 	removeUnknown: 404,
 };

@@ -17,6 +17,11 @@ const configSchema = {
 		bulkOrder: { enum: ['request', 'shuffled'] },
 		bulkUnmatched: { enum: ['omit', 'entry'] },
 		bulkMaxLength: { type: 'integer', minimum: 0 },
+		bulkTooLongStatus: { enum: [400, 413] },
+		bulkOrderFields: { enum: ['all', 'noStoreId'] },
+		bulkReferencePattern: { anyOf: [{ type: 'null' }, { type: 'string' }] },
+		latencyMs: { type: 'integer', minimum: 0 },
+		latencyPerKbMs: { type: 'number', minimum: 0 },
 		addHandlerReturnsId: { type: 'boolean' },
 		removeUnknown: { enum: [404, '404', 'success-false'] },
 		rateLimit: {

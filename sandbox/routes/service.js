@@ -7,14 +7,27 @@ const schemas = require('./schemas');
 
 const SELECTORS = ['shipment_id', 'tracking_number', 'carrier_shipment_id'];
 
+/** A result entry whose order record carries no store_id (an answer the service may give). */
+function withoutStoreId(buffer) {
+	const entry = JSON.parse(buffer.toString('utf8'));
+	if (entry.order) delete entry.order.store_id;
+	return Buffer.from(JSON.stringify(entry));
+}
+
 /** The five operations (docs/service-interface.md, The five operations). Auth, rate limit and faults run before them (see app.js). */
 function serviceRoutes(state, { sendJsonChunks }) {
 	return async function register(app) {
 		app.post('/api/order/get_single_bulk', { schema: { body: schemas.getSingleBulk } }, async (request, reply) => {
 			const refs = request.body.order;
-			const { bulkMaxLength, bulkUnmatched, bulkOrder } = state.config;
+			const { bulkMaxLength, bulkTooLongStatus, bulkUnmatched, bulkOrder, bulkOrderFields, bulkReferencePattern } = state.config;
 			if (refs.length > bulkMaxLength) {
-				throw new ServiceError(400, 'ARRAY_TOO_LONG', `body.order has ${refs.length} entries; at most ${bulkMaxLength} are allowed`);
+				const code = bulkTooLongStatus === 413 ? 'PAYLOAD_TOO_LARGE' : 'ARRAY_TOO_LONG';
+				throw new ServiceError(bulkTooLongStatus, code, `body.order has ${refs.length} entries; at most ${bulkMaxLength} are allowed`);
+			}
+			if (bulkReferencePattern) {
+				const pattern = new RegExp(bulkReferencePattern);
+				const bad = refs.findIndex((ref) => !pattern.test(ref.order_number));
+				if (bad >= 0) throw new ServiceError(400, 'VALIDATION_ERROR', `body.order[${bad}].order_number is not a valid order number`);
 			}
 			const seen = new Set();
 			const parts = [];
@@ -23,14 +36,14 @@ function serviceRoutes(state, { sendJsonChunks }) {
 				if (seen.has(key)) continue;
 				seen.add(key);
 				const entry = state.orders.find(storeId, orderNumber);
-				if (entry) parts.push(state.orders.entryBuffer(entry));
+				if (entry) parts.push(bulkOrderFields === 'noStoreId' ? withoutStoreId(state.orders.entryBuffer(entry)) : state.orders.entryBuffer(entry));
 				else if (bulkUnmatched === 'entry') {
 					parts.push(Buffer.from(JSON.stringify({ store_id: storeId, order_number: orderNumber, metrics: { matched: false } })));
 				}
 			}
 			if (bulkOrder === 'shuffled') shuffle(parts, ++state.shuffles);
 			const { chunks, length } = jsonArray(parts);
-			return sendJsonChunks(request, reply, chunks, length);
+			return sendJsonChunks(request, reply, chunks, length, state.config.latencyPerKbMs);
 		});
 
 		app.post('/api/kit/create', { schema: { body: schemas.kitCreate } }, async (request) => {

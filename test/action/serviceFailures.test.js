@@ -126,10 +126,18 @@ test('429 then success: one retry after the Retry-After wait, and one kit', asyn
 });
 
 test('429 that does not end: a bounded number of retries, then the error', async () => {
-	await ctx.sandbox.fault({ route: BULK, count: 10, status: 429, retryAfter: 0 });
+	await ctx.sandbox.fault({ route: KIT, count: 10, status: 429, retryAfter: 0 });
+	const result = await ctx.run(kit());
+	expect(result.error.httpCode).toBe('429');
+	expect(await ctx.sandbox.calls(KIT)).toHaveLength(4);
+	expect(await ctx.sandbox.kits()).toHaveLength(0);
+});
+
+test('a lookup retries a 429 more often (its run shares one wait budget), still a bounded number of times', async () => {
+	await ctx.sandbox.fault({ route: BULK, count: 20, status: 429, retryAfter: 0 });
 	const result = await ctx.run(lookup);
 	expect(result.error.httpCode).toBe('429');
-	expect(await ctx.sandbox.calls(BULK)).toHaveLength(4);
+	expect(await ctx.sandbox.calls(BULK)).toHaveLength(11);
 });
 
 describe('going on after errors: every item comes out paired with its input item', () => {

@@ -1,6 +1,5 @@
 import {
 	NodeOperationError,
-	sleep,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHookFunctions,
@@ -9,9 +8,10 @@ import {
 
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import { apiErrorFromNetworkFailure, apiErrorFromResponse } from './errors';
-import { DEFAULT_RETRY_POLICY, nextRetryDelay } from './rateLimit';
+import { RateLimitGate } from './rateLimit';
 
 export type { Endpoint } from './endpoints';
+export { RateLimitGate, runRetryPolicy } from './rateLimit';
 
 export const CREDENTIAL_TYPE = 'inventoryOpsApi';
 
@@ -23,6 +23,8 @@ export interface RequestOptions {
 	itemIndex?: number;
 	/** Milliseconds before the call is given up. */
 	timeoutMs?: number;
+	/** Shared by all calls of a run so that a Retry-After holds them all; by default the call has its own. */
+	rateLimitGate?: RateLimitGate;
 }
 
 interface FullResponse {
@@ -33,6 +35,10 @@ interface FullResponse {
 
 /** How long a call may take before it is given up, unless the operation's Timeout option says otherwise. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+
+function retryAfterText(header: unknown): string {
+	return typeof header === 'string' || typeof header === 'number' ? ` and the service asked for Retry-After: ${header}` : '';
+}
 
 function joinUrl(base: unknown, path: string): string {
 	return `${String(base ?? '').replace(/\/+$/, '')}${path}`;
@@ -74,12 +80,12 @@ export async function inventoryOpsApiRequest<T = unknown>(
 		ignoreHttpStatusErrors: true,
 	};
 	const errorContext = { node: this.getNode(), endpoint, itemIndex: options.itemIndex };
-	const policy = DEFAULT_RETRY_POLICY;
-	let waitedMs = 0;
+	const gate = options.rateLimitGate ?? new RateLimitGate();
 	let readRetries = 0;
 
 	for (let attempt = 0; ; attempt++) {
 		let response: FullResponse;
+		await gate.pass();
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(
 				this,
@@ -92,17 +98,14 @@ export async function inventoryOpsApiRequest<T = unknown>(
 			throw apiErrorFromNetworkFailure(error, errorContext);
 		}
 		if (response.statusCode >= 200 && response.statusCode < 300) return response.body as T;
-		if (response.statusCode === 429) {
-			const delay = nextRetryDelay(policy, attempt, waitedMs, response.headers['retry-after']);
-			if (delay !== undefined) {
-				waitedMs += delay;
-				await sleep(delay);
-				continue;
-			}
-		}
-		throw apiErrorFromResponse(response.statusCode, response.body, {
+		if (response.statusCode === 429 && gate.close(attempt, response.headers['retry-after'])) continue;
+		const error = apiErrorFromResponse(response.statusCode, response.body, {
 			...errorContext,
 			accessToken: credentials.accessToken,
 		});
+		if (response.statusCode === 429) {
+			error.description = `${error.description ?? ''} Waited ${Math.round(gate.waitedMs / 1000)} s for the rate limit before this answer; the wait allowed is ${Math.round(gate.policy.maxTotalWaitMs / 1000)} s${retryAfterText(response.headers['retry-after'])}.`.trim();
+		}
+		throw error;
 	}
 }

@@ -20,6 +20,13 @@ export const description = updateDisplayOptions(displayOptions, properties);
 const UNMATCHED_BEHAVIOURS = ['foundFalse', 'skip', 'error'] as const;
 type UnmatchedBehaviour = (typeof UNMATCHED_BEHAVIOURS)[number];
 
+/** Said once per run: the user can set Batch Size so that later runs need no refused calls. */
+function reportBatchSize(this: IExecuteFunctions, asked: number, used: number): void {
+	const message = `The service refused ${asked} order references in one call; batches of ${used} went through and were used for the rest of this run. Set Batch Size (in Options) to ${used} to save the refused calls.`;
+	this.logger.warn(message, { node: this.getNode().name });
+	this.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
+}
+
 /**
  * Collects the references of ALL input items, sends each distinct one once (see bulkLookup.ts), and gives every
  * input item the orders it asked for.
@@ -36,6 +43,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		batchSize: check.count(this.getNodeParameter('options.batchSize', 0, 100), 'Batch Size', 1, 10_000),
 		callsInFlight: check.count(this.getNodeParameter('options.callsInFlight', 0, 4), 'Calls in Flight', 1, 16),
 		timeoutMs: check.count(this.getNodeParameter('options.timeout', 0, DEFAULT_TIMEOUT_MS), 'Timeout', 1, MAX_TIMEOUT_MS),
+		rateLimitWaitMs: check.count(this.getNodeParameter('options.rateLimitWait', 0, 60), 'Rate Limit Wait (Seconds)', 0, 3600) * 1000,
 	};
 
 	const referencesByItem = new Map<number, OrderReference[]>();
@@ -58,7 +66,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		}
 	}
 
-	const { found, failed } = await lookUpOrders.call(this, asked, settings);
+	const { found, failed, batchSizeUsed } = await lookUpOrders.call(this, asked, settings);
+	if (batchSizeUsed !== undefined) reportBatchSize.call(this, settings.batchSize, batchSizeUsed);
 
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		if (inputErrors.has(itemIndex)) throw inputErrors.get(itemIndex);

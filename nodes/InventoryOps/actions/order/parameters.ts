@@ -100,6 +100,15 @@ export const properties: INodeProperties[] = [
 			description: 'How many bulk calls may run at the same time',
 		},
 		{
+			displayName: 'Rate Limit Wait (Seconds)',
+			name: 'rateLimitWait',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 3600 },
+			default: 60,
+			description:
+				"The longest the lookup waits in all when the service answers 429 (rate limit). The service's Retry-After is honoured, and while one call waits no other call of the run is sent.",
+		},
+		{
 			displayName: 'If an Order Is Not Found',
 			name: 'unmatched',
 			type: 'options',

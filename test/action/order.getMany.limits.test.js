@@ -1,0 +1,145 @@
+// Order -> Get Many against a service whose limits the node does not know, over HTTP to the sandbox: a batch
+// refused as too long (400 or 413), one malformed reference among many, answers without store_id, and 429 storms
+// under one wait budget for the run.
+const { useInventoryOps } = require('../helpers/inventoryOps');
+
+const ROUTE = '/api/order/get_single_bulk';
+const BY_LIST = { resource: 'order', operation: 'getMany', lookUpBy: 'list', references: '={{ [$json] }}' };
+
+const ctx = useInventoryOps({ orders: 1000 });
+let known;
+
+beforeAll(async () => {
+	known = (await ctx.sandbox.orders({ limit: 1000 })).map(({ store_id, order_number }) => ({ store_id, order_number }));
+});
+
+const keyOf = (reference) => `${reference.store_id}/${reference.order_number}`;
+
+/** Problems with the output: each input item must have exactly its own order (or an error when `failing` says so). */
+function problemsOf(input, output, failing = () => false) {
+	const problems = [];
+	const byItem = new Map(output.map((item) => [item.pairedItem.item, item.json]));
+	input.forEach((reference, index) => {
+		const json = byItem.get(index);
+		if (failing(reference)) {
+			if (typeof json?.error !== 'string') problems.push(`item ${index}: expected an error, got ${JSON.stringify(json)}`);
+		} else if (json?._id === undefined || json.order_number !== reference.order_number || 'found' in json) {
+			problems.push(`item ${index}: asked ${keyOf(reference)}, got ${JSON.stringify(json)}`);
+		}
+	});
+	if (output.length !== input.length) problems.push(`${output.length} output items for ${input.length} inputs`);
+	return problems;
+}
+
+describe.each([400, 413])('the service refuses a batch longer than 50 with %i', (status) => {
+	test('Batch Size 100 still answers every item, and the size that went through is kept for the run', async () => {
+		await ctx.sandbox.config({ bulkMaxLength: 50, bulkTooLongStatus: status, bulkOrder: 'shuffled' });
+		const input = known.slice(0, 1000);
+		const result = await ctx.run({ ...BY_LIST, options: { batchSize: 100, callsInFlight: 4 } }, { items: input });
+		expect(result.error).toBeUndefined();
+		expect(problemsOf(input, result.items)).toEqual([]);
+
+		const calls = await ctx.sandbox.calls(ROUTE);
+		const refused = calls.filter((call) => call.status === status);
+		expect(refused.length).toBeGreaterThan(0);
+		// Only the batches already in flight when the first refusal came back are refused; the rest go as 50s.
+		expect(refused.length).toBeLessThanOrEqual(4);
+		expect(calls.filter((call) => call.status === 200).every((call) => call.body.order.length <= 50)).toBe(true);
+		expect(calls.filter((call) => call.status === 200)).toHaveLength(20);
+
+		const hints = result.run.data.resultData.runData[Object.keys(result.run.data.resultData.runData).at(-1)][0].hints;
+		expect(hints.map((hint) => hint.message)).toEqual([expect.stringMatching(/batches of 50 went through.*Batch Size/)]);
+	});
+});
+
+test('one malformed reference among 100 fails only its own item, with the service message', async () => {
+	await ctx.sandbox.config({ bulkReferencePattern: '^[0-9]+$' });
+	const input = known.slice(0, 100).map((reference, index) =>
+		index === 37 ? { ...reference, order_number: 'A-1000' } : reference,
+	);
+	const result = await ctx.run({ ...BY_LIST, options: { batchSize: 100 } }, { items: input, continueOnFail: true });
+	expect(result.error).toBeUndefined();
+	expect(problemsOf(input, result.items, (reference) => reference.order_number === 'A-1000')).toEqual([]);
+	expect(result.items[37].json.error).toMatch(/order_number is not a valid order number/);
+	expect(result.items[37].json.details.httpCode).toBe('400');
+	// Halving 100 down to one reference: seven refused batches on the way, two halves for each.
+	const calls = await ctx.sandbox.calls(ROUTE);
+	expect(calls.length).toBeLessThanOrEqual(1 + 2 * 7);
+	expect(result.run.data.resultData.runData[Object.keys(result.run.data.resultData.runData).at(-1)][0].hints ?? []).toEqual(
+		[],
+	);
+});
+
+test('orders without store_id: mapped by order_number, and numbers shared by stores are asked apart, never guessed', async () => {
+	await ctx.sandbox.config({ bulkOrderFields: 'noStoreId', bulkOrder: 'shuffled', bulkUnmatched: 'entry' });
+	// The seed numbers orders per store, so each number below is asked for in four stores within one batch.
+	const input = [...known.slice(0, 40), { store_id: '1001', order_number: 'no-such-order' }];
+	const result = await ctx.run({ ...BY_LIST, options: { batchSize: 100 } }, { items: input });
+	expect(result.error).toBeUndefined();
+	const byItem = result.items.map((item) => item.json);
+	input.slice(0, 40).forEach((reference, index) => {
+		expect(byItem[index]).toMatchObject({ order_number: reference.order_number });
+		expect(byItem[index].found).toBeUndefined();
+	});
+	expect(byItem[40]).toEqual({ found: false, store_id: '1001', order_number: 'no-such-order' });
+	// Each order given out is the one of its store: the sandbox's _id for that (store, number).
+	const ids = new Map((await ctx.sandbox.orders({ limit: 40 })).map((order) => [keyOf(order), order._id]));
+	input.slice(0, 40).forEach((reference, index) => expect(byItem[index]._id).toBe(ids.get(keyOf(reference))));
+	const sent = (await ctx.sandbox.calls(ROUTE)).map((call) => call.body.order);
+	expect(sent.slice(1).every((order) => new Set(order.map((ref) => ref.order_number)).size === order.length)).toBe(true);
+});
+
+describe('429s share one gate and one wait budget per run', () => {
+	test('a storm with Retry-After completes, and no call is sent while the service asked the run to wait', async () => {
+		await ctx.sandbox.config({ rateLimit: { max: 3, windowMs: 1000 } });
+		const input = known.slice(0, 800);
+		const result = await ctx.run(
+			{ ...BY_LIST, options: { batchSize: 50, callsInFlight: 4, rateLimitWait: 30 } },
+			{ items: input },
+		);
+		expect(result.error).toBeUndefined();
+		expect(problemsOf(input, result.items)).toEqual([]);
+		const calls = await ctx.sandbox.calls(ROUTE);
+		const limited = calls.filter((call) => call.status === 429);
+		expect(limited.length).toBeGreaterThan(0);
+		// Calls already on the way when the first 429 of a wave came back may still arrive; none is sent later.
+		const firstOfWave = limited.filter((call, index) => index === 0 || Date.parse(call.time) - Date.parse(limited[index - 1].time) > 500);
+		const tooEarly = calls.filter((call) =>
+			firstOfWave.some((wave) => {
+				const gap = Date.parse(call.time) - Date.parse(wave.time);
+				return gap > 150 && gap < 800;
+			}),
+		);
+		expect(tooEarly).toEqual([]);
+	});
+
+	test('a Retry-After beyond the budget set fails at once, naming the wait and the budget', async () => {
+		await ctx.sandbox.fault({ route: ROUTE, count: 1, status: 429, retryAfter: 45 });
+		const started = Date.now();
+		const result = await ctx.run({ ...BY_LIST, options: { rateLimitWait: 30 } }, { items: known.slice(0, 3) });
+		expect(Date.now() - started).toBeLessThan(20_000);
+		expect(result.error.httpCode).toBe('429');
+		expect(result.error.description).toMatch(/the wait allowed is 30 s and the service asked for Retry-After: 45/);
+		expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(1);
+	});
+
+	// Waiting out a Retry-After above the old 30 s cap takes that long for real; it runs in the nightly suite
+	// (LONG_TESTS=1, .github/workflows/properties-nightly.yml), not on every push.
+	(process.env.LONG_TESTS === '1' ? test : test.skip)(
+		'a 429 storm with Retry-After 35 s completes within a budget of 60 s (nightly)',
+		async () => {
+			const retryAt = new Date(Date.now() + 35_000).toUTCString();
+			await ctx.sandbox.fault({ route: ROUTE, count: 4, status: 429, retryAfter: retryAt });
+			const input = known.slice(0, 400);
+			const result = await ctx.run(
+				{ ...BY_LIST, options: { batchSize: 100, callsInFlight: 4, rateLimitWait: 60 } },
+				{ items: input },
+			);
+			expect(result.error).toBeUndefined();
+			expect(problemsOf(input, result.items)).toEqual([]);
+			const calls = await ctx.sandbox.calls(ROUTE);
+			expect(calls.filter((call) => call.status === 429)).toHaveLength(4);
+		},
+		90_000,
+	);
+});
