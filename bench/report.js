@@ -5,6 +5,8 @@ const { execSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 
+const { LATENCY_HEADER, latencyRows, networkLines, summariseNetwork } = require('./networkReport');
+
 const MiB = 2 ** 20;
 const GOALS = { perItemSpeedup: 20, shareOfLimit: 0.8, rssOverOrders: 2, triggerMedianMs: 1 };
 
@@ -60,8 +62,9 @@ function summarise(runs, config) {
 	const lookupRuns = runs.filter((run) => run.kind !== 'trigger');
 	const expected = lookupRuns.find((run) => run.kind === 'limit');
 	for (const run of lookupRuns) {
-		if (run.found !== config.orders) problems.push(`${run.group} ${run.kind} b${run.batchSize} f${run.callsInFlight}: found ${run.found} of ${config.orders} orders`);
-		if (expected && run.digest !== expected.digest) problems.push(`${run.group} ${run.kind} b${run.batchSize} f${run.callsInFlight}: found a different set of orders than limit (${run.digest} vs ${expected.digest})`);
+		const asked = run.asked ?? config.orders;
+		if (run.found !== asked) problems.push(`${run.group} ${run.kind} b${run.batchSize} f${run.callsInFlight}: found ${run.found} of ${asked} orders`);
+		if (expected && asked === config.orders && run.digest !== expected.digest) problems.push(`${run.group} ${run.kind} b${run.batchSize} f${run.callsInFlight}: found a different set of orders than limit (${run.digest} vs ${expected.digest})`);
 	}
 
 	const main = (kind) => runs.filter((run) => run.group === 'main' && run.kind === kind);
@@ -126,7 +129,9 @@ function summarise(runs, config) {
 		ratios.oursListOverPerItem = perItem.ms / oursList.ms;
 		ratios.oursListOverLimit = oursList.lookupsPerSecond / limit.lookupsPerSecond;
 	}
-	return { ours, oursList, perItem, limit, ordersBytes, ratios, byRepetition, goals, grid, gridKind: config.gridKind, trigger, problems };
+	const network = config.latencies ? summariseNetwork(runs, config, limit) : undefined;
+	const memory = { ours: ours.rssOverBaseline, limit: limit.rssOverBaseline };
+	return { ours, oursList, perItem, limit, ordersBytes, ratios, byRepetition, goals, grid, gridKind: config.gridKind, trigger, network, memory, problems };
 }
 
 const fixed = (value, digits = 0) => (value === null || value === undefined ? '-' : value.toFixed(digits));
@@ -207,8 +212,24 @@ function printTable({ summary, config }) {
 		'',
 		...goalLines(summary),
 		'',
+		...(summary.network
+			? ['network (sandbox latency per call; one run each):', textTable(LATENCY_HEADER, latencyRows(summary.network)), '', ...networkLines(summary.network, summary.memory), '']
+			: []),
 	];
 	process.stdout.write(`${out.join('\n')}\n`);
+}
+
+function networkMarkdown(summary, config) {
+	return [
+		'### Over a network',
+		'',
+		`The sandbox's \`latencyMs\` switch makes every call wait that long (a call on a new connection twice as long: its TCP handshake, no TLS). One run per cell, ${config.orders.toLocaleString('en-US')} lookups, default options (Batch Size ${config.batchSize}, Calls in Flight ${config.callsInFlight}). One call per item is measured on the first ${config.perItemOrders} references (at 100 ms all of them would take a quarter of an hour) and scaled to all by its time per lookup. The ideal: the calls ours makes, Calls in Flight at a time, each paying the latency once, plus the transfer at the limit client's speed (its time at no latency). "ours calls / connections" counts what the sandbox received.`,
+		'',
+		markdownTable(LATENCY_HEADER, latencyRows(summary.network)),
+		'',
+		...networkLines(summary.network, summary.memory).map((line) => `- ${line}`),
+		'',
+	];
 }
 
 function markdownReport({ summary, config, machine: host, generatedAt, durationMs }, { chartPath = 'bench/throughput.svg' } = {}) {
@@ -232,6 +253,7 @@ function markdownReport({ summary, config, machine: host, generatedAt, durationM
 		'',
 		`![Lookups per second: ours, per item and the limit, and the batch size x calls in flight grid](${chartPath})`,
 		'',
+		...(summary.network ? networkMarkdown(summary, config) : []),
 		`Machine: ${host.nproc} cores (\`nproc\`), ${host.cpu}, Node ${host.node}, ${host.platform}; shared with other engineers' test runs while measured (load average ${host.loadAverageAtStart?.join(' / ') ?? '-'} at the start, ${host.loadAverage.join(' / ')} at the end, 1/5/15 min). \`free -h\`:`,
 		'',
 		'```',

@@ -12,6 +12,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { drawChart } = require('./chart');
+const { runNetworkScenarios } = require('./network');
 const { machine, markdownReport, printTable, summarise } = require('./report');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -41,6 +42,9 @@ const config = {
 	// node one item listing all references ('list'); BENCH_GRID_SHAPE=fields runs it one item per order instead.
 	gridKind: env('BENCH_GRID_SHAPE', 'list') === 'fields' ? 'ours' : 'oursList',
 	deliveries: Number(env('BENCH_DELIVERIES', smoke ? 500 : 10_000)),
+	latencies: String(env('BENCH_LATENCIES', smoke ? '20' : '0,20,100')).split(',').map(Number).filter((n) => n >= 0),
+	perItemOrders: Number(env('BENCH_PER_ITEM_ORDERS', smoke ? 20 : 500)),
+	cappedLatencyMs: Number(env('BENCH_CAPPED_LATENCY', 20)),
 	outDir: path.resolve(ROOT, env('BENCH_OUT', smoke ? 'reports/bench-smoke' : 'bench')),
 	profileDir: process.env.BENCH_CPU_PROF ? path.resolve(ROOT, process.env.BENCH_CPU_PROF) : undefined,
 	scenarioTimeoutMs: Number(env('BENCH_SCENARIO_TIMEOUT_MS', 240_000)),
@@ -119,11 +123,12 @@ async function main() {
 		if (references.length !== config.orders) throw new Error(`the sandbox has ${references.length} orders, not ${config.orders}`);
 		log(`bench: sandbox seeded in ${Math.round(sandbox.seedMs)} ms at ${sandbox.origin}`);
 
-		const measure = async (kind, { batchSize = config.batchSize, callsInFlight = config.callsInFlight, group, repetition = 0 }) => {
-			const label = `${group}-${kind}-b${batchSize}-f${callsInFlight}-r${repetition}`;
-			const task = { kind, label, sandbox, references, batchSize, callsInFlight, deliveries: config.deliveries, profileDir: config.profileDir };
+		const measure = async (kind, { batchSize = config.batchSize, callsInFlight = config.callsInFlight, group, repetition = 0, latencyMs = 0, references: asked = references }) => {
+			const label = `${group}-${kind}-b${batchSize}-f${callsInFlight}-l${latencyMs}-r${repetition}`;
+			const task = { kind, label, sandbox, references: asked, batchSize, callsInFlight, deliveries: config.deliveries, profileDir: config.profileDir };
 			const result = await runScenario(task);
-			const run = { group, kind, batchSize: kind === 'perItem' ? 1 : batchSize, callsInFlight: kind === 'perItem' ? 1 : callsInFlight, repetition, ...result };
+			const perItem = kind === 'perItem';
+			const run = { group, kind, batchSize: perItem ? 1 : batchSize, callsInFlight: perItem ? 1 : callsInFlight, repetition, latencyMs, asked: asked.length, ...result };
 			runs.push(run);
 			const figures = kind === 'trigger'
 				? `median ${run.medianMs.toFixed(3)} ms, p99 ${run.p99Ms.toFixed(3)} ms, heap ${Math.round(run.heapBytesPerDelivery)} B/delivery`
@@ -140,6 +145,7 @@ async function main() {
 			}
 		}
 		await measure('trigger', { group: 'trigger' });
+		await runNetworkScenarios({ measure, adminUrl: sandbox.adminUrl, references, config });
 	} finally {
 		sandboxProcess.send('close');
 	}

@@ -13,6 +13,7 @@ const SCENARIOS = {
 	oursList: require('./scenarios/engine'),
 	perItem: require('./scenarios/engine'),
 	limit: require('./scenarios/limit'),
+	limitNewConnection: require('./scenarios/limit'),
 	trigger: require('./scenarios/trigger'),
 };
 
@@ -45,21 +46,27 @@ async function callsReceived(task) {
 	return (await (await fetch(`${task.sandbox.adminUrl}/stats`)).json()).calls;
 }
 
+async function connectionsReceived(task) {
+	return (await (await fetch(`${task.sandbox.adminUrl}/stats`)).json()).connections;
+}
+
 process.once('message', async (task) => {
 	try {
 		const measure = await SCENARIOS[task.kind].prepare(task.kind, task);
 		const callsBefore = await callsReceived(task);
+		const connectionsBefore = await connectionsReceived(task);
 		global.gc();
 		const { rss: baselineRss, heapUsed: baselineHeap } = process.memoryUsage();
 		const { orders, ...figures } = await profiled(task, measure);
 		// maxRSS (KiB) is the high-water mark of this whole process; the baseline is taken after loading and warm-up.
 		const peakRss = process.resourceUsage().maxRSS * 1024;
 		const httpCalls = (await callsReceived(task)) - callsBefore;
+		const connections = (await connectionsReceived(task)) - connectionsBefore;
 		// What the output still holds once the garbage is gone (the orders are alive here).
 		global.gc();
 		const retainedHeap = process.memoryUsage().heapUsed - baselineHeap;
 		const found = orders ? { ...fingerprint(orders), ordersBytes: Buffer.byteLength(JSON.stringify(orders)) } : {};
-		reply({ ok: true, result: { ...figures, ...found, baselineRss, peakRss, retainedHeap, httpCalls } }, 0);
+		reply({ ok: true, result: { ...figures, ...found, baselineRss, peakRss, retainedHeap, httpCalls, connections } }, 0);
 	} catch (error) {
 		reply({ ok: false, error: error?.stack ?? String(error) }, 1);
 	}

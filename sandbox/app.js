@@ -84,8 +84,16 @@ function buildApp(state, tokens) {
 	app.register(async (service) => {
 		service.addHook('preValidation', async (request, reply) => {
 			request.call.body = request.body;
-			// The latency switch: every call pays one round trip of this many milliseconds.
-			if (state.config.latencyMs > 0) await sleep(state.config.latencyMs);
+			// The latency switch: every call pays one round trip of this many milliseconds, and the first call on a new
+			// connection one more (the TCP handshake's; TLS would add more, so this is the least a new connection costs).
+			const socket = request.raw.socket;
+			const newConnection = !state.sockets.has(socket);
+			if (newConnection) {
+				state.sockets.add(socket);
+				state.connections++;
+			}
+			const latency = state.config.latencyMs * (newConnection ? 2 : 1);
+			if (latency > 0) await sleep(latency);
 			const fault = state.takeFault(request.call.route);
 			if (fault) {
 				if (fault.delayMs) await sleep(fault.delayMs);

@@ -33,6 +33,9 @@ class SandboxState {
 		});
 		this.counter = 0;
 		this.shuffles = 0;
+		// Connections that have carried a service call, to count them and to charge the first call on each.
+		this.sockets = new WeakSet();
+		this.connections = 0;
 		this.reset();
 	}
 

@@ -35,11 +35,13 @@ function post(agent, url, token, payload) {
 	});
 }
 
-async function prepare(_kind, task) {
+async function prepare(kind, task) {
 	const url = new URL(`${task.sandbox.baseUrl}/order/get_single_bulk`);
 	const token = task.sandbox.demoToken;
+	task = { ...task, kind };
 	const runOnce = async (references) => {
-		const agent = new http.Agent({ keepAlive: true, maxSockets: task.callsInFlight });
+		// limitNewConnection: the same client opening a new connection for every call, as a client without keep-alive does.
+		const agent = new http.Agent({ keepAlive: task.kind !== 'limitNewConnection', maxSockets: task.callsInFlight });
 		const batches = [];
 		for (let start = 0; start < references.length; start += task.batchSize) {
 			batches.push(references.slice(start, start + task.batchSize));

@@ -140,7 +140,7 @@ function adminRoutes(state, tokens) {
 		// CPU time of the sandbox's own thread: over many calls, what they cost however busy the machine is.
 		app.get('/stats', async () => {
 			const cpu = process.threadCpuUsage();
-			return { threadCpuMs: (cpu.user + cpu.system) / 1000, calls: state.calls.length, heapUsedMb: process.memoryUsage().heapUsed / 1e6 };
+			return { threadCpuMs: (cpu.user + cpu.system) / 1000, calls: state.calls.length, connections: state.connections, heapUsedMb: process.memoryUsage().heapUsed / 1e6 };
 		});
 
 		app.post('/tokens', { schema: { body: tokenSchema } }, async (request) => ({

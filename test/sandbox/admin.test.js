@@ -65,6 +65,7 @@ test('config answers the whole config, validates switches, and reset restores th
 	const whole = (await client.admin.post('/config', { bulkOrder: 'shuffled', removeUnknown: '404' })).data;
 	expect(whole).toEqual({
 		bulkOrder: 'shuffled', bulkUnmatched: 'omit', bulkMaxLength: 500, addHandlerReturnsId: true, removeUnknown: 404,
+		bulkTooLongStatus: 400, bulkOrderFields: 'all', bulkReferencePattern: null, latencyMs: 0, latencyPerKbMs: 0,
 		rateLimit: false, delivery: { maxAttempts: 4, baseDelayMs: 200, timeoutMs: 5000 },
 	});
 	expect(await client.admin.get('/config')).toEqual(whole);
@@ -98,7 +99,7 @@ test('stats report the sandbox thread CPU time, the number of calls and the heap
 	const before = await client.admin.get('/stats');
 	await client.bulk([{ store_id: '1001', order_number: '1000' }]);
 	const after = await client.admin.get('/stats');
-	expect(after).toEqual({ threadCpuMs: expect.any(Number), calls: 1, heapUsedMb: expect.any(Number) });
+	expect(after).toEqual({ threadCpuMs: expect.any(Number), calls: 1, connections: 1, heapUsedMb: expect.any(Number) });
 	expect(after.threadCpuMs).toBeGreaterThanOrEqual(before.threadCpuMs);
 	expect(before.calls).toBe(0);
 });

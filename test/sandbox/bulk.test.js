@@ -133,6 +133,28 @@ test('order[] longer than bulkMaxLength is 400 ARRAY_TOO_LONG; the limit is a sw
 	expectError(await client.bulk(many(4)), 400, 'ARRAY_TOO_LONG');
 });
 
+test('bulkTooLongStatus 413 refuses a too-long order[] with 413 instead', async () => {
+	await client.sandbox.config({ bulkMaxLength: 2, bulkTooLongStatus: 413 });
+	expectError(await client.bulk([ref('1001', '1000'), ref('1002', '1000'), ref('1003', '1000')]), 413, 'PAYLOAD_TOO_LARGE');
+	expect((await client.bulk([ref('1001', '1000')])).status).toBe(200);
+});
+
+test('bulkReferencePattern refuses the whole batch with 400 when one order_number does not match', async () => {
+	await client.sandbox.config({ bulkReferencePattern: '^[0-9]+$' });
+	const error = expectError(await client.bulk([ref('1001', '1000'), ref('1001', 'A-1')]), 400, 'VALIDATION_ERROR');
+	expect(error.message).toBe('body.order[1].order_number is not a valid order number');
+	expect((await client.bulk([ref('1001', '1000')])).status).toBe(200);
+});
+
+test('bulkOrderFields noStoreId answers order records without store_id', async () => {
+	await client.sandbox.config({ bulkOrderFields: 'noStoreId' });
+	const response = await client.bulk([ref('1001', '1000'), ref('1002', '1000')]);
+	expect(response.data.map((entry) => [entry.order.store_id, entry.order.order_number])).toEqual([
+		[undefined, '1000'],
+		[undefined, '1000'],
+	]);
+});
+
 test('a member without store_id is 400 MISSING_FIELD', async () => {
 	const error = expectError(await client.bulk([ref('1001', '1000'), { order_number: '1000' }]), 400, 'MISSING_FIELD');
 	expect(error.message).toBe('body.order[1].store_id is required');
