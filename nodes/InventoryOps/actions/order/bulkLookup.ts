@@ -1,25 +1,18 @@
-import { NodeApiError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { inventoryOpsApiRequest, RateLimitGate, runRetryPolicy } from '../../transport';
-import { isPlainObject } from '../../shared/objects';
 import { chunk, runWithConcurrency } from '../helpers/concurrency';
-import type { OrderReference } from './references';
+import {
+	mapAnswer,
+	unexpectedAnswer,
+	withUniqueNumbers,
+	type AskedReferences,
+	type Batch,
+	type LookUpResults,
+	type ResultEntry,
+} from './answerMapping';
 
-export interface ResultEntry extends IDataObject {
-	order?: IDataObject;
-	metrics?: IDataObject;
-	barcode_generation_failed?: IDataObject;
-}
-
-/** (store_id, order_number) as one map key; the service's result order says nothing about which is which. */
-export function referenceKey(storeId: unknown, orderNumber: unknown): string {
-	return JSON.stringify([String(storeId), String(orderNumber)]);
-}
-
-/** Each distinct reference of the run, with the input items that asked for it (in item order). */
-export type AskedReferences = Map<string, { reference: OrderReference; itemIndexes: number[] }>;
-
-type Batch = Array<[string, { reference: OrderReference; itemIndexes: number[] }]>;
+export { referenceKey, type AskedReferences } from './answerMapping';
 
 export interface LookUpSettings {
 	batchSize: number;
@@ -27,14 +20,6 @@ export interface LookUpSettings {
 	timeoutMs: number;
 	/** The most the run waits for the service's rate limit in all, in milliseconds. */
 	rateLimitWaitMs: number;
-}
-
-export interface LookUpResults {
-	found: Map<string, ResultEntry>;
-	/** Why a reference has no answer: the error of the call that should have answered it, by reference key. */
-	failed: Map<string, unknown>;
-	/** Set when the service refused the batch size asked for and a smaller one went through for the rest. */
-	batchSizeUsed?: number;
 }
 
 /**
@@ -47,100 +32,6 @@ export const MAX_EXTRA_CALLS_PER_RUN = 200;
 /** A batch refused as a whole: too long, or one of its references is malformed. Halves of it may go through. */
 function refusedAsBatch(error: unknown): boolean {
 	return error instanceof NodeApiError && (error.httpCode === '400' || error.httpCode === '413');
-}
-
-function unexpectedAnswer(this: IExecuteFunctions, itemIndex: number, message: string): NodeApiError {
-	return new NodeApiError(this.getNode(), { endpoint: '/order/get_single_bulk' } as JsonObject, {
-		message,
-		itemIndex,
-	});
-}
-
-/** What one answer told: which references it could not place, and whether its orders carried no store_id. */
-interface MappedAnswer {
-	ambiguous: string[];
-	withoutStoreId: boolean;
-}
-
-/**
- * Gives each returned order to the reference of this batch it answers: by (store_id, order_number) when the
- * order carries both; by order_number alone when the order carries no store_id and only one reference of the
- * batch has that number. Where more have it, the order could be another store's: those references are returned
- * as ambiguous (to be asked again apart), never given a guess. When the batch had orders that could not be placed
- * at all, its references left without an order fail rather than being called not found.
- */
-function mapAnswer(
-	this: IExecuteFunctions,
-	batch: Batch,
-	answer: unknown[],
-	results: LookUpResults,
-	itemIndex: number,
-): MappedAnswer {
-	const wanted = new Set(batch.map(([key]) => key));
-	const byNumber = numbersOf(batch);
-	const answered = new Set<string>();
-	const ambiguous = new Set<string>();
-	let withoutStoreId = false;
-	let unplaced = 0;
-	for (const entry of answer) {
-		if (!isPlainObject(entry) || !isPlainObject(entry.order)) continue;
-		const { store_id: storeId, order_number: orderNumber } = entry.order;
-		if (orderNumber === undefined || orderNumber === null) {
-			unplaced++;
-			continue;
-		}
-		if (storeId !== undefined && storeId !== null) {
-			const key = referenceKey(storeId, orderNumber);
-			if (wanted.has(key) && !answered.has(key)) {
-				answered.add(key);
-				results.found.set(key, entry as ResultEntry);
-			}
-			continue;
-		}
-		withoutStoreId = true;
-		const candidates = byNumber.get(String(orderNumber)) ?? [];
-		if (candidates.length === 1 && !answered.has(candidates[0])) {
-			answered.add(candidates[0]);
-			results.found.set(candidates[0], entry as ResultEntry);
-		} else if (candidates.length > 1) {
-			for (const key of candidates) ambiguous.add(key);
-		}
-	}
-	for (const key of ambiguous) {
-		answered.add(key);
-		results.found.delete(key);
-	}
-	if (unplaced > 0) {
-		const error = unexpectedAnswer.call(
-			this,
-			itemIndex,
-			`The service returned ${unplaced} order(s) without an order_number in this batch, so the node cannot tell which references were not found`,
-		);
-		for (const key of wanted) if (!answered.has(key)) results.failed.set(key, error);
-	}
-	return { ambiguous: [...ambiguous], withoutStoreId };
-}
-
-function numbersOf(batch: Batch): Map<string, string[]> {
-	const byNumber = new Map<string, string[]>();
-	for (const [key, { reference }] of batch) {
-		const keys = byNumber.get(reference.order_number) ?? [];
-		keys.push(key);
-		byNumber.set(reference.order_number, keys);
-	}
-	return byNumber;
-}
-
-/** Splits a batch so that no order_number appears twice in one part (for a service whose orders carry no store_id). */
-function withUniqueNumbers(batch: Batch): Batch[] {
-	const parts: Batch[] = [];
-	const seen = new Map<string, number>();
-	for (const entry of batch) {
-		const layer = seen.get(entry[1].reference.order_number) ?? 0;
-		seen.set(entry[1].reference.order_number, layer + 1);
-		(parts[layer] ??= []).push(entry);
-	}
-	return parts;
 }
 
 /**
