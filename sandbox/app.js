@@ -6,6 +6,9 @@ const { serviceRoutes } = require('./routes/service');
 const { adminRoutes } = require('./routes/admin');
 
 const ADMIN_PREFIX = '/__sandbox';
+// Refusals that the `refusals: 'success-false'` switch turns into 200 `{ success: false }` (not auth, not 429).
+const REFUSING_ROUTES = new Set(['/api/kit/create', '/api/webhook/add_handler']);
+const REFUSALS = new Set([400, 404, 409]);
 const FAULT_CODES = { 429: 'RATE_LIMITED', 500: 'INTERNAL_ERROR', 502: 'BAD_GATEWAY', 503: 'SERVICE_UNAVAILABLE' };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -73,12 +76,37 @@ function buildApp(state, tokens) {
 		settleCall(request, reply.statusCode);
 	});
 
+	/** Every error answer, shaped by the switches `errorBodies`, `retryAfter` and `refusals` (sandbox/switches.js). */
+	function replyError(request, reply, status, code, message, headers = {}) {
+		const { errorBodies, retryAfter, refusals } = state.config;
+		const route = request.url.split('?')[0];
+		if (refusals === 'success-false' && REFUSING_ROUTES.has(route) && REFUSALS.has(status)) {
+			return reply.code(200).type('application/json').send({ success: false, message, code });
+		}
+		const shapedHeaders = { ...headers };
+		if (shapedHeaders['Retry-After'] !== undefined && retryAfter !== 'seconds') {
+			const seconds = Number(shapedHeaders['Retry-After']);
+			if (retryAfter === 'absent') delete shapedHeaders['Retry-After'];
+			else shapedHeaders['Retry-After'] = new Date(Date.now() + seconds * 1000).toUTCString();
+		}
+		if (errorBodies === 'spec') return sendError(reply, status, code, message, shapedHeaders);
+		for (const [name, value] of Object.entries(shapedHeaders)) reply.header(name, value);
+		const { error } = errorBody(status, code, message);
+		if (errorBodies === 'bare') return reply.code(status).type('application/json').send(error);
+		if (errorBodies === 'text') return reply.code(status).type('text/plain').send(`${code}: ${message}`);
+		const title = `${status} ${error.overview}`;
+		return reply
+			.code(status)
+			.type('text/html')
+			.send(`<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`);
+	}
+
 	app.setErrorHandler((error, request, reply) => {
 		const [status, code, message, headers] = classify(error);
-		return sendError(reply, status, code, message, headers);
+		return replyError(request, reply, status, code, message, headers);
 	});
 	app.setNotFoundHandler((request, reply) =>
-		sendError(reply, 404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`),
+		replyError(request, reply, 404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`),
 	);
 
 	app.register(async (service) => {
@@ -105,15 +133,19 @@ function buildApp(state, tokens) {
 				}
 				if (fault.drop === 'after') request.dropAfter = true;
 				if (fault.status !== undefined) {
-					if (fault.retryAfter !== undefined) reply.header('Retry-After', String(fault.retryAfter));
-					const body = fault.body ?? errorBody(fault.status, FAULT_CODES[fault.status] ?? 'INJECTED_FAULT', `Fault injected by the sandbox: ${fault.status}`);
-					return reply.code(fault.status).type('application/json').send(body);
+					const faultHeaders = fault.retryAfter === undefined ? {} : { 'Retry-After': String(fault.retryAfter) };
+					if (fault.body === undefined) {
+						const code = FAULT_CODES[fault.status] ?? 'INJECTED_FAULT';
+						return replyError(request, reply, fault.status, code, `Fault injected by the sandbox: ${fault.status}`, faultHeaders);
+					}
+					for (const [name, value] of Object.entries(faultHeaders)) reply.header(name, value);
+					return reply.code(fault.status).type('application/json').send(fault.body);
 				}
 			}
 			await tokens.authorize(request.headers.authorization);
 			const retryAfter = state.rateLimited(request.headers.authorization);
 			if (retryAfter !== undefined) {
-				return sendError(reply, 429, 'RATE_LIMITED', `Rate limit exceeded; retry in ${retryAfter} s`, { 'Retry-After': String(retryAfter) });
+				return replyError(request, reply, 429, 'RATE_LIMITED', `Rate limit exceeded; retry in ${retryAfter} s`, { 'Retry-After': String(retryAfter) });
 			}
 		});
 		await serviceRoutes(state, { sendJsonChunks })(service);

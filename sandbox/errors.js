@@ -14,6 +14,7 @@ const OVERVIEWS = {
 	500: 'Internal server error',
 	502: 'Bad gateway',
 	503: 'Service unavailable',
+	504: 'Gateway timeout',
 };
 
 /** An error the routes throw; the error handler turns it into the service's error shape (docs/service-interface.md, Errors). */

@@ -3,18 +3,17 @@
 const { buildCatalog, objectId } = require('./seed');
 const { OrderBook } = require('./orderBook');
 const { Deliverer } = require('./deliveries');
+const { DEFAULT_OPEN_POINT_SWITCHES } = require('./switches');
 
+// The open-point switches with more than one answer are in sandbox/switches.js; these take any value.
 const DEFAULT_SWITCHES = {
-	bulkOrder: 'request',
-	bulkUnmatched: 'omit',
+	...DEFAULT_OPEN_POINT_SWITCHES,
 	bulkMaxLength: 500,
 	bulkTooLongStatus: 400,
 	bulkOrderFields: 'all',
 	bulkReferencePattern: null,
 	latencyMs: 0,
 	latencyPerKbMs: 0,
-	addHandlerReturnsId: true,
-	removeUnknown: 404,
 };
 const DEFAULT_RATE_LIMIT = { max: 600, windowMs: 60_000 };
 const DEFAULT_DELIVERY = { maxAttempts: 4, baseDelayMs: 200, timeoutMs: 5000 };
@@ -88,6 +87,8 @@ class SandboxState {
 		for (const [name, value] of Object.entries(changes ?? {})) {
 			if (value === undefined) continue;
 			if (name === 'removeUnknown') config.removeUnknown = String(value) === '404' ? 404 : value;
+			// The older boolean switch, still accepted: true is `top`, false is `none`.
+			else if (name === 'addHandlerReturnsId') config.addHandlerId = value ? 'top' : 'none';
 			else if (name === 'rateLimit') config.rateLimit = value === false ? false : { ...DEFAULT_RATE_LIMIT, ...value };
 			else if (name === 'delivery') config.delivery = { ...base.delivery, ...value };
 			else config[name] = value;

@@ -1,6 +1,7 @@
 'use strict';
 
 const { ServiceError } = require('../errors');
+const { OPEN_POINT_SWITCHES } = require('../switches');
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const SERVICE_ROUTES = [
@@ -14,8 +15,8 @@ const SERVICE_ROUTES = [
 const configSchema = {
 	type: 'object',
 	properties: {
-		bulkOrder: { enum: ['request', 'shuffled'] },
-		bulkUnmatched: { enum: ['omit', 'entry'] },
+		...Object.fromEntries(Object.entries(OPEN_POINT_SWITCHES).map(([name, values]) => [name, { enum: values }])),
+		removeUnknown: { enum: [...OPEN_POINT_SWITCHES.removeUnknown, '404'] },
 		bulkMaxLength: { type: 'integer', minimum: 0 },
 		bulkTooLongStatus: { enum: [400, 413] },
 		bulkOrderFields: { enum: ['all', 'noStoreId'] },
@@ -23,7 +24,6 @@ const configSchema = {
 		latencyMs: { type: 'integer', minimum: 0 },
 		latencyPerKbMs: { type: 'number', minimum: 0 },
 		addHandlerReturnsId: { type: 'boolean' },
-		removeUnknown: { enum: [404, '404', 'success-false'] },
 		rateLimit: {
 			anyOf: [
 				{ const: false },

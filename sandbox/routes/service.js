@@ -120,7 +120,8 @@ function serviceRoutes(state, { sendJsonChunks }) {
 				created_at: new Date().toISOString(),
 			};
 			state.handlers.set(record._id, record);
-			return state.config.addHandlerReturnsId ? { success: true, _id: record._id } : { success: true };
+			if (state.config.addHandlerId === 'nested') return { success: true, handler: { _id: record._id, type, name } };
+			return state.config.addHandlerId === 'top' ? { success: true, _id: record._id } : { success: true };
 		});
 
 		app.post('/api/webhook/remove_handler', { schema: { body: schemas.removeHandler } }, async (request) => {

@@ -5,7 +5,8 @@ const path = require('node:path');
 
 const dist = (file) => require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/transport', file));
 const { parseRetryAfter, nextRetryDelay } = dist('rateLimit.js');
-const { readServiceError, jwtExpiry, apiErrorFromResponse } = dist('errors.js');
+const { jwtExpiry, apiErrorFromResponse } = dist('errors.js');
+const { readServiceError } = dist('answers.js');
 
 const node = {
 	id: 'n',
@@ -56,9 +57,12 @@ describe('the service error shape', () => {
 			serviceTraceId: 't',
 			user_error: undefined,
 		});
-		expect(readServiceError('<html>bad gateway</html>')).toEqual({
-			message: '<html>bad gateway</html>',
+		expect(readServiceError('<html><head><title>502 Bad Gateway</title></head><body><h1>x</h1></body></html>')).toEqual({
+			message: '502 Bad Gateway',
+			page: true,
 		});
+		expect(readServiceError('upstream connect error')).toEqual({ message: 'upstream connect error' });
+		expect(readServiceError({ message: 'bare', code: 'B' })).toMatchObject({ message: 'bare', code: 'B' });
 		expect(readServiceError(null)).toEqual({});
 	});
 

@@ -5,7 +5,7 @@ const DIST = path.resolve(__dirname, '../../dist/nodes/InventoryOps');
 const { matchesEventType, parseCustomEventTypes, combineEventTypes, EVENT_TYPE_OPTIONS } = require(
 	path.join(DIST, 'shared/events.js'),
 );
-const { findHandlerId } = require(path.join(DIST, 'trigger/handlerId.js'));
+const { findHandlerId } = require(path.join(DIST, 'transport/answers.js'));
 const { secretMatches, createSecret } = require(path.join(DIST, 'trigger/secret.js'));
 
 describe('matchesEventType', () => {

@@ -47,6 +47,17 @@ export const EVENT_TYPE_OPTIONS: INodePropertyOptions[] = [
 
 const WILDCARD_SUFFIX = '.*';
 
+// Dot-separated segments of letters, digits, `_` or `-`, optionally ending in the suffix wildcard `.*`.
+const EVENT_TYPE_FORMAT = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*(\.\*)?$/;
+
+/** The one format check of an event type or pattern typed by a user, for the trigger and the action alike. */
+export function isEventTypeFormat(value: string): boolean {
+	return EVENT_TYPE_FORMAT.test(value);
+}
+
+export const EVENT_TYPE_FORMAT_HINT =
+	'Write event types as dot-separated words, for example order.status.cancelled, and use ".*" only at the end (order.status.*).';
+
 export function isWildcardPattern(pattern: string): boolean {
 	return pattern.endsWith(WILDCARD_SUFFIX);
 }

@@ -1,43 +1,9 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { ENDPOINTS, type Endpoint } from './endpoints';
+import { readServiceError, type ServiceError } from './answers';
 import { isPlainObject } from '../shared/objects';
 import { withoutUrlCredentials, withoutUrlCredentialsDeep } from '../shared/redact';
-
-/** The service's error object (docs/service-interface.md, Errors); any field may be missing on an unexpected answer. */
-export interface ServiceError {
-	message?: string;
-	statusCode?: number;
-	code?: string;
-	overview?: string;
-	origin?: string;
-	serviceTraceId?: string;
-	type?: string;
-	user_error?: boolean;
-	display?: string;
-}
-
-
-/** Pulls the service's `{ error: {...} }` out of an answer, tolerating a bare error object or plain text. */
-export function readServiceError(body: unknown): ServiceError {
-	const candidate = isPlainObject(body) && isPlainObject(body.error) ? body.error : body;
-	if (isPlainObject(candidate)) {
-		const pick = <T>(key: string, type: string) => (typeof candidate[key] === type ? (candidate[key] as T) : undefined);
-		return {
-			message: pick<string>('message', 'string'),
-			statusCode: pick<number>('statusCode', 'number'),
-			code: pick<string>('code', 'string'),
-			overview: pick<string>('overview', 'string'),
-			origin: pick<string>('origin', 'string'),
-			serviceTraceId: pick<string>('serviceTraceId', 'string'),
-			type: pick<string>('type', 'string'),
-			user_error: pick<boolean>('user_error', 'boolean'),
-			display: pick<string>('display', 'string'),
-		};
-	}
-	if (typeof body === 'string' && body.trim() !== '') return { message: body.slice(0, 500) };
-	return {};
-}
 
 /** The `exp` of a JWT as a Date, without verifying it; undefined when the token is not a readable JWT. */
 export function jwtExpiry(token: unknown): Date | undefined {
@@ -80,18 +46,39 @@ export interface ErrorContext {
 /** Turns a non-2xx answer into a NodeApiError carrying the error object's fields; never includes the token. */
 export function apiErrorFromResponse(status: number, body: unknown, context: ErrorContext): NodeApiError {
 	// The service may repeat a URL it was sent, password included: none leaves through the error.
-	const serviceError = withoutUrlCredentialsDeep(readServiceError(body));
+	return apiError(status, withoutUrlCredentialsDeep(readServiceError(body)), context);
+}
+
+/** A 200 with `success: false` from an operation where that means it was not done (transport/answers.ts). */
+export function apiErrorFromRefusal(refusal: ServiceError, context: ErrorContext): NodeApiError {
+	const { path } = ENDPOINTS[context.endpoint];
+	const reason = refusal.message ?? 'it gave no reason';
+	return apiError(
+		200,
+		withoutUrlCredentialsDeep({
+			...refusal,
+			message: `The service refused ${path}: ${reason}`,
+			overview: 'It answered 200 with success: false, which says the change was not made.',
+		}),
+		context,
+	);
+}
+
+function apiError(status: number, serviceError: ServiceError, context: ErrorContext): NodeApiError {
 	const expiry = status === 401 ? jwtExpiry(context.accessToken) : undefined;
 	const expired = expiry !== undefined && expiry.getTime() <= (context.now ?? Date.now());
 	const message = expired
 		? `The access token expired at ${expiry.toISOString()}. Create a new token and update the Inventory Ops API credential.`
-		: (serviceError.message ?? `The service answered ${status} to ${ENDPOINTS[context.endpoint].path}`);
+		: serviceError.page === true
+			? `The service answered ${status} to ${ENDPOINTS[context.endpoint].path} with a web page titled "${serviceError.message}" (from a gateway or proxy in front of it)`
+			: (serviceError.message ?? `The service answered ${status} to ${ENDPOINTS[context.endpoint].path}`);
 	const details = [serviceError.overview, hintFor(status, ENDPOINTS[context.endpoint].changesData)]
 		.filter(Boolean)
 		.join(' ');
 	const fields = Object.fromEntries(
 		Object.entries({
 			...serviceError,
+			page: undefined,
 			statusCode: status,
 			endpoint: ENDPOINTS[context.endpoint].path,
 		}).filter(([, value]) => value !== undefined),

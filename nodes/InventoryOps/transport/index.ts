@@ -7,11 +7,14 @@ import {
 } from 'n8n-workflow';
 
 import { ENDPOINTS, type Endpoint } from './endpoints';
-import { apiErrorFromNetworkFailure, apiErrorFromResponse } from './errors';
+import { refusalIn } from './answers';
+import { apiErrorFromNetworkFailure, apiErrorFromRefusal, apiErrorFromResponse } from './errors';
 import { RateLimitGate } from './rateLimit';
 
 export type { Endpoint } from './endpoints';
 export { RateLimitGate, runRetryPolicy } from './rateLimit';
+export { findHandlerId } from './answers';
+export { addHandlerBody } from './requests';
 
 export const CREDENTIAL_TYPE = 'inventoryOpsApi';
 
@@ -97,7 +100,11 @@ export async function inventoryOpsApiRequest<T = unknown>(
 			if (!changesData && readRetries++ < 1) continue;
 			throw apiErrorFromNetworkFailure(error, errorContext);
 		}
-		if (response.statusCode >= 200 && response.statusCode < 300) return response.body as T;
+		if (response.statusCode >= 200 && response.statusCode < 300) {
+			const refusal = refusalIn(endpoint, response.body);
+			if (refusal !== undefined) throw apiErrorFromRefusal(refusal, errorContext);
+			return response.body as T;
+		}
 		if (response.statusCode === 429 && gate.close(attempt, response.headers['retry-after'])) continue;
 		const error = apiErrorFromResponse(response.statusCode, response.body, {
 			...errorContext,

@@ -1,13 +1,10 @@
 import {
 	NodeApiError,
 	NodeOperationError,
-	type IDataObject,
 	type IHookFunctions,
-	type JsonObject,
 } from 'n8n-workflow';
 
-import { inventoryOpsApiRequest } from '../transport';
-import { findHandlerId } from './handlerId';
+import { addHandlerBody, findHandlerId, inventoryOpsApiRequest } from '../transport';
 import { unremovableNotice } from './notices';
 import { asLeftovers, describeHandler, removeHandlerRecords, type RemovalFailure } from './removal';
 import { createSecret, SECRET_HEADER } from './secret';
@@ -102,12 +99,8 @@ async function addHandler(
 	kind: RegistrationKind,
 ): Promise<HandlerRecord> {
 	const name = handlerName.call(this, type, kind);
-	const body = { type, name, handler: { url, method: 'POST', headers: { [SECRET_HEADER]: secret } } };
-	const answer = await inventoryOpsApiRequest.call(this, 'webhookAddHandler', body as IDataObject);
-	if (typeof answer === 'object' && answer !== null && (answer as IDataObject).success === false) {
-		// The service says it added nothing, so there is nothing to roll back for this type.
-		throw new NodeApiError(this.getNode(), answer as JsonObject, { message: 'The service answered success: false' });
-	}
+	const body = addHandlerBody({ type, name, url, method: 'POST', headers: { [SECRET_HEADER]: secret } });
+	const answer = await inventoryOpsApiRequest.call(this, 'webhookAddHandler', body);
 	return { type, id: findHandlerId(answer), name, url, kind, addedAt: new Date().toISOString() };
 }
 

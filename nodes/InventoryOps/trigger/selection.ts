@@ -1,22 +1,23 @@
 import { NodeOperationError, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 
-import { combineEventTypes, parseCustomEventTypes } from '../shared/events';
-
-// Dot-separated segments of letters, digits, `_` or `-`, optionally ending in the suffix wildcard `.*`.
-const EVENT_TYPE_FORMAT = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*(\.\*)?$/;
+import {
+	combineEventTypes,
+	EVENT_TYPE_FORMAT_HINT,
+	isEventTypeFormat,
+	parseCustomEventTypes,
+} from '../shared/events';
 
 /** The event types this trigger listens for: the selected patterns plus valid custom types, each once. */
 export function readSelectedEventTypes(this: IHookFunctions | IWebhookFunctions): string[] {
 	const selected = this.getNodeParameter('events', []) as string[];
 	const custom = parseCustomEventTypes(this.getNodeParameter('customEventTypes', ''));
-	const invalid = custom.filter((type) => !EVENT_TYPE_FORMAT.test(type));
+	const invalid = custom.filter((type) => !isEventTypeFormat(type));
 	if (invalid.length > 0) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`Custom Event Types: "${invalid.join('", "')}" is not an event type`,
 			{
-				description:
-					'Write event types as dot-separated words, for example order.status.cancelled, and use ".*" only at the end (order.status.*). Separate several types with commas.',
+				description: `${EVENT_TYPE_FORMAT_HINT} Separate several types with commas.`,
 			},
 		);
 	}

@@ -7,11 +7,12 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { EVENT_TYPE_OPTIONS } from '../../shared/events';
+import { EVENT_TYPE_FORMAT_HINT, EVENT_TYPE_OPTIONS, isEventTypeFormat } from '../../shared/events';
 import { optionsCollection } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/execution';
 import { ItemValidator } from '../helpers/validation';
 import { withoutUrlCredentialsDeep } from '../../shared/redact';
+import { addHandlerBody, findHandlerId } from '../../transport';
 
 const CUSTOM_EVENT = 'custom';
 const HTTP_METHODS = ['POST', 'PUT', 'PATCH', 'GET', 'DELETE'];
@@ -104,19 +105,20 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			selected === CUSTOM_EVENT
 				? check.text(this.getNodeParameter('customEventType', itemIndex, ''), 'Custom Event Type')
 				: check.text(selected, 'Event Type');
+		if (!isEventTypeFormat(type)) {
+			check.fail(selected === CUSTOM_EVENT ? 'Custom Event Type' : 'Event Type', `"${type}" is not an event type. ${EVENT_TYPE_FORMAT_HINT}`);
+		}
 		const url = check.url(this.getNodeParameter('url', itemIndex, ''), 'URL');
 		const method = check.text(this.getNodeParameter('method', itemIndex, 'POST'), 'Method').toUpperCase();
 		if (!HTTP_METHODS.includes(method)) check.fail('Method', `must be one of ${HTTP_METHODS.join(', ')}`);
 		const request = {
 			type,
 			name: check.text(this.getNodeParameter('name', itemIndex, ''), 'Name'),
-			handler: {
-				url: url.url,
-				method,
-				headers: check.headers(this.getNodeParameter('headers.header', itemIndex, []), 'Headers'),
-			},
+			url: url.url,
+			method,
+			headers: check.headers(this.getNodeParameter('headers.header', itemIndex, []), 'Headers'),
 		};
-		const response = await requestForItem.call(this, 'webhookAddHandler', request, itemIndex);
+		const response = await requestForItem.call(this, 'webhookAddHandler', addHandlerBody(request), itemIndex);
 		// Header values and a password in the URL may be secrets, so they are not echoed back.
 		const result: IDataObject = withoutUrlCredentialsDeep({
 			...response,
@@ -130,11 +132,13 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			result.warning =
 				'The URL carries a user name or password. It was removed from this output, but the service stores the URL as given and sends it with every delivery: prefer a header for secrets.';
 		}
-		if (typeof response?._id !== 'string' || response._id === '') {
+		const handlerId = findHandlerId(response);
+		if (handlerId === undefined) {
 			result.idReturned = false;
 			result.notice =
 				'The service did not return an _id for the new handler, so this node cannot give one. Find the handler on the service before removing it.';
 		} else {
+			result._id = handlerId;
 			result.idReturned = true;
 		}
 		return result;

@@ -1,0 +1,103 @@
+// The one reading of the service's answers (transport/answers.ts), through n8n's engine against the sandbox over
+// real HTTP, under each answer the sandbox can give to an open point: where add_handler puts the new id,
+// `success: false` with 200, error bodies of every shape, and Retry-After in seconds, as a date, or absent.
+const { useInventoryOps } = require('../helpers/inventoryOps');
+
+const KIT = '/api/kit/create';
+const ADD = '/api/webhook/add_handler';
+const REMOVE = '/api/webhook/remove_handler';
+const ctx = useInventoryOps({ orders: 10 });
+
+const kit = (sku = 'KIT-ANSWERS-1') => ({ resource: 'kit', operation: 'create', name: 'Kit', sku });
+const add = {
+	resource: 'webhookHandler',
+	operation: 'add',
+	eventType: 'order.shipped',
+	name: 'Answers',
+	url: 'https://example.com/hooks/answers',
+	method: 'POST',
+	headers: {},
+};
+
+describe('where add_handler puts the new id', () => {
+	test.each(['top', 'nested'])('%s: the output gives the _id, and removing by it removes the handler', async (place) => {
+		await ctx.sandbox.config({ addHandlerId: place });
+		const added = await ctx.run(add);
+		expect(added.error).toBeUndefined();
+		const [handler] = await ctx.sandbox.handlers();
+		expect(added.items[0].json).toMatchObject({ _id: handler._id, idReturned: true });
+		const removed = await ctx.run({ resource: 'webhookHandler', operation: 'remove', handlerId: added.items[0].json._id });
+		expect(removed.items[0].json).toMatchObject({ success: true });
+		expect(await ctx.sandbox.handlers()).toEqual([]);
+	});
+
+	test('none: the output says no id came back', async () => {
+		await ctx.sandbox.config({ addHandlerId: 'none' });
+		const added = await ctx.run(add);
+		expect(added.items[0].json).toMatchObject({ idReturned: false });
+		expect(added.items[0].json._id).toBeUndefined();
+	});
+});
+
+describe('success: false with 200', () => {
+	beforeEach(() => ctx.sandbox.config({ refusals: 'success-false' }));
+
+	test('kit create: a failed item with the service message, nothing sent again', async () => {
+		expect((await ctx.run(kit('KIT-TWICE'))).error).toBeUndefined();
+		const result = await ctx.run(kit('kit-twice'), { continueOnFail: true });
+		expect(result.items[0].json.error).toMatch(/refused \/kit\/create: .*kit-twice/i);
+		expect((await ctx.sandbox.calls(KIT)).map((call) => call.status)).toEqual([200, 200]);
+		expect(await ctx.sandbox.kits()).toHaveLength(1);
+	});
+
+	test('handler add: the error carries the service message', async () => {
+		await ctx.sandbox.fault({ route: ADD, count: 1, status: 409 });
+		const refused = await ctx.run(add);
+		expect(refused.error).toMatchObject({ name: 'NodeApiError', message: expect.stringContaining('refused /webhook/add_handler: Fault injected by the sandbox: 409') });
+		expect(await ctx.sandbox.calls(ADD)).toHaveLength(1);
+	});
+
+	test('handler remove: success: false stays a passed-through answer (unknown or gone handler)', async () => {
+		await ctx.sandbox.config({ removeUnknown: 'success-false' });
+		const result = await ctx.run({ resource: 'webhookHandler', operation: 'remove', handlerId: 'no-such-handler' });
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ _id: 'no-such-handler', success: false });
+		expect(await ctx.sandbox.calls(REMOVE)).toHaveLength(1);
+	});
+});
+
+describe('error bodies of every shape give message, code and trace id, never markup', () => {
+	test.each([
+		['spec', /no item with item_id "nope"/, true],
+		['bare', /no item with item_id "nope"/, true],
+		['text', /UNKNOWN_COMPONENT: .*no item with item_id "nope"/, false],
+	])('%s', async (errorBodies, message, structured) => {
+		await ctx.sandbox.config({ errorBodies });
+		const result = await ctx.run({ ...kit(), kitItems: { item: [{ itemId: 'nope', quantity: 1 }] } });
+		expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '400', message: expect.stringMatching(message) });
+		if (structured) expect(result.error.description).toMatch(/Code: UNKNOWN_COMPONENT\. Trace id: \S+\./);
+	});
+
+	test('html: a gateway page gives its status and title, no markup', async () => {
+		await ctx.sandbox.config({ errorBodies: 'html' });
+		await ctx.sandbox.fault({ route: KIT, count: 1, status: 504 });
+		const result = await ctx.run(kit());
+		expect(result.error.httpCode).toBe('504');
+		expect(result.error.message).toBe(
+			'The service answered 504 to /kit/create with a web page titled "504 Gateway timeout" (from a gateway or proxy in front of it)',
+		);
+		expect(`${result.error.message} ${result.error.description}`).not.toMatch(/[<>]/);
+		expect(result.error.description).toContain('was not sent again');
+	});
+});
+
+describe('Retry-After in every form: a 429 is retried, once, and the kit made once', () => {
+	test.each(['seconds', 'date', 'absent'])('%s', async (retryAfter) => {
+		await ctx.sandbox.config({ retryAfter });
+		await ctx.sandbox.fault({ route: KIT, count: 1, status: 429, retryAfter: 1 });
+		const result = await ctx.run(kit());
+		expect(result.error).toBeUndefined();
+		expect((await ctx.sandbox.calls(KIT)).map((call) => call.status)).toEqual([429, 200]);
+		expect(await ctx.sandbox.kits()).toHaveLength(1);
+	});
+});
