@@ -64,8 +64,9 @@ test('tokens are issued with the scopes and lifetime asked for', async () => {
 test('config answers the whole config, validates switches, and reset restores the starting config', async () => {
 	const whole = (await client.admin.post('/config', { bulkOrder: 'shuffled', removeUnknown: '404' })).data;
 	expect(whole).toEqual({
-		bulkOrder: 'shuffled', bulkUnmatched: 'omit', bulkMaxLength: 500, addHandlerReturnsId: true, removeUnknown: 404,
+		bulkOrder: 'shuffled', bulkUnmatched: 'omit', bulkMaxLength: 500, addHandlerId: 'top', removeUnknown: 404,
 		bulkTooLongStatus: 400, bulkOrderFields: 'all', bulkReferencePattern: null, latencyMs: 0, latencyPerKbMs: 0,
+		refusals: 'status', errorBodies: 'spec', retryAfter: 'seconds',
 		rateLimit: false, delivery: { maxAttempts: 4, baseDelayMs: 200, timeoutMs: 5000 },
 	});
 	expect(await client.admin.get('/config')).toEqual(whole);
@@ -81,7 +82,7 @@ test('startSandbox config sets the starting switches, which reset keeps', async 
 	try {
 		await other.reset();
 		const config = await other.admin.get('/config');
-		expect(config).toEqual(expect.objectContaining({ bulkUnmatched: 'entry', addHandlerReturnsId: false, bulkOrder: 'request' }));
+		expect(config).toEqual(expect.objectContaining({ bulkUnmatched: 'entry', addHandlerId: 'none', bulkOrder: 'request' }));
 		expect((await other.bulk([{ store_id: '1001', order_number: 'x' }])).data).toEqual([{ store_id: '1001', order_number: 'x', metrics: { matched: false } }]);
 	} finally {
 		await other.close();

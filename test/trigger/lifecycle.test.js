@@ -127,7 +127,7 @@ test('an add_handler answering success: false fails the activation like an error
 		() => undefined,
 		(thrown) => thrown,
 	);
-	expect(error.message).toContain('"shipment.created" (3 of 3): The service answered success: false');
+	expect(error.message).toContain('"shipment.created" (3 of 3): The service refused /webhook/add_handler: it answered success: false');
 	expect(error.description).toContain('2 handler(s) added before it were removed again');
 	expect(await harness.handlers()).toHaveLength(0);
 });

@@ -52,7 +52,7 @@ export function apiErrorFromResponse(status: number, body: unknown, context: Err
 /** A 200 with `success: false` from an operation where that means it was not done (transport/answers.ts). */
 export function apiErrorFromRefusal(refusal: ServiceError, context: ErrorContext): NodeApiError {
 	const { path } = ENDPOINTS[context.endpoint];
-	const reason = refusal.message ?? 'it gave no reason';
+	const reason = refusal.message ?? 'it answered success: false and gave no reason';
 	return apiError(
 		200,
 		withoutUrlCredentialsDeep({

@@ -106,7 +106,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				? check.text(this.getNodeParameter('customEventType', itemIndex, ''), 'Custom Event Type')
 				: check.text(selected, 'Event Type');
 		if (!isEventTypeFormat(type)) {
-			check.fail(selected === CUSTOM_EVENT ? 'Custom Event Type' : 'Event Type', `"${type}" is not an event type. ${EVENT_TYPE_FORMAT_HINT}`);
+			check.fail(selected === CUSTOM_EVENT ? 'Custom Event Type' : 'Event Type', `must be an event type, not ${JSON.stringify(type)}. ${EVENT_TYPE_FORMAT_HINT}`);
 		}
 		const url = check.url(this.getNodeParameter('url', itemIndex, ''), 'URL');
 		const method = check.text(this.getNodeParameter('method', itemIndex, 'POST'), 'Method').toUpperCase();
