@@ -1,12 +1,12 @@
-import {
-	NodeConnectionTypes,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeType,
-	type INodeTypeDescription,
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
 } from 'n8n-workflow';
 
 import { router } from './actions/router';
+import { MAIN_CONNECTION } from './shared/connections';
 import { properties } from './actions/properties';
 
 export class InventoryOps implements INodeType {
@@ -21,8 +21,8 @@ export class InventoryOps implements INodeType {
 			'Look up orders by store and order number, create kits, restore the inventory a shipment deducted, and add or remove webhook handlers in Inventory Ops',
 		defaults: { name: 'Inventory Ops' },
 		usableAsTool: true,
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		inputs: [MAIN_CONNECTION],
+		outputs: [MAIN_CONNECTION],
 		credentials: [{ name: 'inventoryOpsApi', required: true }],
 		properties,
 	};

@@ -1,13 +1,13 @@
-import {
-	NodeConnectionTypes,
-	type IHookFunctions,
-	type INodeType,
-	type INodeTypeDescription,
-	type IWebhookFunctions,
-	type IWebhookResponseData,
+import type {
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 
 import { receiveDelivery } from './trigger/delivery';
+import { MAIN_CONNECTION } from './shared/connections';
 import { handlersExist, registerHandlers, removeHandlers } from './trigger/lifecycle';
 import { triggerProperties } from './trigger/properties';
 
@@ -23,7 +23,7 @@ export class InventoryOpsTrigger implements INodeType {
 			'Starts the workflow when Inventory Ops sends an event, e.g. an order shipped, an order status changed or a shipment voided',
 		defaults: { name: 'Inventory Ops Trigger' },
 		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
+		outputs: [MAIN_CONNECTION],
 		credentials: [{ name: 'inventoryOpsApi', required: true }],
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 		properties: triggerProperties,
