@@ -9,13 +9,22 @@ function handlerMatches(handlerType, eventType) {
 	return false;
 }
 
+/** The delivery body in the shape the `deliveryBody` switch gives (sandbox/switches.js). */
+function deliveryBody(event, shape) {
+	if (shape === 'envelope') return { event_id: event.id, event_type: event.type, occurred_at: event.created_at, payload: event.data };
+	if (shape === 'array') return [event];
+	if (shape === 'record') return event.data;
+	return event;
+}
+
 /**
  * Sends events to the registered handlers: JSON POST, the handler's headers verbatim, bounded retries with
  * exponential backoff, every attempt recorded. `reset()` and `close()` stop retries that are still waiting.
  */
 class Deliverer {
-	constructor({ getHandlers, getSettings }) {
+	constructor({ getHandlers, getSettings, getBodyShape = () => 'event' }) {
 		this.getHandlers = getHandlers;
+		this.getBodyShape = getBodyShape;
 		this.getSettings = getSettings;
 		this.attempts = [];
 		this.timers = new Set();
@@ -44,7 +53,7 @@ class Deliverer {
 				const response = await fetch(handler.handler.url, {
 					method: 'POST',
 					headers: { ...stringHeaders(handler.handler.headers), 'content-type': 'application/json' },
-					body: JSON.stringify(event),
+					body: JSON.stringify(deliveryBody(event, this.getBodyShape())),
 					signal: controller.signal,
 				});
 				await response.arrayBuffer().catch(() => undefined);

@@ -29,6 +29,7 @@ class SandboxState {
 		this.deliverer = new Deliverer({
 			getHandlers: () => [...this.handlers.values()],
 			getSettings: () => this.config.delivery,
+			getBodyShape: () => this.config.deliveryBody,
 		});
 		this.counter = 0;
 		this.shuffles = 0;

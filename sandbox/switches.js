@@ -15,6 +15,11 @@ const OPEN_POINT_SWITCHES = {
 	errorBodies: ['spec', 'bare', 'text', 'html'],
 	// How a 429 says when to come back: `Retry-After` in seconds, as an HTTP date, or no header.
 	retryAfter: ['seconds', 'date', 'absent'],
+	// The body of a delivery to a handler: `{ id, type, created_at, data }`, an envelope with other names
+	// (`{ event_id, event_type, occurred_at, payload }`), an array of such events, or the changed record alone.
+	deliveryBody: ['event', 'envelope', 'array', 'record'],
+	// Whether add_handler takes a suffix wildcard (`order.status.*`) or refuses it with 400 WILDCARD_NOT_SUPPORTED.
+	wildcards: ['suffix', 'refused'],
 };
 
 const DEFAULT_OPEN_POINT_SWITCHES = Object.fromEntries(

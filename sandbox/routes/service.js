@@ -112,6 +112,9 @@ function serviceRoutes(state, { sendJsonChunks }) {
 
 		app.post('/api/webhook/add_handler', { schema: { body: schemas.addHandler } }, async (request) => {
 			const { type, name, handler } = request.body;
+			if (state.config.wildcards === 'refused' && type.includes('*')) {
+				throw new ServiceError(400, 'WILDCARD_NOT_SUPPORTED', `Event type "${type}" is a wildcard; register each event type on its own`);
+			}
 			const record = {
 				_id: state.newId(KIND.handler),
 				type,

@@ -94,3 +94,11 @@ export function parseCustomEventTypes(value: unknown): string[] {
 export function combineEventTypes(selected: readonly string[], custom: readonly string[]): string[] {
 	return [...new Set([...selected, ...custom].map((entry) => entry.trim()).filter((entry) => entry !== ''))];
 }
+
+/**
+ * The types left after dropping each one that another selected pattern already receives (`order.status.shipped`
+ * under `order.status.*`): one handler per event, so one event starts one execution.
+ */
+export function withoutCoveredTypes(types: readonly string[]): string[] {
+	return types.filter((type) => !types.some((other) => other !== type && matchesEventType(other, type)));
+}

@@ -5,27 +5,7 @@ import { unremovableNotice } from './notices';
 import { SECRET_HEADER, secretMatches } from './secret';
 import { isRepeatedDelivery, registrationKey } from './repeats';
 import { readState, type Registration, type TriggerState } from './state';
-import { isPlainObject } from '../shared/objects';
-
-interface DeliveredEvent {
-	id?: string;
-	type: string;
-	createdAt?: string;
-	data: unknown;
-}
-
-
-/** The delivery body the service sends: `{ id, type, created_at, data }`; undefined when it is not an event. */
-function readEvent(body: unknown): DeliveredEvent | undefined {
-	if (!isPlainObject(body) || typeof body.type !== 'string' || body.type.trim() === '') return undefined;
-	if (body.id !== undefined && typeof body.id !== 'string') return undefined;
-	return {
-		id: body.id === '' ? undefined : body.id,
-		type: body.type,
-		createdAt: typeof body.created_at === 'string' ? body.created_at : undefined,
-		data: body.data ?? {},
-	};
-}
+import { EVENT_TYPE_HEADER, readDeliveredEvents } from './eventBody';
 
 function reply(this: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
 	this.getResponseObject().status(status).json(body);
@@ -72,33 +52,46 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		return reply.call(this, 401, { error: 'Missing or invalid webhook secret' });
 	}
 
-	const event = readEvent(this.getBodyData());
-	if (event === undefined) {
-		return reply.call(this, 400, { error: 'The body is not an Inventory Ops event: expected JSON with a "type"' });
+	const registeredType = typeof headers[EVENT_TYPE_HEADER] === 'string' ? headers[EVENT_TYPE_HEADER] : undefined;
+	const events = readDeliveredEvents(this.getBodyData(), registeredType);
+	if (events === undefined) {
+		return reply.call(this, 400, {
+			error: 'The body is not an Inventory Ops event: expected JSON (an event, an array of events, or a record)',
+		});
 	}
 
 	// The types the handlers were registered for are the selection of the published version: no parameter read.
 	const registeredTypes = registration.handlers.map((record) => record.type);
-	if (!matchesAnyEventType(registeredTypes, event.type)) {
-		return { webhookResponse: { received: true, ignored: `event type ${event.type} is not selected` } };
-	}
-
 	const options = this.getNodeParameter('options', {}) as IDataObject;
-	if (options.ignoreRepeatedDeliveries !== false && event.id !== undefined) {
-		if (isRepeatedDelivery(registrationKey(registration.url, registration.secret), event.id)) {
-			return { webhookResponse: { received: true, ignored: `event ${event.id} was already received` } };
-		}
-	}
-
-	const json: IDataObject = {
-		eventId: event.id ?? null,
-		eventType: event.type,
-		createdAt: event.createdAt ?? null,
-		receivedAt: new Date().toISOString(),
-		data: event.data as IDataObject,
-	};
-	if (options.includeHeaders === true) json.headers = headersWithoutSecret(headers);
 	const warnings = warningsFor(registration);
-	if (warnings.length > 0) json.warnings = warnings;
-	return { workflowData: [this.helpers.returnJsonArray([json])] };
+	const receivedAt = new Date().toISOString();
+	const ignored: string[] = [];
+	const items: IDataObject[] = [];
+	for (const event of events) {
+		if (!matchesAnyEventType(registeredTypes, event.type)) {
+			ignored.push(`event type ${event.type} is not selected`);
+			continue;
+		}
+		if (options.ignoreRepeatedDeliveries !== false && event.id !== undefined) {
+			if (isRepeatedDelivery(registrationKey(registration.url, registration.secret), event.id)) {
+				ignored.push(`event ${event.id} was already received`);
+				continue;
+			}
+		}
+		const json: IDataObject = {
+			eventId: event.id ?? null,
+			eventType: event.type,
+			createdAt: event.createdAt ?? null,
+			receivedAt,
+			data: event.data as IDataObject,
+		};
+		if (event.raw !== undefined) json.rawBody = event.raw as IDataObject;
+		if (options.includeHeaders === true) json.headers = headersWithoutSecret(headers);
+		if (warnings.length > 0) json.warnings = warnings;
+		items.push(json);
+	}
+	if (items.length === 0) {
+		return { webhookResponse: { received: true, ignored: ignored.length === 1 ? ignored[0] : ignored } };
+	}
+	return { workflowData: [this.helpers.returnJsonArray(items)] };
 }

@@ -7,6 +7,7 @@ import {
 import { addHandlerBody, findHandlerId, inventoryOpsApiRequest } from '../transport';
 import { unremovableNotice } from './notices';
 import { asLeftovers, describeHandler, removeHandlerRecords, type RemovalFailure } from './removal';
+import { EVENT_TYPE_HEADER } from './eventBody';
 import { createSecret, SECRET_HEADER } from './secret';
 import { readSelectedEventTypes } from './selection';
 import { readState, writeState, type HandlerRecord, type RegistrationKind, type TriggerState } from './state';
@@ -99,7 +100,13 @@ async function addHandler(
 	kind: RegistrationKind,
 ): Promise<HandlerRecord> {
 	const name = handlerName.call(this, type, kind);
-	const body = addHandlerBody({ type, name, url, method: 'POST', headers: { [SECRET_HEADER]: secret } });
+	const body = addHandlerBody({
+		type,
+		name,
+		url,
+		method: 'POST',
+		headers: { [SECRET_HEADER]: secret, [EVENT_TYPE_HEADER]: type },
+	});
 	const answer = await inventoryOpsApiRequest.call(this, 'webhookAddHandler', body);
 	return { type, id: findHandlerId(answer), name, url, kind, addedAt: new Date().toISOString() };
 }

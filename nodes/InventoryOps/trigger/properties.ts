@@ -23,6 +23,13 @@ export const triggerProperties: INodeProperties[] = [
 			'More event types the service sends that are not in the list above, separated by commas. End a type with ".*" to match every type under it.',
 	},
 	{
+		displayName:
+			'A type that another selected pattern already covers (order.status.shipped under order.status.*) gets no handler of its own, so that one event starts one execution',
+		name: 'overlapNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',

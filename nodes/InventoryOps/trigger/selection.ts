@@ -5,9 +5,10 @@ import {
 	EVENT_TYPE_FORMAT_HINT,
 	isEventTypeFormat,
 	parseCustomEventTypes,
+	withoutCoveredTypes,
 } from '../shared/events';
 
-/** The event types this trigger listens for: the selected patterns plus valid custom types, each once. */
+/** The event types this trigger registers: the selected patterns plus valid custom types, each once, none covered by another. */
 export function readSelectedEventTypes(this: IHookFunctions | IWebhookFunctions): string[] {
 	const selected = this.getNodeParameter('events', []) as string[];
 	const custom = parseCustomEventTypes(this.getNodeParameter('customEventTypes', ''));
@@ -21,5 +22,5 @@ export function readSelectedEventTypes(this: IHookFunctions | IWebhookFunctions)
 			},
 		);
 	}
-	return combineEventTypes(Array.isArray(selected) ? selected : [], custom);
+	return withoutCoveredTypes(combineEventTypes(Array.isArray(selected) ? selected : [], custom));
 }

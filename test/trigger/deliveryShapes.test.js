@@ -1,0 +1,43 @@
+// Deliveries in every body shape the sandbox can send (switch deliveryBody): each starts one run whose item has
+// the event type (from the body, or from the handler's own registration header), the data, and the raw body when
+// the shape was not an event. Also: overlapping selections register one handler per event.
+const { useTriggerHarness } = require('./helpers/setup');
+
+const context = useTriggerHarness();
+let harness;
+beforeEach(() => ({ harness } = context));
+
+async function published(id, parameters) {
+	const stored = harness.storedWorkflow({
+		id,
+		name: `Shapes ${id}`,
+		parameters: { events: ['order.shipped'], customEventTypes: '', options: {}, ...parameters },
+	});
+	await harness.activate(stored);
+	return stored;
+}
+
+const data = { order_number: '1001', store_id: '1002' };
+
+test.each([
+	['event', { withId: true, raw: false }],
+	['envelope', { withId: true, raw: false }],
+	['array', { withId: true, raw: false }],
+	['record', { withId: false, raw: true }],
+])('deliveryBody %s: one run with type, data and (when known) the event id', async (shape, { withId, raw }) => {
+	await harness.admin('POST', '/config', { deliveryBody: shape });
+	await published(`wf-${shape}`);
+	const { event_id: eventId } = await harness.emit('order.shipped', data);
+	expect(harness.runs).toHaveLength(1);
+	const [item] = harness.runs[0].items;
+	expect(item).toMatchObject({ eventType: 'order.shipped', data, eventId: withId ? eventId : null });
+	if (raw) expect(item.rawBody).toEqual(data);
+	else expect(item.rawBody).toBeUndefined();
+});
+
+test('order.status.* and order.status.shipped selected: one handler, one run per event', async () => {
+	await published('wf-overlap', { events: ['order.status.*'], customEventTypes: 'order.status.shipped' });
+	expect((await harness.handlers()).map((handler) => handler.type)).toEqual(['order.status.*']);
+	await harness.emit('order.status.shipped', data);
+	expect(harness.runs).toHaveLength(1);
+});
