@@ -52,7 +52,7 @@ function readOne(body: unknown, registeredType: string | undefined): DeliveredEv
 		id: firstText(body, ID_KEYS),
 		type,
 		createdAt: firstText(body, TIME_KEYS),
-		data: dataKey === undefined ? {} : body[dataKey],
+		data: dataKey === undefined ? {} : (body[dataKey] ?? {}),
 	};
 	if (dataKey === undefined) event.raw = body;
 	return event;
