@@ -1,6 +1,6 @@
 // What users read (the built package's texts: messages, descriptions, options; the READMEs and docs; the
-// examples' notes) never cites a section number of a document they do not have ("spec 2.12", "part 7", "(4.4)").
-// The service is described in docs/service-interface.md, cited by section name.
+// examples' notes), and the code's comments, never cite a section number of a document a clone does not have
+// ("spec 2.12", "part 7", "(4.4)"). The service is described in docs/service-interface.md, cited by section name.
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -61,6 +61,15 @@ test('no user-facing text cites a section number', () => {
 		'e2e/queue/README.md',
 	];
 	expect(files.filter((file) => file.startsWith('dist')).length).toBeGreaterThan(10);
+	const citations = files.flatMap((file) => citationsIn(file, fs.readFileSync(path.join(root, file), 'utf8')));
+	expect(citations).toEqual([]);
+});
+
+test('no comment in the code cites a section number either (a clone could not follow it)', () => {
+	const files = ['nodes', 'credentials', 'sandbox', 'test', 'e2e', 'bench', 'scripts']
+		.flatMap((folder) => filesUnder(folder, ['.ts', '.js', '.mjs', '.sh']))
+		.filter((file) => !file.includes('node_modules') && !file.startsWith('e2e/hosts') && file !== path.relative(root, __filename));
+	expect(files.length).toBeGreaterThan(50);
 	const citations = files.flatMap((file) => citationsIn(file, fs.readFileSync(path.join(root, file), 'utf8')));
 	expect(citations).toEqual([]);
 });

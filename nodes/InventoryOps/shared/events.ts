@@ -1,8 +1,9 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
 /**
- * The event types the spec (part 6) shows as common patterns. The list is not closed, so the trigger and the
- * Webhook Handler operation also accept custom types. A pattern ending in `.*` is the spec's suffix wildcard.
+ * The event types the service shows as common patterns (docs/service-interface.md, Events). The list is not closed,
+ * so the trigger and the Webhook Handler operation also accept custom types. A pattern ending in `.*` is a suffix
+ * wildcard.
  */
 export const EVENT_TYPE_OPTIONS: INodePropertyOptions[] = [
 	{

@@ -13,9 +13,10 @@ export interface RemovalFailure {
 const NOT_FOUND = /not[\s_-]?found|unknown|no such|does not exist/i;
 
 /**
- * The spec does not say what remove_handler answers for an `_id` it does not know (4.5). A 404 that is about the
- * handler, or a `{ success: false }` that gives no other reason, means the handler is gone: that is what we wanted.
- * A 404 for the route itself (a wrong Base URL) is a real failure, or we would forget handlers that still exist.
+ * The service does not say what remove_handler answers for an `_id` it does not know (docs/service-interface.md,
+ * Removing a handler the service does not know). A 404 that is about the handler, or a `{ success: false }` that
+ * gives no other reason, means the handler is gone: that is what we wanted. A 404 for the route itself (a wrong
+ * Base URL) is a real failure, or we would forget handlers that still exist.
  */
 function isUnknownHandlerError(error: unknown): boolean {
 	if (!(error instanceof NodeApiError) || error.httpCode !== '404') return false;
