@@ -1,6 +1,6 @@
 // Deliveries from the sandbox's own event API to the trigger's webhook(), through a local HTTP server (see
 // helpers/harness.js). A run is counted when webhook() hands n8n workflow data; 401/400 answers start nothing.
-const { useTriggerHarness } = require('./helpers/setup');
+const { publishedWorkflow, useTriggerHarness } = require('./helpers/setup');
 
 const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
 
@@ -9,15 +9,7 @@ let harness;
 let sandbox;
 beforeEach(() => ({ harness, sandbox } = context));
 
-async function published(id, parameters) {
-	const stored = harness.storedWorkflow({
-		id,
-		name: `Deliveries ${id}`,
-		parameters: { events: ['order.shipped'], customEventTypes: '', options: {}, ...parameters },
-	});
-	await harness.activate(stored);
-	return stored;
-}
+const published = (id, parameters) => publishedWorkflow(harness, id, parameters);
 
 function secretOf(stored) {
 	const state = harness.staticState(stored.staticData);

@@ -1,21 +1,13 @@
 // Deliveries in every body shape the sandbox can send (switch deliveryBody): each starts one run whose item has
 // the event type (from the body, or from the handler's own registration header), the data, and the raw body when
 // the shape was not an event. Also: overlapping selections register one handler per event.
-const { useTriggerHarness } = require('./helpers/setup');
+const { publishedWorkflow, useTriggerHarness } = require('./helpers/setup');
 
 const context = useTriggerHarness();
 let harness;
 beforeEach(() => ({ harness } = context));
 
-async function published(id, parameters) {
-	const stored = harness.storedWorkflow({
-		id,
-		name: `Shapes ${id}`,
-		parameters: { events: ['order.shipped'], customEventTypes: '', options: {}, ...parameters },
-	});
-	await harness.activate(stored);
-	return stored;
-}
+const published = (id, parameters) => publishedWorkflow(harness, id, parameters);
 
 const data = { order_number: '1001', store_id: '1002' };
 

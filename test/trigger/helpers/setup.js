@@ -27,4 +27,15 @@ function useTriggerHarness({ afterAllExtra } = {}) {
 	return context;
 }
 
-module.exports = { useTriggerHarness };
+/** Activates a new stored trigger workflow selecting order.shipped unless `parameters` say otherwise. */
+async function publishedWorkflow(harness, id, parameters) {
+	const stored = harness.storedWorkflow({
+		id,
+		name: `Trigger ${id}`,
+		parameters: { events: ['order.shipped'], customEventTypes: '', options: {}, ...parameters },
+	});
+	await harness.activate(stored);
+	return stored;
+}
+
+module.exports = { useTriggerHarness, publishedWorkflow };
