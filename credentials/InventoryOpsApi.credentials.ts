@@ -1,6 +1,5 @@
 import type {
 	IAuthenticateGeneric,
-	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 	Icon,
@@ -54,14 +53,7 @@ export class InventoryOpsApi implements ICredentialType {
 		},
 	};
 
-	// The service has no "who am I" call. A bulk lookup of an empty list only reads, changes nothing, and needs
-	// both a valid token and a correct Base URL, so it proves exactly what the credential is for.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/order/get_single_bulk',
-			method: 'POST',
-			body: { order: [] },
-		},
-	};
+	// No declarative `test` here: n8n prefers it over the nodes' `testedBy`, and the nodes' test method
+	// (nodes/InventoryOps/transport/credentialTest.ts) retries a transient 429 and says what a 401, a 403 or a
+	// wrong Base URL means.
 }

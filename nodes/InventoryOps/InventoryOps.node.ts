@@ -7,6 +7,7 @@ import type {
 
 import { router } from './actions/router';
 import { MAIN_CONNECTION } from './shared/connections';
+import { testInventoryOpsApiCredential } from './transport';
 import { properties } from './actions/properties';
 
 export class InventoryOps implements INodeType {
@@ -23,9 +24,12 @@ export class InventoryOps implements INodeType {
 		usableAsTool: true,
 		inputs: [MAIN_CONNECTION],
 		outputs: [MAIN_CONNECTION],
-		credentials: [{ name: 'inventoryOpsApi', required: true }],
+		credentials: [{ name: 'inventoryOpsApi', required: true, testedBy: 'inventoryOpsApiTest' }],
 		properties,
 	};
+
+	// The credential's Test button runs this (n8n looks it up by the name in credentials[].testedBy).
+	methods = { credentialTest: { inventoryOpsApiTest: testInventoryOpsApiCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -8,6 +8,7 @@ import type {
 
 import { receiveDelivery } from './trigger/delivery';
 import { MAIN_CONNECTION } from './shared/connections';
+import { testInventoryOpsApiCredential } from './transport';
 import { handlersExist, registerHandlers, removeHandlers } from './trigger/lifecycle';
 import { triggerProperties } from './trigger/properties';
 
@@ -24,10 +25,13 @@ export class InventoryOpsTrigger implements INodeType {
 		defaults: { name: 'Inventory Ops Trigger' },
 		inputs: [],
 		outputs: [MAIN_CONNECTION],
-		credentials: [{ name: 'inventoryOpsApi', required: true }],
+		credentials: [{ name: 'inventoryOpsApi', required: true, testedBy: 'inventoryOpsApiTest' }],
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 		properties: triggerProperties,
 	};
+
+	// The credential's Test button runs this (n8n looks it up by the name in credentials[].testedBy).
+	methods = { credentialTest: { inventoryOpsApiTest: testInventoryOpsApiCredential } };
 
 	webhookMethods = {
 		default: {

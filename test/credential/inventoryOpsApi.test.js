@@ -1,46 +1,39 @@
-// The credential's own test request, run the way n8n's credential tester runs it: a declarative node whose only
-// property routes the test request, executed by the engine's RoutingNode, against the sandbox over HTTP.
+// The credential and its Test button. n8n runs the nodes' credential test method (testedBy) only when the
+// credential type has no declarative `test`; test/helpers/engine.js resolves and calls it as n8n's
+// CredentialsTester does, in n8n-core's real CredentialTestContext, against the sandbox over HTTP.
+const net = require('node:net');
 const path = require('node:path');
 
-const { createEngine } = require('../helpers/engine');
+const { credentialTester } = require('../helpers/engine');
 const { startSandbox } = require('../helpers/sandbox');
 
-const { InventoryOpsApi } = require(path.resolve(__dirname, '../../dist/credentials/InventoryOpsApi.credentials.js'));
+const DIST = path.resolve(__dirname, '../../dist');
+const { InventoryOpsApi } = require(path.join(DIST, 'credentials/InventoryOpsApi.credentials.js'));
+const { InventoryOps } = require(path.join(DIST, 'nodes/InventoryOps/InventoryOps.node.js'));
+const { InventoryOpsTrigger } = require(path.join(DIST, 'nodes/InventoryOps/InventoryOpsTrigger.node.js'));
 
 const credentialType = new InventoryOpsApi();
-const credentialTestNode = {
-	description: {
-		displayName: 'Credential test',
-		name: 'credentialTest',
-		group: ['transform'],
-		version: 1,
-		description: 'The node n8n builds to run a credential test request',
-		defaults: { name: 'Credential test' },
-		inputs: ['main'],
-		outputs: ['main'],
-		credentials: [{ name: 'inventoryOpsApi', required: true }],
-		properties: [
-			{
-				displayName: 'Temp',
-				name: 'temp',
-				type: 'string',
-				routing: { request: credentialType.test.request },
-				default: '',
-			},
-		],
-	},
-};
+const BULK = '/api/order/get_single_bulk';
 
 let sandbox;
-let engine;
+let testCredential;
 beforeAll(async () => {
 	sandbox = await startSandbox({ orders: 20 });
-	engine = createEngine({ nodeTypes: { credentialTest: credentialTestNode } });
+	testCredential = credentialTester();
 });
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
 
-const testCredential = (credentials) => engine.run({ node: { type: 'credentialTest' }, credentials });
+const statuses = async () => (await sandbox.calls(BULK)).map((call) => call.status);
+
+/** A loopback port nothing listens on. */
+async function closedPort() {
+	const server = net.createServer();
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address();
+	await new Promise((resolve) => server.close(resolve));
+	return port;
+}
 
 test('declares bearer auth from the access token and three fields with sandbox defaults', () => {
 	expect(credentialType.authenticate).toEqual({
@@ -53,37 +46,126 @@ test('declares bearer auth from the access token and three fields with sandbox d
 	expect(fields.appBaseUrl.default).toMatch(/\/s$/);
 });
 
+test('both nodes name the same credential test method, and the credential has no test of its own that n8n would prefer', () => {
+	expect(credentialType.test).toBeUndefined();
+	const methods = [new InventoryOps(), new InventoryOpsTrigger()].map((node) => {
+		const [entry] = node.description.credentials;
+		return node.methods.credentialTest[entry.testedBy];
+	});
+	expect(typeof methods[0]).toBe('function');
+	expect(methods[1]).toBe(methods[0]);
+});
+
 test('a valid token passes with one harmless read and changes nothing', async () => {
 	const before = { kits: await sandbox.kits(), handlers: await sandbox.handlers() };
 	const result = await testCredential(sandbox.credentials());
-	expect(result.error).toBeUndefined();
+	expect(result).toMatchObject({ status: 'OK' });
 	expect((await sandbox.calls()).map(({ route, status, body }) => ({ route, status, body }))).toEqual([
-		{ route: '/api/order/get_single_bulk', status: 200, body: { order: [] } },
+		{ route: BULK, status: 200, body: { order: [] } },
 	]);
 	expect({ kits: await sandbox.kits(), handlers: await sandbox.handlers() }).toEqual(before);
 });
 
 test('a Base URL with a trailing slash still works', async () => {
 	const result = await testCredential({ ...sandbox.credentials(), baseUrl: `${sandbox.baseUrl}/` });
-	expect(result.error).toBeUndefined();
+	expect(result.status).toBe('OK');
 });
 
-// n8n's credential tester shows its own words (or the service's) for a failed test request: the package's
-// expired-token message is for node runs and is tested in test/action/serviceFailures.test.js.
-test('an expired token fails the test with a 401, and the token appears nowhere', async () => {
-	const token = await sandbox.token({ expiresInSeconds: -300 });
-	const result = await testCredential(sandbox.credentials(token));
-	expect(result.error.httpCode).toBe('401');
-	const everything = JSON.stringify(result.run, (key, value) =>
-		value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value,
-	);
-	expect(everything).not.toContain(token.split('.')[2]);
-});
-
-test('a wrong Base URL fails the test', async () => {
-	const result = await testCredential({
-		...sandbox.credentials(),
-		baseUrl: `${sandbox.server.origin}/nope`,
+describe('a transient 429 (the service did nothing)', () => {
+	test.each([
+		['Retry-After in seconds', 'seconds'],
+		['Retry-After as an HTTP date', 'date'],
+		['no Retry-After', 'absent'],
+	])('the first answer 429 with %s: the test retries and passes', async (_, retryAfter) => {
+		await sandbox.config({ retryAfter });
+		await sandbox.fault({ route: BULK, count: 1, status: 429, retryAfter: 1 });
+		const result = await testCredential(sandbox.credentials());
+		expect(result).toMatchObject({ status: 'OK' });
+		expect(result.message).toMatch(/after 1 answer\(s\) 429/);
+		expect(await statuses()).toEqual([429, 200]);
 	});
-	expect(result.error.httpCode).toBe('404');
+
+	test('a 429 that lasts: a bounded number of tries, then a message that says it is not the token', async () => {
+		await sandbox.fault({ route: BULK, count: 50, status: 429, retryAfter: 0 });
+		const result = await testCredential(sandbox.credentials());
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/rate limiting \(429\)/);
+		expect(result.message).toMatch(/says nothing about the token/);
+		const seen = await statuses();
+		expect(seen.length).toBeGreaterThan(1);
+		expect(seen.length).toBeLessThanOrEqual(4);
+		expect(seen.every((status) => status === 429)).toBe(true);
+	});
+
+	test('a Retry-After longer than a credential test waits is reported at once, not waited for', async () => {
+		await sandbox.fault({ route: BULK, count: 1, status: 429, retryAfter: 120 });
+		const result = await testCredential(sandbox.credentials());
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/Retry-After: 120/);
+		expect(await statuses()).toEqual([429]);
+	});
+});
+
+describe('what a failed test says', () => {
+	test('a token the service does not accept: 401, check Access Token; the token appears nowhere', async () => {
+		const token = `${sandbox.demoToken.slice(0, -6)}AAAAAA`;
+		const result = await testCredential(sandbox.credentials(token));
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/refused the access token \(401\)/);
+		expect(result.message).toMatch(/Check Access Token/);
+		expect(result.message).not.toContain(token.split('.')[2]);
+		expect(await statuses()).toEqual([401]);
+	});
+
+	test('an expired token: says when it expired', async () => {
+		const token = await sandbox.token({ expiresInSeconds: -300 });
+		const result = await testCredential(sandbox.credentials(token));
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^The access token expired at \d{4}-\d\d-\d\dT/);
+		expect(result.message).not.toContain(token.split('.')[2]);
+	});
+
+	test('a token without the scope the service needs: 403, the permission, not the token', async () => {
+		const token = await sandbox.token({ scopes: ['platformUser'] });
+		const result = await testCredential(sandbox.credentials(token));
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/valid, but .*permission \(scope\).*\(403\)/);
+	});
+
+	test('a Base URL where the service has no such route: 404, wrong Base URL', async () => {
+		const result = await testCredential({ ...sandbox.credentials(), baseUrl: sandbox.appBaseUrl });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^Wrong Base URL: .*\/s\/order\/get_single_bulk answered 404/);
+	});
+
+	test('a Base URL answered by a web page: its title, never markup', async () => {
+		await sandbox.config({ errorBodies: 'html' });
+		const result = await testCredential({ ...sandbox.credentials(), baseUrl: `${sandbox.server.origin}/nope` });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^Wrong Base URL: .* answered 404 with a web page titled "404 /);
+		expect(result.message).not.toMatch(/<[a-z]/i);
+	});
+
+	test('a gateway error page (504): not the credential, test again later', async () => {
+		await sandbox.config({ errorBodies: 'html' });
+		await sandbox.fault({ route: BULK, count: 1, status: 504 });
+		const result = await testCredential(sandbox.credentials());
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/answered 504 with a web page titled .*gateway or proxy/);
+		expect(result.message).not.toMatch(/<[a-z]/i);
+	});
+
+	test('a Base URL where nothing listens: could not be reached, wrong Base URL', async () => {
+		const baseUrl = `http://127.0.0.1:${await closedPort()}/api`;
+		const result = await testCredential({ ...sandbox.credentials(), baseUrl });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^Wrong Base URL: .* could not be reached \(ECONNREFUSED\)/);
+	});
+
+	test('a Base URL that is not a URL: says what one looks like, sends nothing', async () => {
+		const result = await testCredential({ ...sandbox.credentials(), baseUrl: '127.0.0.1:5680/api' });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^Base URL must start with http:\/\/ or https:\/\//);
+		expect(await sandbox.calls()).toEqual([]);
+	});
 });

@@ -20,7 +20,7 @@ const path = require('node:path');
 
 const { Container } = require('@n8n/di');
 const { Logger } = require('@n8n/backend-common');
-const { ExecutionLifecycleHooks, InstanceSettings, WorkflowExecute } = require('n8n-core');
+const { CredentialTestContext, ExecutionLifecycleHooks, InstanceSettings, WorkflowExecute } = require('n8n-core');
 const { ICredentialsHelper, NodeHelpers, Workflow } = require('n8n-workflow');
 
 const DIST = path.resolve(__dirname, '../../dist');
@@ -313,4 +313,25 @@ function packageCredentialsHelper(data, { onRequest } = {}) {
 	return helper;
 }
 
-module.exports = { createEngine, createNodeTypes, packageCredentialsHelper, START_NODE_TYPE };
+/**
+ * The credential dialog's Test button as n8n's CredentialsTester runs it (n8n/dist/services/credentials-tester.service.js):
+ * the credential type's own `test` request wins when it has one; otherwise the first node listing the credential
+ * with a `testedBy` name gives its `methods.credentialTest[name]`, called in n8n-core's real CredentialTestContext.
+ * Resolves to { status, message }, or throws when n8n would find no test at all.
+ */
+function credentialTester(credentialName = 'inventoryOpsApi') {
+	prepareContainer();
+	const credentialType = packageCredentialTypes()[credentialName];
+	if (credentialType.test) throw new Error(`${credentialName} has a declarative test: n8n would run it and never testedBy`);
+	for (const type of Object.values(packageTypes())) {
+		const node = new type();
+		const entry = (node.description.credentials ?? []).find((credential) => credential.name === credentialName);
+		if (typeof entry?.testedBy !== 'string') continue;
+		const method = node.methods?.credentialTest?.[entry.testedBy];
+		if (typeof method !== 'function') throw new Error(`${node.description.name}: testedBy names no credentialTest method`);
+		return async (data) => await method.call(new CredentialTestContext({}), { id: 'test', name: 'test', type: credentialName, data });
+	}
+	throw new Error(`No node tests ${credentialName}`);
+}
+
+module.exports = { createEngine, createNodeTypes, credentialTester, packageCredentialsHelper, START_NODE_TYPE };

@@ -101,7 +101,7 @@ function apiError(status: number, serviceError: ServiceError, context: ErrorCont
  * The low-level reason of a failed call. n8n wraps the HTTP client's error and replaces its message with a
  * generic text, so the code is read from the wrapped cause first.
  */
-function networkReason(error: unknown): { reason: string; timedOut: boolean } {
+export function networkReason(error: unknown): { reason: string; timedOut: boolean } {
 	if (!isPlainObject(error)) return { reason: 'unknown network error', timedOut: false };
 	const cause = isPlainObject(error.cause) ? error.cause : {};
 	const texts = [

@@ -10,11 +10,13 @@ import { ENDPOINTS, type Endpoint } from './endpoints';
 import { refusalIn } from './answers';
 import { apiErrorFromNetworkFailure, apiErrorFromRefusal, apiErrorFromResponse } from './errors';
 import { RateLimitGate } from './rateLimit';
+import { joinUrl } from './url';
 
 export type { Endpoint } from './endpoints';
 export { RateLimitGate, runRetryPolicy } from './rateLimit';
 export { findHandlerId } from './answers';
 export { addHandlerBody } from './requests';
+export { testInventoryOpsApiCredential } from './credentialTest';
 
 export const CREDENTIAL_TYPE = 'inventoryOpsApi';
 
@@ -41,10 +43,6 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 function retryAfterText(header: unknown): string {
 	return typeof header === 'string' || typeof header === 'number' ? ` and the service asked for Retry-After: ${header}` : '';
-}
-
-function joinUrl(base: unknown, path: string): string {
-	return `${String(base ?? '').replace(/\/+$/, '')}${path}`;
 }
 
 /**

@@ -1,0 +1,153 @@
+import {
+	sleep,
+	type ICredentialDataDecryptedObject,
+	type ICredentialsDecrypted,
+	type ICredentialTestFunctions,
+	type INodeCredentialTestResult,
+} from 'n8n-workflow';
+
+import { readServiceError } from './answers';
+import { ENDPOINTS } from './endpoints';
+import { jwtExpiry, networkReason } from './errors';
+import { nextRetryDelay, type RetryPolicy } from './rateLimit';
+import { joinUrl } from './url';
+import { withoutUrlCredentials } from '../shared/redact';
+
+/**
+ * The credential dialog's Test button waits for this: a transient 429 is retried (the service did nothing), but
+ * only for a few seconds, so the dialog never hangs; a longer Retry-After is reported instead of waited for.
+ */
+export const CREDENTIAL_TEST_RETRY_POLICY: RetryPolicy = { maxRetries: 3, maxTotalWaitMs: 5_000, baseDelayMs: 500 };
+
+const CREDENTIAL_TEST_TIMEOUT_MS = 15_000;
+
+interface LegacyFullResponse {
+	statusCode: number;
+	headers?: Record<string, unknown>;
+	body?: unknown;
+}
+
+const ok = (message: string): INodeCredentialTestResult => ({ status: 'OK', message });
+const failed = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
+
+function seconds(ms: number): string {
+	return `${Math.round(ms / 100) / 10} s`;
+}
+
+function serviceSays(body: unknown): string {
+	const { message, code } = readServiceError(body);
+	const text = [code, message].filter(Boolean).join(': ');
+	return text === '' ? '' : ` The service said: ${withoutUrlCredentials(text)}.`;
+}
+
+function wrongBaseUrl(url: string, what: string): INodeCredentialTestResult {
+	return failed(
+		`Wrong Base URL: ${url} ${what}. The Base URL is the service's {base_url} (it usually ends in /api), without the operation path.`,
+	);
+}
+
+/** What a finished answer says about the credential. */
+function verdict(
+	url: string,
+	token: unknown,
+	response: LegacyFullResponse,
+	rateLimited: { tries: number; waitedMs: number },
+): INodeCredentialTestResult {
+	const { statusCode: status, body } = response;
+	const page = readServiceError(body);
+	const afterRetries =
+		rateLimited.tries > 0 ? ` (after ${rateLimited.tries} answer(s) 429, rate limited, waited ${seconds(rateLimited.waitedMs)})` : '';
+	if (page.page === true) {
+		return status >= 500
+			? failed(
+					`${url} answered ${status} with a web page titled "${page.message}", from a gateway or proxy in front of the service, not from the service itself. The credential could not be checked: test again later, and check the Base URL if it persists.`,
+				)
+			: wrongBaseUrl(url, `answered ${status} with a web page titled "${page.message}", not the service's JSON`);
+	}
+	if (status >= 200 && status < 300) {
+		if (typeof body === 'string') return wrongBaseUrl(url, `answered ${status} with text, not the service's JSON`);
+		return ok(`The access token works: the service accepted an empty order lookup at ${url}${afterRetries}.`);
+	}
+	if (status === 401) {
+		const expiry = jwtExpiry(token);
+		const expired = expiry !== undefined && expiry.getTime() <= Date.now();
+		return failed(
+			expired
+				? `The access token expired at ${expiry.toISOString()} (401). Create a new token and paste it into Access Token.`
+				: `The service refused the access token (401): it is missing, mistyped, revoked or not issued for this service. Check Access Token.${serviceSays(body)}`,
+		);
+	}
+	if (status === 403) {
+		return failed(
+			`The access token is valid, but the service refused it the permission (scope) the order lookup needs (403). Ask for a token with the scopes for orders, kits, shipments and webhook handlers (API keys usually hold platformGeneric and platformApi).${serviceSays(body)}`,
+		);
+	}
+	if (status === 404) return wrongBaseUrl(url, `answered 404: the service has no order lookup there${serviceSays(body)}`);
+	if (status === 429) {
+		return failed(
+			`The service is rate limiting (429) and still was after ${rateLimited.tries} answer(s) 429 and ${seconds(rateLimited.waitedMs)} of waiting${typeof response.headers?.['retry-after'] === 'string' ? `; it asked for Retry-After: ${response.headers['retry-after']}` : ''}. This says nothing about the token: test again in a moment.`,
+		);
+	}
+	if (status >= 500) {
+		return failed(`The service failed (${status}) before it checked the token: test again later.${serviceSays(body)}`);
+	}
+	return failed(`The service answered ${status} to an empty order lookup at ${url}.${serviceSays(body)}`);
+}
+
+/**
+ * The credential test (n8n's `methods.credentialTest`): one empty order lookup, which only reads and needs both a
+ * valid token and a correct Base URL. A 429 is retried within CREDENTIAL_TEST_RETRY_POLICY; every other answer
+ * is put in words a user can act on (401, 403, a wrong Base URL: refused connection, 404 or a web page).
+ */
+export async function testInventoryOpsApiCredential(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted<ICredentialDataDecryptedObject>,
+): Promise<INodeCredentialTestResult> {
+	const data = credential.data ?? {};
+	const baseUrl = typeof data.baseUrl === 'string' ? data.baseUrl.trim() : '';
+	const url = joinUrl(baseUrl, ENDPOINTS.orderGetSingleBulk.path);
+	const shownUrl = withoutUrlCredentials(url);
+	if (!/^https?:\/\/[^/]/i.test(baseUrl)) {
+		return failed(`Base URL must start with http:// or https://, for example https://inventory.example.com/api (got "${withoutUrlCredentials(baseUrl)}").`);
+	}
+	// The credential-test context offers only n8n's request helper (no httpRequest and no credential
+	// authentication), so the bearer header is set here from the credential being tested.
+	const { helpers } = this;
+	const request = {
+		method: 'POST',
+		uri: url,
+		body: { order: [] },
+		json: true,
+		headers: { Authorization: `Bearer ${String(data.accessToken ?? '')}`, Accept: 'application/json' },
+		timeout: CREDENTIAL_TEST_TIMEOUT_MS,
+		simple: false,
+		resolveWithFullResponse: true,
+	};
+	const rateLimited = { tries: 0, waitedMs: 0 };
+	for (let attempt = 0; ; attempt++) {
+		let response: LegacyFullResponse;
+		try {
+			response = (await helpers.request(request)) as LegacyFullResponse;
+		} catch (error) {
+			const { reason, timedOut } = networkReason(error);
+			return timedOut
+				? failed(`No answer from ${shownUrl} within ${seconds(CREDENTIAL_TEST_TIMEOUT_MS)}: check the Base URL, and that the service can be reached from n8n.`)
+				: wrongBaseUrl(shownUrl, `could not be reached (${withoutUrlCredentials(reason)}): no service answers there, or it is down`);
+		}
+		if (response.statusCode === 429) {
+			const delay = nextRetryDelay(
+				CREDENTIAL_TEST_RETRY_POLICY,
+				attempt,
+				rateLimited.waitedMs,
+				response.headers?.['retry-after'],
+			);
+			rateLimited.tries++;
+			if (delay !== undefined) {
+				await sleep(delay);
+				rateLimited.waitedMs += delay;
+				continue;
+			}
+		}
+		return verdict(shownUrl, data.accessToken, response, rateLimited);
+	}
+}
