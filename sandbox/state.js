@@ -3,18 +3,8 @@
 const { buildCatalog, objectId } = require('./seed');
 const { OrderBook } = require('./orderBook');
 const { Deliverer } = require('./deliveries');
-const { DEFAULT_OPEN_POINT_SWITCHES } = require('./switches');
+const { DEFAULT_SWITCHES } = require('./switches');
 
-// The open-point switches with more than one answer are in sandbox/switches.js; these take any value.
-const DEFAULT_SWITCHES = {
-	...DEFAULT_OPEN_POINT_SWITCHES,
-	bulkMaxLength: 500,
-	bulkTooLongStatus: 400,
-	bulkOrderFields: 'all',
-	bulkReferencePattern: null,
-	latencyMs: 0,
-	latencyPerKbMs: 0,
-};
 const DEFAULT_RATE_LIMIT = { max: 600, windowMs: 60_000 };
 const DEFAULT_DELIVERY = { maxAttempts: 4, baseDelayMs: 200, timeoutMs: 5000 };
 // Orders up to this count are built and serialised in the background after start, so no lookup pays for

@@ -6,6 +6,10 @@
 const OPEN_POINT_SWITCHES = {
 	bulkOrder: ['request', 'shuffled'],
 	bulkUnmatched: ['omit', 'entry'],
+	// How a batch longer than `bulkMaxLength` is refused: 400 ARRAY_TOO_LONG or 413 PAYLOAD_TOO_LARGE.
+	bulkTooLongStatus: [400, 413],
+	// Which order fields a bulk answer carries: all of them, or none of `store_id`.
+	bulkOrderFields: ['all', 'noStoreId'],
 	// Where add_handler puts the new handler's id: `{ success, _id }`, `{ success, handler: { _id } }`, nowhere.
 	addHandlerId: ['top', 'nested', 'none'],
 	removeUnknown: [404, 'success-false'],
@@ -22,8 +26,19 @@ const OPEN_POINT_SWITCHES = {
 	wildcards: ['suffix', 'refused'],
 };
 
-const DEFAULT_OPEN_POINT_SWITCHES = Object.fromEntries(
-	Object.entries(OPEN_POINT_SWITCHES).map(([name, values]) => [name, values[0]]),
+// The switches that take any value (a number, a pattern): the default first, then the values the test profiles
+// (sandbox/profiles.js) give them.
+const FREE_SWITCH_VALUES = {
+	bulkMaxLength: [500, 40],
+	// An order_number not matching makes the whole batch 400 VALIDATION_ERROR (a malformed reference).
+	bulkReferencePattern: [null, '^[0-9A-Za-z_-]{1,32}$'],
+	latencyMs: [0, 3],
+	latencyPerKbMs: [0, 0.2],
+};
+
+/** Every switch at its default (the first value). */
+const DEFAULT_SWITCHES = Object.fromEntries(
+	Object.entries({ ...OPEN_POINT_SWITCHES, ...FREE_SWITCH_VALUES }).map(([name, values]) => [name, values[0]]),
 );
 
-module.exports = { OPEN_POINT_SWITCHES, DEFAULT_OPEN_POINT_SWITCHES };
+module.exports = { OPEN_POINT_SWITCHES, FREE_SWITCH_VALUES, DEFAULT_SWITCHES };

@@ -18,8 +18,6 @@ const configSchema = {
 		...Object.fromEntries(Object.entries(OPEN_POINT_SWITCHES).map(([name, values]) => [name, { enum: values }])),
 		removeUnknown: { enum: [...OPEN_POINT_SWITCHES.removeUnknown, '404'] },
 		bulkMaxLength: { type: 'integer', minimum: 0 },
-		bulkTooLongStatus: { enum: [400, 413] },
-		bulkOrderFields: { enum: ['all', 'noStoreId'] },
 		bulkReferencePattern: { anyOf: [{ type: 'null' }, { type: 'string' }] },
 		latencyMs: { type: 'integer', minimum: 0 },
 		latencyPerKbMs: { type: 'number', minimum: 0 },

@@ -2,9 +2,14 @@
 // refused as too long (400 or 413), one malformed reference among many, answers without store_id, and 429 storms
 // under one wait budget for the run.
 const { useInventoryOps } = require('../helpers/inventoryOps');
+const { errorSeen } = require('../helpers/profile');
 
 const ROUTE = '/api/order/get_single_bulk';
 const BY_LIST = { resource: 'order', operation: 'getMany', lookUpBy: 'list', references: '={{ [$json] }}' };
+
+// Each test counts calls under the lookup answers it sets: these, changed only where the test is about one of them
+// (the other switches come from the profile, test/helpers/profile.js).
+const COUNTED = { bulkMaxLength: 500, bulkOrderFields: 'all', retryAfter: 'seconds' };
 
 const ctx = useInventoryOps({ orders: 1000 });
 let known;
@@ -33,7 +38,7 @@ function problemsOf(input, output, failing = () => false) {
 
 describe.each([400, 413])('the service refuses a batch longer than 50 with %i', (status) => {
 	test('Batch Size 100 still answers every item, and the size that went through is kept for the run', async () => {
-		await ctx.sandbox.config({ bulkMaxLength: 50, bulkTooLongStatus: status, bulkOrder: 'shuffled' });
+		await ctx.sandbox.config({ ...COUNTED, bulkMaxLength: 50, bulkTooLongStatus: status, bulkOrder: 'shuffled' });
 		const input = known.slice(0, 1000);
 		const result = await ctx.run({ ...BY_LIST, options: { batchSize: 100, callsInFlight: 4 } }, { items: input });
 		expect(result.error).toBeUndefined();
@@ -53,14 +58,16 @@ describe.each([400, 413])('the service refuses a batch longer than 50 with %i', 
 });
 
 test('one malformed reference among 100 fails only its own item, with the service message', async () => {
-	await ctx.sandbox.config({ bulkReferencePattern: '^[0-9]+$' });
+	await ctx.sandbox.config({ ...COUNTED, bulkReferencePattern: '^[0-9]+$' });
 	const input = known.slice(0, 100).map((reference, index) =>
 		index === 37 ? { ...reference, order_number: 'A-1000' } : reference,
 	);
 	const result = await ctx.run({ ...BY_LIST, options: { batchSize: 100 } }, { items: input, continueOnFail: true });
 	expect(result.error).toBeUndefined();
 	expect(problemsOf(input, result.items, (reference) => reference.order_number === 'A-1000')).toEqual([]);
-	expect(result.items[37].json.error).toMatch(/order_number is not a valid order number/);
+	if (errorSeen(400).serviceMessage) {
+		expect(result.items[37].json.error).toMatch(/order_number is not a valid order number/);
+	}
 	expect(result.items[37].json.details.httpCode).toBe('400');
 	// Halving 100 down to one reference: seven refused batches on the way, two halves for each.
 	const calls = await ctx.sandbox.calls(ROUTE);
@@ -71,7 +78,7 @@ test('one malformed reference among 100 fails only its own item, with the servic
 });
 
 test('orders without store_id: mapped by order_number, and numbers shared by stores are asked apart, never guessed', async () => {
-	await ctx.sandbox.config({ bulkOrderFields: 'noStoreId', bulkOrder: 'shuffled', bulkUnmatched: 'entry' });
+	await ctx.sandbox.config({ ...COUNTED, bulkOrderFields: 'noStoreId', bulkOrder: 'shuffled', bulkUnmatched: 'entry' });
 	// The seed numbers orders per store, so each number below is asked for in four stores within one batch.
 	const input = [...known.slice(0, 40), { store_id: '1001', order_number: 'no-such-order' }];
 	const result = await ctx.run({ ...BY_LIST, options: { batchSize: 100 } }, { items: input });
@@ -91,7 +98,7 @@ test('orders without store_id: mapped by order_number, and numbers shared by sto
 
 describe('429s share one gate and one wait budget per run', () => {
 	test('a storm with Retry-After completes, and no call is sent while the service asked the run to wait', async () => {
-		await ctx.sandbox.config({ rateLimit: { max: 3, windowMs: 1000 } });
+		await ctx.sandbox.config({ ...COUNTED, rateLimit: { max: 3, windowMs: 1000 } });
 		const input = known.slice(0, 800);
 		const result = await ctx.run(
 			{ ...BY_LIST, options: { batchSize: 50, callsInFlight: 4, rateLimitWait: 30 } },
@@ -114,6 +121,7 @@ describe('429s share one gate and one wait budget per run', () => {
 	});
 
 	test('a Retry-After beyond the budget set fails at once, naming the wait and the budget', async () => {
+		await ctx.sandbox.config(COUNTED);
 		await ctx.sandbox.fault({ route: ROUTE, count: 1, status: 429, retryAfter: 45 });
 		const started = Date.now();
 		const result = await ctx.run({ ...BY_LIST, options: { rateLimitWait: 30 } }, { items: known.slice(0, 3) });
@@ -129,6 +137,7 @@ describe('429s share one gate and one wait budget per run', () => {
 		'a 429 storm with Retry-After 35 s completes within a budget of 60 s (nightly)',
 		async () => {
 			const retryAt = new Date(Date.now() + 35_000).toUTCString();
+			await ctx.sandbox.config(COUNTED);
 			await ctx.sandbox.fault({ route: ROUTE, count: 4, status: 429, retryAfter: retryAt });
 			const input = known.slice(0, 400);
 			const result = await ctx.run(

@@ -1,5 +1,6 @@
 // Order -> Get Many through n8n's engine against the sandbox: batching across items, mapping back by
 // (store_id, order_number) whatever the service's result order, unmatched references, failed batches.
+const { answers } = require('../helpers/profile');
 const { useInventoryOps, jsonOf } = require('../helpers/inventoryOps');
 
 const ROUTE = '/api/order/get_single_bulk';
@@ -13,13 +14,48 @@ const BY_FIELDS = {
 
 const ctx = useInventoryOps({ orders: 2000 });
 let known; // [{ store_id, order_number }] of seeded orders
+let keyById; // order _id -> 'store_id/order_number'
+
+// How the profile's service answers a lookup (test/helpers/profile.js). Orders without store_id are known by their
+// _id; the node then asks a batch's shared order numbers apart, and a service limit below the node's Batch Size
+// (100) makes it halve refused batches: the calls are then more than one per batch of 100, and are checked for
+// what must hold whatever the answers (test/action/order.getMany.limits.test.js counts them under set switches).
+const WITHOUT_STORE_ID = answers.bulkOrderFields === 'noStoreId';
+const ONE_CALL_PER_BATCH = !WITHOUT_STORE_ID && answers.bulkMaxLength >= 100;
+const batchesOf = (references, size) =>
+	Array.from({ length: Math.ceil(references.length / size) }, (_, index) =>
+		references.slice(index * size, index * size + size),
+	);
+const distinctOf = (references) =>
+	[...new Set(references.map((reference) => JSON.stringify(reference)))].map((text) => JSON.parse(text));
 
 beforeAll(async () => {
-	known = (await ctx.sandbox.orders({ limit: 2000 })).map(({ store_id, order_number }) => ({
-		store_id,
-		order_number,
-	}));
+	const orders = await ctx.sandbox.orders({ limit: 2000 });
+	known = orders.map(({ store_id, order_number }) => ({ store_id, order_number }));
+	keyById = new Map(orders.map((order) => [order._id, `${order.store_id}/${order.order_number}`]));
 });
+
+/** Which order an output item holds, as 'store_id/order_number' (by its _id when the answer has no store_id). */
+const orderKey = (json) =>
+	WITHOUT_STORE_ID ? json && keyById.get(json._id) : json && `${json.store_id}/${json.order_number}`;
+const orderKeys = (items) => jsonOf(items).map(orderKey);
+const keysOf = (references) => references.map(({ store_id, order_number }) => `${store_id}/${order_number}`);
+
+/**
+ * The lookup calls: exactly `expected` (bodies' order lists) when the service answers as documented; otherwise every
+ * accepted call within the service's limit, and together asking for exactly the references of `expected`.
+ */
+function expectCalls(calls, expected, batchSize = 100) {
+	if (!WITHOUT_STORE_ID && answers.bulkMaxLength >= batchSize) {
+		// Calls in flight may reach the service in any order.
+		const texts = (lists) => lists.map((list) => JSON.stringify(list)).sort();
+		expect(texts(calls.map((call) => call.body.order))).toEqual(texts(expected));
+		return;
+	}
+	const accepted = calls.filter((call) => call.status === 200);
+	expect(accepted.every((call) => call.body.order.length <= answers.bulkMaxLength)).toBe(true);
+	expect(new Set(keysOf(accepted.flatMap((call) => call.body.order)))).toEqual(new Set(keysOf(expected.flat())));
+}
 
 const missing = (n) => ({ store_id: '1001', order_number: `no-such-order-${n}` });
 
@@ -48,7 +84,7 @@ function expectMappedBack(input, output, { unmatched }) {
 		const json = byItem.get(index);
 		const asked = `${reference.store_id}/${reference.order_number}`;
 		if (knownKeys.has(asked)) {
-			const got = json && `${json.store_id}/${json.order_number}`;
+			const got = orderKey(json);
 			if (got !== asked || typeof json._id !== 'string' || 'found' in json) {
 				problems.push(`item ${index}: asked ${asked}, got ${got}`);
 			}
@@ -71,11 +107,9 @@ test('looks up the orders of all items in one call and sends each reference once
 	const result = await ctx.run(BY_FIELDS, { items: input });
 	expect(result.error).toBeUndefined();
 
-	const calls = await ctx.sandbox.calls(ROUTE);
-	expect(calls).toHaveLength(1);
-	expect(calls[0].body).toEqual({ order: [known[0], known[1], known[2]] });
+	expectCalls(await ctx.sandbox.calls(ROUTE), [[known[0], known[1], known[2]]]);
 	expect(result.items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
-	expect(jsonOf(result.items).map(({ store_id, order_number }) => ({ store_id, order_number }))).toEqual(input);
+	expect(orderKeys(result.items)).toEqual(keysOf(input));
 });
 
 test("workflows saved with Look Up By's old value 'fields' still read Store ID and Order Number", async () => {
@@ -83,7 +117,7 @@ test("workflows saved with Look Up By's old value 'fields' still read Store ID a
 	const result = await ctx.run({ ...BY_FIELDS, lookUpBy: 'fields' }, { items: input });
 	expect(result.error).toBeUndefined();
 	expect((await ctx.sandbox.calls(ROUTE))[0].body).toEqual({ order: input });
-	expect(jsonOf(result.items).map(({ store_id, order_number }) => ({ store_id, order_number }))).toEqual(input);
+	expect(orderKeys(result.items)).toEqual(keysOf(input));
 });
 
 test('takes a list of references per item and outputs one item per order, all paired with that item', async () => {
@@ -127,13 +161,7 @@ describe.each(SIZES)(
 			expect(result.error).toBeUndefined();
 			expectMappedBack(input, result.items, { unmatched });
 
-			const distinct = new Set(input.map((reference) => JSON.stringify(reference))).size;
-			const calls = await ctx.sandbox.calls(ROUTE);
-			expect(calls).toHaveLength(Math.ceil(distinct / 100));
-			expect(calls.every((call) => call.body.order.length <= 100)).toBe(true);
-			const sent = calls.flatMap((call) => call.body.order.map((reference) => JSON.stringify(reference)));
-			expect(new Set(sent).size).toBe(sent.length);
-			expect(sent.length).toBe(distinct);
+			expectCalls(await ctx.sandbox.calls(ROUTE), batchesOf(distinctOf(input), 100));
 		});
 	},
 );
@@ -162,7 +190,10 @@ test('batch size and calls in flight shape the calls', async () => {
 	const result = await ctx.run({ ...BY_FIELDS, options: { batchSize: 30, callsInFlight: 2 } }, { items: input });
 	expect(result.error).toBeUndefined();
 	const calls = await ctx.sandbox.calls(ROUTE);
-	expect(calls.map((call) => call.body.order.length)).toEqual([30, 30, 30, 30, 30, 30, 30, 30, 10]);
+	expectCalls(calls, batchesOf(distinctOf(input), 30), 30);
+	if (!WITHOUT_STORE_ID) {
+		expect(calls.map((call) => call.body.order.length)).toEqual([30, 30, 30, 30, 30, 30, 30, 30, 10]);
+	}
 });
 
 test('a failed batch marks exactly the items of that batch', async () => {
@@ -181,7 +212,7 @@ test('a failed batch marks exactly the items of that batch', async () => {
 		statusCode: 500,
 		endpoint: '/order/get_single_bulk',
 	});
-	expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(3);
+	if (ONE_CALL_PER_BATCH) expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(3);
 });
 
 test('without continue on fail, a failed batch stops the node with the item named', async () => {
@@ -198,8 +229,9 @@ test('the whole entry or only the order, and barcode_generation_failed is kept e
 	const entries = await ctx.run({ ...BY_FIELDS, options: { output: 'entry' } }, { items: input });
 	const failedIndex = entries.items.findIndex((item) => item.json.barcode_generation_failed !== undefined);
 	expect(failedIndex).toBeGreaterThanOrEqual(0);
+	expect(orderKey(entries.items[failedIndex].json.order)).toBe(keysOf(input)[failedIndex]);
 	expect(entries.items[failedIndex].json).toEqual({
-		order: expect.objectContaining(input[failedIndex]),
+		order: expect.objectContaining({ order_number: input[failedIndex].order_number }),
 		metrics: expect.any(Object),
 		barcode_generation_failed: { message: expect.any(String), code: expect.any(String) },
 	});
@@ -259,7 +291,7 @@ describe('Look Up By: Fields of Each Input Item', () => {
 		);
 		expect(result.error).toBeUndefined();
 		expectMappedBack(input, result.items, { unmatched: 'foundFalse' });
-		expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(2);
+		expectCalls(await ctx.sandbox.calls(ROUTE), batchesOf(distinctOf(input), 100));
 	});
 
 	test('an item missing a field or holding a non-text value fails naming the item and the field', async () => {

@@ -72,7 +72,8 @@ describe('error bodies of every shape give message, code and trace id, never mar
 		['bare', /no item with item_id "nope"/, true],
 		['text', /UNKNOWN_COMPONENT: .*no item with item_id "nope"/, false],
 	])('%s', async (errorBodies, message, structured) => {
-		await ctx.sandbox.config({ errorBodies });
+		// A refusal sent as an error status (the profile may send it as 200 success: false, tested above).
+		await ctx.sandbox.config({ errorBodies, refusals: 'status' });
 		const result = await ctx.run({ ...kit(), kitItems: { item: [{ itemId: 'nope', quantity: 1 }] } });
 		expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '400', message: expect.stringMatching(message) });
 		if (structured) expect(result.error.description).toMatch(/Code: UNKNOWN_COMPONENT\. Trace id: \S+\./);

@@ -1,6 +1,7 @@
 // How the node reports the service's failures, through n8n's engine against the sandbox: 400, 401 (expired token,
 // without the token anywhere), 403, 404, 500, 429 then success, and the three ways a node can go on after errors.
 const { useInventoryOps } = require('../helpers/inventoryOps');
+const { answers, errorSeen, firstRetryWaitAtLeastMs, refusalSeen } = require('../helpers/profile');
 
 const KIT = '/api/kit/create';
 const BULK = '/api/order/get_single_bulk';
@@ -23,12 +24,11 @@ test('400: the service message, code and trace id reach the error', async () => 
 		...kit(),
 		kitItems: { item: [{ itemId: 'no-such-item', quantity: 1 }] },
 	});
-	expect(result.error).toMatchObject({
-		name: 'NodeApiError',
-		httpCode: '400',
-		message: expect.stringContaining('no item with item_id "no-such-item"'),
-		description: expect.stringMatching(/Code: UNKNOWN_COMPONENT\. Trace id: \S+\./),
-	});
+	const seen = refusalSeen(400);
+	expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: seen.httpCode });
+	if (seen.serviceMessage) expect(result.error.message).toContain('no item with item_id "no-such-item"');
+	if (seen.code) expect(result.error.description).toContain('Code: UNKNOWN_COMPONENT.');
+	if (seen.traceId) expect(result.error.description).toMatch(/Trace id: \S+\./);
 });
 
 test('401 with an expired token: says it expired and when, and the token appears nowhere', async () => {
@@ -40,7 +40,7 @@ test('401 with an expired token: says it expired and when, and the token appears
 	expect(failed.error.message).toBe(
 		`The access token expired at ${expiry}. Create a new token and update the Inventory Ops API credential.`,
 	);
-	expect(failed.error.errorResponse.code).toBe('TOKEN_EXPIRED');
+	if (errorSeen(401).code) expect(failed.error.errorResponse.code).toBe('TOKEN_EXPIRED');
 	expect(everything(failed)).not.toContain(token);
 
 	const continued = await ctx.run(kit(), { accessToken: token, continueOnFail: true });
@@ -52,10 +52,8 @@ test('401 with an expired token: says it expired and when, and the token appears
 test('401 with a malformed token: the service message, and the token appears nowhere', async () => {
 	const token = 'not-a-jwt-but-secret-looking-0123456789';
 	const result = await ctx.run(lookup, { accessToken: token });
-	expect(result.error).toMatchObject({
-		httpCode: '401',
-		errorResponse: expect.objectContaining({ code: 'UNAUTHORIZED' }),
-	});
+	expect(result.error.httpCode).toBe('401');
+	if (errorSeen(401).code) expect(result.error.errorResponse.code).toBe('UNAUTHORIZED');
 	expect(result.error.description).toContain('Check the Access Token');
 	expect(everything(result)).not.toContain(token);
 });
@@ -63,10 +61,8 @@ test('401 with a malformed token: the service message, and the token appears now
 test('403: a token without the needed scope', async () => {
 	const token = await ctx.sandbox.token({ scopes: ['platformUser'] });
 	const result = await ctx.run(kit(), { accessToken: token });
-	expect(result.error).toMatchObject({
-		httpCode: '403',
-		errorResponse: expect.objectContaining({ code: 'FORBIDDEN' }),
-	});
+	expect(result.error.httpCode).toBe('403');
+	if (errorSeen(403).code) expect(result.error.errorResponse.code).toBe('FORBIDDEN');
 	expect(result.error.description).toContain('lacks the permission');
 	expect(await ctx.sandbox.kits()).toEqual([]);
 });
@@ -109,7 +105,8 @@ describe("n8n's Retry On Fail setting", () => {
 		await ctx.sandbox.fault({ route: BULK, count: 3, drop: 'before' });
 		const result = await ctx.run(lookup, { settings: retrying });
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => [item.json.store_id, item.json.order_number])).toEqual([['1001', '1000']]);
+		const storeId = answers.bulkOrderFields === 'noStoreId' ? undefined : '1001';
+		expect(result.items.map((item) => [item.json.store_id, item.json.order_number])).toEqual([[storeId, '1000']]);
 	});
 });
 
@@ -120,8 +117,8 @@ test('429 then success: one retry after the Retry-After wait, and one kit', asyn
 	expect(result.items[0].json.success).toBe(true);
 	const calls = await ctx.sandbox.calls(KIT);
 	expect(calls.map((call) => call.status)).toEqual([429, 200]);
-	// Behaviour, not speed: the retry must not come before the service's Retry-After of one second.
-	expect(Date.parse(calls[1].time) - Date.parse(calls[0].time)).toBeGreaterThanOrEqual(950);
+	// Behaviour, not speed: the retry must not come before the wait the service asked for (one second).
+	expect(Date.parse(calls[1].time) - Date.parse(calls[0].time)).toBeGreaterThanOrEqual(firstRetryWaitAtLeastMs(1));
 	expect(await ctx.sandbox.kits()).toHaveLength(1);
 });
 
@@ -135,9 +132,16 @@ test('429 that does not end: a bounded number of retries, then the error', async
 
 test('a lookup retries a 429 more often (its run shares one wait budget), still a bounded number of times', async () => {
 	await ctx.sandbox.fault({ route: BULK, count: 20, status: 429, retryAfter: 0 });
-	const result = await ctx.run(lookup);
+	const absent = answers.retryAfter === 'absent';
+	// Without Retry-After the node backs off 0.5, 1, 2, 4 s...: a 5 s wait budget stops that after three retries.
+	const result = await ctx.run(absent ? { ...lookup, options: { rateLimitWait: 5 } } : lookup);
 	expect(result.error.httpCode).toBe('429');
-	expect(await ctx.sandbox.calls(BULK)).toHaveLength(11);
+	const calls = await ctx.sandbox.calls(BULK);
+	if (absent) {
+		expect(calls).toHaveLength(4);
+	} else {
+		expect(calls).toHaveLength(11);
+	}
 });
 
 describe('going on after errors: every item comes out paired with its input item', () => {
@@ -148,7 +152,9 @@ describe('going on after errors: every item comes out paired with its input item
 		expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
 		expect(output[0].json).toMatchObject({ success: true });
 		expect(output[1].json.error).toBe("Item 1: 'sku' is required and must not be empty");
-		expect(output[2].json.details).toMatchObject({ httpCode: '409', code: 'DUPLICATE_SKU' });
+		const seen = refusalSeen(409);
+		expect(output[2].json.details.httpCode).toBe(seen.httpCode);
+		if (seen.code) expect(output[2].json.details.code).toBe('DUPLICATE_SKU');
 		expect(output[3].json).toMatchObject({ success: true });
 	};
 

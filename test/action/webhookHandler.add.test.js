@@ -1,5 +1,6 @@
 // Webhook Handler -> Add through n8n's engine against the sandbox.
 const { useInventoryOps } = require('../helpers/inventoryOps');
+const { answers, refusalSeen } = require('../helpers/profile');
 
 const ADD = '/api/webhook/add_handler';
 const ctx = useInventoryOps({ orders: 10 });
@@ -16,6 +17,7 @@ const addParameters = (extra = {}) => ({
 });
 
 test('add sends the body the service expects and outputs the new _id without echoing header values', async () => {
+	await ctx.sandbox.config({ wildcards: 'suffix' }); // a refused wildcard: the next test
 	const result = await ctx.run(addParameters());
 	expect(result.error).toBeUndefined();
 	expect((await ctx.sandbox.calls(ADD)).map((call) => call.body)).toEqual([
@@ -29,22 +31,32 @@ test('add sends the body the service expects and outputs the new _id without ech
 			},
 		},
 	]);
-	const [handler] = await ctx.sandbox.handlers();
-	expect(result.items).toEqual([
-		{
-			json: {
-				success: true,
-				_id: handler._id,
-				idReturned: true,
-				type: 'order.status.*',
-				name: 'Notify warehouse',
-				url: 'https://example.com/hooks/inventory',
-				method: 'POST',
-			},
-			pairedItem: { item: 0 },
-		},
-	]);
 	expect(JSON.stringify(result.items)).not.toContain('s3cret');
+	const [handler] = await ctx.sandbox.handlers();
+	const sent = { type: 'order.status.*', name: 'Notify warehouse', url: 'https://example.com/hooks/inventory', method: 'POST' };
+	// How the profile's service answers add_handler: where the new _id is (top, nested with the handler, none).
+	const byIdPlace = {
+		top: { success: true, _id: handler._id, idReturned: true, ...sent },
+		nested: {
+			success: true,
+			handler: { _id: handler._id, type: 'order.status.*', name: 'Notify warehouse' },
+			_id: handler._id,
+			idReturned: true,
+			...sent,
+		},
+		none: { success: true, idReturned: false, notice: expect.stringContaining('did not return an _id'), ...sent },
+	};
+	expect(result.items).toEqual([{ json: byIdPlace[answers.addHandlerId], pairedItem: { item: 0 } }]);
+});
+
+test('a service that refuses wildcards: the add fails with its reason, and no handler is left', async () => {
+	await ctx.sandbox.config({ wildcards: 'refused' });
+	const result = await ctx.run(addParameters(), { continueOnFail: true });
+	const seen = refusalSeen(400);
+	expect(result.items[0].json.details.httpCode).toBe(seen.httpCode);
+	if (seen.serviceMessage) expect(result.items[0].json.error).toContain('Event type "order.status.*" is a wildcard');
+	if (seen.code) expect(result.items[0].json.details.code).toBe('WILDCARD_NOT_SUPPORTED');
+	expect(await ctx.sandbox.handlers()).toEqual([]);
 });
 
 test('a custom event type is sent as typed', async () => {
@@ -57,7 +69,7 @@ test('a custom event type is sent as typed', async () => {
 });
 
 test('when the service returns no _id the output says so instead of inventing one', async () => {
-	await ctx.sandbox.config({ addHandlerReturnsId: false });
+	await ctx.sandbox.config({ addHandlerReturnsId: false, wildcards: 'suffix' });
 	const result = await ctx.run(addParameters());
 	expect(result.items[0].json).toEqual({
 		success: true,
@@ -99,5 +111,6 @@ test('an answer lost after the service added the handler: the node fails and add
 		'The connection to the service was lost during /webhook/add_handler before an answer arrived',
 	);
 	expect(await ctx.sandbox.calls(ADD)).toHaveLength(1);
-	expect(await ctx.sandbox.handlers()).toHaveLength(1);
+	// The service applied what it would have answered: the handler, or its refusal of a wildcard.
+	expect(await ctx.sandbox.handlers()).toHaveLength(answers.wildcards === 'refused' ? 0 : 1);
 });

@@ -13,6 +13,7 @@ const {
 const { NodeConnectionTypes, NodeHelpers, nodeNameToToolName } = require('n8n-workflow');
 
 const { createEngine } = require('../helpers/engine');
+const { answers } = require('../helpers/profile');
 const { startSandbox } = require('../helpers/sandbox');
 const { OPERATIONS, editorKey, editorType, fromAiExpression } = require('./toolExpectations');
 
@@ -212,7 +213,10 @@ describe('an agent calling the tool (n8n-core handleToolInvocation, sandbox over
 		const [{ json }] = result.items;
 		expect(json.tool).toBe(expected.toolName);
 		const reference = { store_id: order.store_id, order_number: order.order_number };
-		expect(json.answer).toEqual([expect.objectContaining(reference)]);
+		// The order the service returned: with its store_id, or (profile switch bulkOrderFields) without it.
+		expect(json.answer).toEqual([
+			expect.objectContaining(answers.bulkOrderFields === 'noStoreId' ? { _id: order._id, order_number: order.order_number } : reference),
+		]);
 		const calls = await sandbox.calls('/api/order/get_single_bulk');
 		expect(calls.map((call) => call.body)).toEqual([{ order: [reference] }]);
 	});

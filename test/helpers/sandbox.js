@@ -11,9 +11,32 @@
 const axios = require('axios');
 
 const sandboxModule = require('../../sandbox');
+const { profileConfig } = require('./profile');
 
+/**
+ * Adds a webhook handler over the service API as any client would, and returns its _id: from the answer where the
+ * profile's `addHandlerId` puts it (top or nested), or, when the answer carries none, from the admin list (the
+ * handler with this name, added last). `server` is a started sandbox (sandbox/index.js).
+ */
+async function addHandlerAsClient(server, body) {
+	const { data: answer } = await axios.post(`${server.baseUrl}/webhook/add_handler`, body, {
+		headers: { authorization: `Bearer ${server.demoToken}` },
+		timeout: 10_000,
+	});
+	const id = answer._id ?? answer.handler?._id;
+	if (id !== undefined) return id;
+	const { data } = await axios.get(`${server.adminUrl}/handlers`, { timeout: 10_000 });
+	return data.handlers.filter((handler) => handler.name === body.name).at(-1)._id;
+}
+
+/** Starts a sandbox answering as the profile says (SANDBOX_PROFILE, test/helpers/profile.js); `config` wins over it. */
 async function startSandbox(options = {}) {
-	const server = await sandboxModule.startSandbox({ port: 0, rateLimit: false, ...options });
+	const server = await sandboxModule.startSandbox({
+		port: 0,
+		rateLimit: false,
+		...options,
+		config: { ...profileConfig, ...options.config },
+	});
 	const admin = axios.create({ baseURL: server.adminUrl, timeout: 10_000 });
 	const data = (promise) => promise.then((response) => response.data);
 
@@ -56,12 +79,7 @@ async function startSandbox(options = {}) {
 		},
 		/** Adds a webhook handler over the service API (as any client would); returns its _id. */
 		async addHandler(type = 'order.shipped', url = 'https://example.com/hooks/x') {
-			const answer = await axios.post(
-				`${server.baseUrl}/webhook/add_handler`,
-				{ type, name: `${type} handler`, handler: { url } },
-				{ headers: { authorization: `Bearer ${server.demoToken}` }, timeout: 10_000 },
-			);
-			return answer.data._id;
+			return await addHandlerAsClient(server, { type, name: `${type} handler`, handler: { url } });
 		},
 		async items(params = {}) {
 			return (await data(admin.get('/items', { params }))).items;
@@ -72,4 +90,4 @@ async function startSandbox(options = {}) {
 	};
 }
 
-module.exports = { startSandbox };
+module.exports = { startSandbox, addHandlerAsClient };

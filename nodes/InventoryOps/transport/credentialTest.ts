@@ -57,17 +57,7 @@ function verdict(
 	const page = readServiceError(body);
 	const afterRetries =
 		rateLimited.tries > 0 ? ` (after ${rateLimited.tries} answer(s) 429, rate limited, waited ${seconds(rateLimited.waitedMs)})` : '';
-	if (page.page === true) {
-		return status >= 500
-			? failed(
-					`${url} answered ${status} with a web page titled "${page.message}", from a gateway or proxy in front of the service, not from the service itself. The credential could not be checked: test again later, and check the Base URL if it persists.`,
-				)
-			: wrongBaseUrl(url, `answered ${status} with a web page titled "${page.message}", not the service's JSON`);
-	}
-	if (status >= 200 && status < 300) {
-		if (typeof body === 'string') return wrongBaseUrl(url, `answered ${status} with text, not the service's JSON`);
-		return ok(`The access token works: the service accepted an empty order lookup at ${url}${afterRetries}.`);
-	}
+	// The status first: a gateway may answer 401, 403 or 429 with its own page, and they mean the same.
 	if (status === 401) {
 		const expiry = jwtExpiry(token);
 		const expired = expiry !== undefined && expiry.getTime() <= Date.now();
@@ -82,12 +72,23 @@ function verdict(
 			`The access token is valid, but the service refused it the permission (scope) the order lookup needs (403). Ask for a token with the scopes for orders, kits, shipments and webhook handlers (API keys usually hold platformGeneric and platformApi).${serviceSays(body)}`,
 		);
 	}
-	if (status === 404) return wrongBaseUrl(url, `answered 404: the service has no order lookup there${serviceSays(body)}`);
 	if (status === 429) {
 		return failed(
 			`The service is rate limiting (429) and still was after ${rateLimited.tries} answer(s) 429 and ${seconds(rateLimited.waitedMs)} of waiting${typeof response.headers?.['retry-after'] === 'string' ? `; it asked for Retry-After: ${response.headers['retry-after']}` : ''}. This says nothing about the token: test again in a moment.`,
 		);
 	}
+	if (page.page === true) {
+		return status >= 500
+			? failed(
+					`${url} answered ${status} with a web page titled "${page.message}", from a gateway or proxy in front of the service, not from the service itself. The credential could not be checked: test again later, and check the Base URL if it persists.`,
+				)
+			: wrongBaseUrl(url, `answered ${status} with a web page titled "${page.message}", not the service's JSON`);
+	}
+	if (status >= 200 && status < 300) {
+		if (typeof body === 'string') return wrongBaseUrl(url, `answered ${status} with text, not the service's JSON`);
+		return ok(`The access token works: the service accepted an empty order lookup at ${url}${afterRetries}.`);
+	}
+	if (status === 404) return wrongBaseUrl(url, `answered 404: the service has no order lookup there${serviceSays(body)}`);
 	if (status >= 500) {
 		return failed(`The service failed (${status}) before it checked the token: test again later.${serviceSays(body)}`);
 	}

@@ -5,6 +5,7 @@ import {
 } from 'n8n-workflow';
 
 import { addHandlerBody, findHandlerId, inventoryOpsApiRequest } from '../transport';
+import { isWildcardPattern } from '../shared/events';
 import { unremovableNotice } from './notices';
 import { asLeftovers, describeHandler, removeHandlerRecords, type RemovalFailure } from './removal';
 import { EVENT_TYPE_HEADER } from './eventBody';
@@ -64,6 +65,11 @@ function keepUnremoved(state: TriggerState, failures: RemovalFailure[]): void {
 
 function failureList(failures: RemovalFailure[]): string {
 	return failures.map(({ record, error }) => `${describeHandler(record)}: ${error.message}`).join('; ');
+}
+
+/** A service may not take suffix wildcards (docs/service-interface.md, Complete list of event types and the wildcard syntax): what to select instead. */
+function wildcardHint(pattern: string): string {
+	return `If the service does not accept wildcard patterns, select the exact event types instead (for example ${pattern.slice(0, -1)}shipped): each is registered on its own, and one event still starts one execution.`;
 }
 
 /** Adds our context to an error from the shared transport, keeping its service fields and its HTTP code. */
@@ -159,6 +165,7 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 				withoutId.length > 0
 					? `Added without an id, so they cannot be removed by this trigger: ${withoutId.map(describeHandler).join(', ')}.`
 					: '',
+				isWildcardPattern(type) ? wildcardHint(type) : '',
 			]
 				.filter(Boolean)
 				.join(' ');

@@ -2,6 +2,7 @@
 // are tried once (a refused delivery is not retried, so every count is exact).
 const { startSandbox } = require('../../../sandbox');
 const { createTriggerHarness } = require('./harness');
+const { profileConfig } = require('../../helpers/profile');
 
 const ONE_ATTEMPT = { maxAttempts: 1, baseDelayMs: 0, timeoutMs: 5000 };
 
@@ -9,7 +10,13 @@ const ONE_ATTEMPT = { maxAttempts: 1, baseDelayMs: 0, timeoutMs: 5000 };
 function useTriggerHarness({ afterAllExtra } = {}) {
 	const context = { sandbox: undefined, harness: undefined };
 	beforeAll(async () => {
-		context.sandbox = await startSandbox({ port: 0, orders: 10, rateLimit: false, delivery: ONE_ATTEMPT });
+		context.sandbox = await startSandbox({
+			port: 0,
+			orders: 10,
+			rateLimit: false,
+			delivery: ONE_ATTEMPT,
+			config: profileConfig,
+		});
 		context.harness = await createTriggerHarness({ sandbox: context.sandbox });
 	});
 	afterAll(async () => {
