@@ -11,6 +11,22 @@ const { buildPackage } = require('./lib/package');
 
 const log = (line) => process.stdout.write(`e2e: ${line}\n`);
 
+// The sandbox profile (sandbox/profiles.js) each host line runs against on every push: two contrasting ones, one per
+// line. The nightly run swaps them (.github/workflows/e2e-profiles-nightly.yml), so both lines meet both profiles.
+// E2E_SANDBOX_PROFILES=1.x=documented,2.x=gateway sets them per line; E2E_SANDBOX_PROFILE=<name> one for all lines.
+const PER_PUSH_PROFILES = { '1.x': 'gateway', '2.x': 'documented' };
+
+function profileFor(line) {
+	if (process.env.E2E_SANDBOX_PROFILE) return process.env.E2E_SANDBOX_PROFILE;
+	const chosen = Object.fromEntries(
+		(process.env.E2E_SANDBOX_PROFILES ?? '')
+			.split(',')
+			.map((pair) => pair.split('=').map((part) => part.trim()))
+			.filter(([name, profile]) => name && profile),
+	);
+	return chosen[line] ?? PER_PUSH_PROFILES[line] ?? 'documented';
+}
+
 function requestedLines() {
 	const fromArgs = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 	if (fromArgs.length > 0) return fromArgs;
@@ -19,6 +35,7 @@ function requestedLines() {
 }
 
 function runJest(line) {
+	const profile = profileFor(line);
 	const report = path.join(REPO_ROOT, 'reports', `e2e-${line}.json`);
 	fs.rmSync(report, { force: true });
 	const started = Date.now();
@@ -34,7 +51,13 @@ function runJest(line) {
 			],
 			{
 				cwd: REPO_ROOT,
-				env: { ...process.env, E2E_HOST_LINE: line, E2E_SKIP_BUILD: '1', FORCE_COLOR: '0' },
+				env: {
+					...process.env,
+					E2E_HOST_LINE: line,
+					E2E_SANDBOX_PROFILE: profile,
+					E2E_SKIP_BUILD: '1',
+					FORCE_COLOR: '0',
+				},
 				stdio: ['ignore', 'pipe', 'pipe'],
 			},
 		);
@@ -49,7 +72,7 @@ function runJest(line) {
 		};
 		prefix(child.stdout);
 		prefix(child.stderr);
-		child.on('close', (code) => resolve({ line, code, seconds: (Date.now() - started) / 1000 }));
+		child.on('close', (code) => resolve({ line, profile, code, seconds: (Date.now() - started) / 1000 }));
 	});
 }
 
@@ -68,7 +91,7 @@ async function main() {
 		results.push(...(await Promise.all(lines.map(runJest))));
 	}
 	for (const result of results) {
-		log(`n8n ${result.line}: jest ${result.code === 0 ? 'passed' : `failed (exit ${result.code})`} in ${result.seconds.toFixed(0)} s`);
+		log(`n8n ${result.line}, sandbox profile ${result.profile}: jest ${result.code === 0 ? 'passed' : `failed (exit ${result.code})`} in ${result.seconds.toFixed(0)} s`);
 	}
 	log(`finished in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 	process.exit(results.every((result) => result.code === 0) ? 0 : 1);

@@ -3,8 +3,9 @@
 # end-to-end suite in real n8n hosts 1.x and 2.x (`npm run e2e`), and a small benchmark run that checks the three
 # lookup paths still agree (`npm run bench:smoke`). Installing the n8n hosts is the slowest step (sqlite3 compiles),
 # so it starts in the background while `npm test` (and the node suites against the other sandbox profiles,
-# `npm run jest:profiles`) runs. The queue-mode suite (`npm run e2e:queue`, ~10 min) runs nightly instead
-# (.github/workflows/queue-nightly.yml).
+# `npm run jest:profiles`) runs. The e2e suite runs each host line against one sandbox profile (1.x gateway, 2.x
+# documented); the nightly run swaps them (.github/workflows/e2e-profiles-nightly.yml). The queue-mode suite
+# (`npm run e2e:queue`, ~10 min) runs nightly too (.github/workflows/queue-nightly.yml).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p reports

@@ -4,13 +4,21 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { startSandbox } = require('../../sandbox');
+const { profileSwitches, profileValues } = require('../../sandbox/profiles');
 const { RUNTIME_DIR } = require('./hosts');
 const { N8nInstance } = require('./n8n');
 const { waitFor } = require('./wait');
 const { CREDENTIAL_TYPE } = require('./workflows');
 
+/** The sandbox profile of this run (E2E_SANDBOX_PROFILE, set per host line by e2e/run.js; sandbox/profiles.js). */
+function sandboxProfile() {
+	return process.env.E2E_SANDBOX_PROFILE || 'documented';
+}
+
 async function startContext(line, { log = () => {} } = {}) {
+	log(`e2e: host line ${line}, sandbox profile ${sandboxProfile()}`);
 	const sandbox = await startSandbox({
+		config: profileSwitches(sandboxProfile()),
 		port: 0,
 		orders: 500,
 		seed: 1,
@@ -36,6 +44,8 @@ async function startContext(line, { log = () => {} } = {}) {
 
 class Context {
 	constructor({ sandbox, n8n, credential, credentialData }) {
+		/** How the sandbox answers each open point in this run (its profile): what scenarios read expectations from. */
+		this.answers = profileValues(sandboxProfile());
 		this.sandbox = sandbox;
 		this.n8n = n8n;
 		this.credential = credential;
@@ -123,4 +133,4 @@ class Context {
 	}
 }
 
-module.exports = { startContext };
+module.exports = { sandboxProfile, startContext };

@@ -1,11 +1,23 @@
 // Every workflow in examples/ imported into a real n8n and run against the sandbox, so that none of them rots:
 // a renamed parameter, a node of n8n that changed, or an event shape the examples misread fails here.
+const { DEFAULT_SWITCHES } = require('../../sandbox/switches');
+const { profileSwitches } = require('../../sandbox/profiles');
+const { sandboxProfile } = require('../lib/context');
 const { exampleWorkflows, readExamples } = require('../lib/examples');
 const { errorOf, outputOf, MANUAL_TRIGGER, TRIGGER_TYPE } = require('../lib/workflows');
 
 module.exports = (getContext) => {
 	describe('examples/: each imports into n8n and runs against the sandbox', () => {
 		const tested = new Set();
+
+		// The examples are written for the answers docs/service-interface.md describes (an order's store_id, an event's
+		// exact type): under another sandbox profile they run with those answers, and the profile is put back after.
+		beforeAll(async () => {
+			await getContext().admin('POST', '/config', DEFAULT_SWITCHES);
+		});
+		afterAll(async () => {
+			await getContext().admin('POST', '/config', { ...DEFAULT_SWITCHES, ...profileSwitches(sandboxProfile()) });
+		});
 
 		/** Imports one example as a user would (own credential, own sandbox) and returns the saved workflow. */
 		const importExample = async (file) => {
