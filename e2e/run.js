@@ -8,6 +8,7 @@ const path = require('node:path');
 
 const { REPO_ROOT, hostLines, installHost } = require('./lib/hosts');
 const { buildPackage } = require('./lib/package');
+const { installTools } = require('./lib/tools');
 
 const log = (line) => process.stdout.write(`e2e: ${line}\n`);
 
@@ -80,8 +81,12 @@ async function main() {
 	const lines = requestedLines();
 	const started = Date.now();
 	fs.mkdirSync(path.join(REPO_ROOT, 'reports'), { recursive: true });
-	const hosts = await Promise.all([buildPackage({ log }), ...lines.map((line) => installHost(line, { log }))]);
-	for (const host of hosts.slice(1)) {
+	const hosts = await Promise.all([
+		buildPackage({ log }),
+		installTools({ log }), // Verdaccio, for tests/installer.e2e.test.js
+		...lines.map((line) => installHost(line, { log })),
+	]);
+	for (const host of hosts.slice(2)) {
 		log(`host ${host.line}: n8n ${host.version}${host.installedNow ? ` (installed in ${(host.installMs / 1000).toFixed(0)} s)` : ''}`);
 	}
 	const results = [];

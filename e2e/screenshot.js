@@ -1,35 +1,22 @@
 // `npm run e2e:screenshot`: docs/editor.png, the n8n editor (newest host line) with the Inventory Ops Trigger and
 // the Inventory Ops node on the canvas, taken with headless Chromium (Debian's `chromium`, driven by
 // playwright-core from e2e/tools/, installed on demand into .cache/tools/). CHROMIUM=/path/to/chromium overrides.
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const { startSandbox } = require('../sandbox');
-const { REPO_ROOT, RUNTIME_DIR, newestHostLine, run } = require('./lib/hosts');
+const { REPO_ROOT, RUNTIME_DIR, newestHostLine } = require('./lib/hosts');
 const { N8nInstance } = require('./lib/n8n');
+const { requireTool } = require('./lib/tools');
 const { exampleWorkflows } = require('./lib/examples');
 const { TRIGGER_TYPE } = require('./lib/workflows');
 
 const log = (line) => process.stdout.write(`screenshot: ${line}\n`);
 
-async function playwright() {
-	const folder = path.join(__dirname, 'tools');
-	const hash = crypto.createHash('sha256').update(fs.readFileSync(path.join(folder, 'package-lock.json'))).digest('hex');
-	const installDir = path.join(REPO_ROOT, '.cache', 'tools', hash.slice(0, 10));
-	if (!fs.existsSync(path.join(installDir, 'node_modules', 'playwright-core'))) {
-		fs.mkdirSync(installDir, { recursive: true });
-		for (const file of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(folder, file), path.join(installDir, file));
-		log('installing playwright-core');
-		await run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: installDir, env: process.env });
-	}
-	return require(path.join(installDir, 'node_modules', 'playwright-core'));
-}
-
 async function main() {
 	const executablePath = process.env.CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(fs.existsSync);
 	if (!executablePath) throw new Error('No Chromium found: `apt-get install chromium`, or set CHROMIUM');
-	const { chromium } = await playwright();
+	const { chromium } = await requireTool('playwright-core', { log });
 
 	const sandbox = await startSandbox({ port: 0, orders: 200, seed: 1, rateLimit: false });
 	const userFolder = path.join(RUNTIME_DIR, 'screenshot');

@@ -133,4 +133,4 @@ class Context {
 	}
 }
 
-module.exports = { sandboxProfile, startContext };
+module.exports = { sandboxProfile, startContext, Context };

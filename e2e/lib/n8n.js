@@ -221,6 +221,12 @@ class N8nInstance {
 		return response.body && response.body.data !== undefined ? response.body.data : response.body;
 	}
 
+	/** A type file the editor reads its node panel and credential list from (/types/nodes.json, /types/credentials.json). */
+	async typeFile(name) {
+		if (!this.cookie) await this.login();
+		return (await this.request('GET', `/types/${name}`, { headers: { cookie: this.cookie }, expect: 200 })).body;
+	}
+
 	/** The public API (/api/v1), with the API key. */
 	async api(method, urlPath, body, { expect = 200 } = {}) {
 		const response = await this.request(method, `/api/v1${urlPath}`, {
@@ -244,10 +250,14 @@ class N8nInstance {
 		this.rememberCookie(response);
 	}
 
-	/** On a fresh instance: the owner account (as the setup screen would) and a public-API key with every scope. */
-	async setUpOwner() {
+	/**
+	 * On a fresh instance: the owner account (as the setup screen would) and, unless `apiKey: false`, a public-API key
+	 * with every scope.
+	 */
+	async setUpOwner({ apiKey = true } = {}) {
 		const setup = await this.request('POST', '/rest/owner/setup', { body: this.owner, expect: 200 });
 		this.rememberCookie(setup);
+		if (!apiKey) return undefined;
 		let scopes;
 		try {
 			scopes = await this.rest('GET', '/api-keys/scopes');
