@@ -3,6 +3,10 @@
 // cache, .cache/hosts/n8n-<version>-<lock hash>/, never into the package's own node_modules.
 //
 // Why these versions (checked on 2026-11-22 against the npm registry mirror the project's CI installs from):
+// - 1.99: n8n@1.99.1, the oldest n8n the package supports; nightly only. It is the oldest 1.x in the registry
+//   whose engines accept Node 24 (`npm view n8n@1.x engines`: 1.97.1 and older say <= 22, and n8n refuses to start
+//   on a Node outside them; the registry has no 1.98). Its n8n-workflow (1.96.0) loads the nodes as they are built.
+//   Same xlsx override as 1.x; its sqlite3 is the same 5.1.7.
 // - 1.x: n8n@1.123.81, the newest 1.123. Its `xlsx` dependency points at a tarball outside the registry, so the
 //   host's package.json overrides it with the registry's xlsx@0.18.5. sqlite3 builds from source (node-gyp)
 //   against Node 24's headers; isolated-vm ships prebuilt binaries for Node 22/24.
@@ -33,12 +37,26 @@ const RUNTIME_DIR = path.join(
 );
 const INSTALLED_MARKER = '.installed';
 
-/** Host lines, oldest first. The newest one is what `npm run dev` uses. */
-function hostLines() {
+function compareVersions(a, b) {
+	const [x, y] = [a, b].map((version) => version.split('.').map(Number));
+	return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+}
+
+function isNightlyOnly(line) {
+	return JSON.parse(fs.readFileSync(path.join(HOSTS_DIR, line, 'package.json'), 'utf8')).e2eNightlyOnly === true;
+}
+
+/**
+ * Host lines, oldest first: the ones every push runs. A line whose package.json says `"e2eNightlyOnly": true` (the
+ * oldest supported n8n) runs only when named (E2E_HOSTS, see .github/workflows/e2e-oldest-nightly.yml);
+ * `{ all: true }` lists it too. The newest line is what `npm run dev` uses.
+ */
+function hostLines({ all = false } = {}) {
 	return fs
 		.readdirSync(HOSTS_DIR)
 		.filter((line) => fs.existsSync(path.join(HOSTS_DIR, line, 'package-lock.json')))
-		.sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
+		.filter((line) => all || !isNightlyOnly(line))
+		.sort((a, b) => compareVersions(describeHost(a).version, describeHost(b).version));
 }
 
 function newestHostLine() {
@@ -49,7 +67,7 @@ function newestHostLine() {
 function describeHost(line) {
 	const folder = path.join(HOSTS_DIR, line);
 	if (!fs.existsSync(path.join(folder, 'package-lock.json'))) {
-		throw new Error(`Unknown n8n host line "${line}" (known: ${hostLines().join(', ')})`);
+		throw new Error(`Unknown n8n host line "${line}" (known: ${hostLines({ all: true }).join(', ')})`);
 	}
 	const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'));
 	const version = manifest.dependencies.n8n;
@@ -170,4 +188,4 @@ async function installHost(line, { log = () => {} } = {}) {
 	return { ...host, installedNow: true, installMs };
 }
 
-module.exports = { REPO_ROOT, RUNTIME_DIR, hostLines, newestHostLine, describeHost, installHost, isInstalled, provideSqlite3, run };
+module.exports = { REPO_ROOT, RUNTIME_DIR, hostLines, isNightlyOnly, newestHostLine, describeHost, installHost, isInstalled, provideSqlite3, run };

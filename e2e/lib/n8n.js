@@ -20,6 +20,15 @@ process.on('exit', () => {
 	for (const instance of running) instance.signal('SIGKILL');
 });
 
+/**
+ * n8n 1.99.1's public API gives an execution without `status`, only `finished` (true when it succeeded); newer
+ * hosts give both. Tests read `status`.
+ */
+function withStatus(execution) {
+	if (!execution || execution.status !== undefined) return execution;
+	return { ...execution, status: execution.finished ? 'success' : 'error' };
+}
+
 class N8nInstance {
 	/**
 	 * @param {object} options
@@ -315,14 +324,14 @@ class N8nInstance {
 			const query = new URLSearchParams({ workflowId, includeData: String(includeData), limit: '250' });
 			if (cursor) query.set('cursor', cursor);
 			const page = await this.api('GET', `/executions?${query}`);
-			found.push(...page.data);
+			found.push(...page.data.map(withStatus));
 			cursor = page.nextCursor;
 		} while (cursor);
 		return found;
 	}
 
 	async execution(id) {
-		return await this.api('GET', `/executions/${id}?includeData=true`);
+		return withStatus(await this.api('GET', `/executions/${id}?includeData=true`));
 	}
 
 	/** "Execute workflow" as the editor does it: a manual run from the given trigger node; resolves to the finished execution. */

@@ -68,8 +68,11 @@ async function expectListedInEditor(instance) {
 }
 
 beforeAll(async () => {
-	if (withoutTestMode) return;
 	[host] = await Promise.all([installHost(line, { log }), buildPackage({ log })]);
+	registry = await startRegistry({ log });
+	firstRelease = await registry.packRepository();
+	if (withoutTestMode) return;
+	await registry.publish(firstRelease);
 	sandbox = await startSandbox({
 		config: profileSwitches(sandboxProfile()), // the line's profile, as the main suite's sandbox
 		port: 0,
@@ -78,9 +81,6 @@ beforeAll(async () => {
 		rateLimit: false,
 		delivery: { maxAttempts: 1, baseDelayMs: 100, timeoutMs: 5000 },
 	});
-	registry = await startRegistry({ log });
-	firstRelease = await registry.packRepository();
-	await registry.publish(firstRelease);
 	const userFolder = path.join(RUNTIME_DIR, 'e2e', `installer-${line}`);
 	fs.rmSync(userFolder, { recursive: true, force: true });
 	fs.mkdirSync(userFolder, { recursive: true });
@@ -205,15 +205,18 @@ afterAll(async () => {
 		const removals = (await context.calls('/api/webhook/remove_handler')).slice(removalsBefore);
 		expect(removals.map((call) => call.status)).toEqual(TYPES.map(() => 200));
 	});
+});
 
+// Runs on every line, also where n8n has no test mode: it needs no registry, only the tarball.
+describe(`n8n ${line}: README's own install commands`, () => {
 	test('README "From this repository": npm install --omit=peer <tarball> in a fresh user folder; n8n loads both nodes', async () => {
-		await n8n.stop(); // one n8n of this line at a time
+		if (n8n) await n8n.stop(); // one n8n of this line at a time
 		const userFolder = path.join(RUNTIME_DIR, 'e2e', `from-tarball-${line}`);
 		fs.rmSync(userFolder, { recursive: true, force: true });
 		const nodesFolder = path.join(userFolder, '.n8n', 'nodes');
 		fs.mkdirSync(nodesFolder, { recursive: true });
-		// README's command with the tarball `npm pack` wrote (the one published above as 0.1.0), run with this
-		// machine's npm set-up as a user's would be.
+		// README's command with the tarball `npm pack` wrote (the one the installer suite publishes as 0.1.0), run with
+		// the npm set-up of whoever runs the suite, as a user's own npm.
 		await run('npm', ['install', '--omit=peer', firstRelease], { cwd: nodesFolder, env: process.env });
 		const installed = fs.readdirSync(path.join(nodesFolder, 'node_modules')).filter((name) => !name.startsWith('.'));
 		expect(installed).toEqual([PACKAGE_NAME]); // no n8n-workflow, nothing else
