@@ -307,6 +307,12 @@ class N8nInstance {
 		return await this.api('GET', `/workflows/${id}`);
 	}
 
+	/** Saves a workflow (public API). 1.x re-registers an active workflow's webhooks on save; 2.x saves a draft. */
+	async updateWorkflow(id, workflow) {
+		const { name, nodes, connections, settings = {} } = workflow;
+		return await this.api('PUT', `/workflows/${id}`, { name, nodes, connections, settings: { executionOrder: 'v1', ...settings } });
+	}
+
 	/** Publish (2.x wording; 1.x calls it activate). 2.x applies it in the background: callers poll the effect. */
 	async publish(id) {
 		return await this.api('POST', `/workflows/${id}/${this.major >= 2 ? 'publish' : 'activate'}`, this.major >= 2 ? {} : undefined);

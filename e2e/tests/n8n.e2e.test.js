@@ -23,5 +23,6 @@ describe(`n8n host line ${line}`, () => {
 	// 1.123.81 on (README, Compatibility).
 	if (!isNightlyOnly(line)) require('../scenarios/aiTool')(getContext);
 	require('../scenarios/examples')(getContext);
+	require('../scenarios/triggerUnderLoad')(getContext);
 	require('../scenarios/trigger')(getContext);
 });
