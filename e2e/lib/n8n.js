@@ -37,8 +37,10 @@ class N8nInstance {
 	 * @param {number} options.port
 	 * @param {(line: string) => void} [options.log]
 	 */
-	constructor({ host, userFolder, port, brokerPort, log = () => {} }) {
+	constructor({ host, userFolder, port, brokerPort, nodeArgs = [], log = () => {} }) {
 		this.host = host;
+		/** Options for the Node.js process that runs n8n (the real-n8n benchmark's `--inspect`). */
+		this.nodeArgs = nodeArgs;
 		this.major = parseInt(host.version, 10);
 		this.userFolder = userFolder;
 		this.port = port;
@@ -53,7 +55,7 @@ class N8nInstance {
 	}
 
 	/** Installs the host line if needed, builds and places the package in a fresh (or given) user folder. */
-	static async prepare({ line, userFolder, port, log = () => {} }) {
+	static async prepare({ line, userFolder, port, nodeArgs, log = () => {} }) {
 		const [host] = await Promise.all([installHost(line, { log }), buildPackage({ log })]);
 		fs.mkdirSync(userFolder, { recursive: true });
 		await placePackage(userFolder);
@@ -62,6 +64,7 @@ class N8nInstance {
 			userFolder,
 			port: port ?? (await freePort()),
 			brokerPort: await freePort(),
+			nodeArgs,
 			log,
 		});
 	}
@@ -125,7 +128,7 @@ class N8nInstance {
 		logStream.write(`\n===== start ${new Date().toISOString()} =====\n`);
 		// Its own process group, so that stop/kill reach the task runner it spawns, and Ctrl-C in a terminal
 		// reaches us first (we then stop n8n in order).
-		const child = spawn(process.execPath, [this.host.n8nBin, ...this.commandArgs()], {
+		const child = spawn(process.execPath, [...this.nodeArgs, this.host.n8nBin, ...this.commandArgs()], {
 			cwd: this.userFolder,
 			env: this.environment(),
 			detached: true,
