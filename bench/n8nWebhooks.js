@@ -18,10 +18,20 @@ const { node, chain, triggerWorkflow, CREDENTIAL_TYPE } = require('../e2e/lib/wo
 const { readProfile, largest } = require('./profile');
 
 const LINES = (process.env.BENCH_N8N_LINES ?? '1.x,2.x').split(',').filter(Boolean);
-const DELIVERIES = Number(process.env.BENCH_N8N_DELIVERIES ?? 300);
+// n8n 2.x gives the webhook phase of every trigger but its own Webhook node (2+) an expression isolate; its legacy
+// expression engine has none, which shows what that costs.
+const VARIANTS = LINES.flatMap((line) =>
+	line.startsWith('2')
+		? [
+				{ line, label: line, env: {}, profile: true },
+				{ line, label: `${line}, N8N_EXPRESSION_ENGINE=legacy`, env: { N8N_EXPRESSION_ENGINE: 'legacy' }, profile: false },
+			]
+		: [{ line, label: line, env: {}, profile: false }],
+);
+const DELIVERIES = Number(process.env.BENCH_N8N_DELIVERIES ?? 100);
 const IN_FLIGHT = (process.env.BENCH_N8N_IN_FLIGHT ?? '1,8').split(',').map(Number);
 const REPS = Number(process.env.BENCH_N8N_REPS ?? 2);
-const PROFILE_DIR = process.env.BENCH_N8N_PROFILE; // a folder: profile each target at 8 in flight
+const PROFILE_DIR = process.env.BENCH_N8N_PROFILE; // a folder: profile each target on 2.x at 8 in flight
 const OUT = path.resolve(REPO_ROOT, process.env.BENCH_OUT ?? 'bench');
 const EVENT_TYPE = 'order.shipped';
 const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
@@ -135,7 +145,7 @@ async function executionsDone(n8n, workflowId, count) {
 	);
 }
 
-async function profileTarget(n8n, devtools, target, line) {
+async function profileTarget(n8n, devtools, target, variant) {
 	await settled(n8n.child.pid);
 	const before = (await n8n.executions(target.workflowId, { includeData: false })).length;
 	await devtools.call('Profiler.start');
@@ -143,7 +153,7 @@ async function profileTarget(n8n, devtools, target, line) {
 	await executionsDone(n8n, target.workflowId, before + DELIVERIES);
 	const { result } = await devtools.call('Profiler.stop');
 	fs.mkdirSync(PROFILE_DIR, { recursive: true });
-	const file = path.join(PROFILE_DIR, `n8n-${line}-${target.key}.cpuprofile`);
+	const file = path.join(PROFILE_DIR, `n8n-${variant.line}-${target.key}.cpuprofile`);
 	fs.writeFileSync(file, JSON.stringify(result.profile));
 	const read = readProfile(result.profile);
 	const inside = (pattern) => read.insideUs((frame) => pattern.test(frame.url)) / 1000 / DELIVERIES;
@@ -157,15 +167,17 @@ async function profileTarget(n8n, devtools, target, line) {
 	};
 }
 
-async function benchLine(line, sandbox) {
+async function benchVariant(variant, sandbox) {
+	const { line } = variant;
 	const userFolder = path.join(RUNTIME_DIR, 'bench', `n8n-${line}`);
 	fs.rmSync(userFolder, { recursive: true, force: true });
-	const inspectPort = PROFILE_DIR ? await freePort() : undefined;
+	const inspectPort = PROFILE_DIR && variant.profile ? await freePort() : undefined;
 	const n8n = await N8nInstance.prepare({
 		line,
 		userFolder,
 		log,
 		nodeArgs: inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [],
+		extraEnv: variant.env,
 	});
 	try {
 		await n8n.start();
@@ -203,7 +215,7 @@ async function benchLine(line, sandbox) {
 				const order = targets.map((_, index) => targets[(index + rep) % targets.length]);
 				for (const target of order) {
 					const result = await measure(n8n, target, inFlight);
-					log(`${line} ${target.label}, ${inFlight} in flight: ${result.perSecond.toFixed(1)}/s, ${result.cpuMsPerDelivery.toFixed(1)} ms CPU per delivery`);
+					log(`${variant.label} ${target.label}, ${inFlight} in flight: ${result.perSecond.toFixed(1)}/s, ${result.cpuMsPerDelivery.toFixed(1)} ms CPU per delivery`);
 					results.push(result);
 				}
 			}
@@ -216,12 +228,12 @@ async function benchLine(line, sandbox) {
 		if (inspectPort) {
 			const devtools = await inspector(inspectPort);
 			try {
-				for (const target of targets) profiles.push(await profileTarget(n8n, devtools, target, line));
+				for (const target of targets) profiles.push(await profileTarget(n8n, devtools, target, variant));
 			} finally {
 				devtools.close();
 			}
 		}
-		return { line, version: n8n.host.version, results, executions, profiles };
+		return { line, label: `${n8n.host.version}${variant.label.slice(line.length)}`, version: n8n.host.version, results, executions, profiles };
 	} finally {
 		await n8n.stop();
 	}
@@ -259,11 +271,11 @@ function markdown(runs, startedAt, totalMs) {
 	];
 	for (const run of runs) {
 		for (const row of summarise(run)) {
-			lines.push(`| ${run.version} | ${row.inFlight} | ${row.ours.perSecond.toFixed(1)} | ${row.ours.cpuMs.toFixed(1)} | ${row.other.label} | ${row.other.perSecond.toFixed(1)} | ${row.other.cpuMs.toFixed(1)} | ${row.throughputRatio.toFixed(2)} | ${row.cpuRatio.toFixed(2)} |`);
+			lines.push(`| ${run.label} | ${row.inFlight} | ${row.ours.perSecond.toFixed(1)} | ${row.ours.cpuMs.toFixed(1)} | ${row.other.label} | ${row.other.perSecond.toFixed(1)} | ${row.other.cpuMs.toFixed(1)} | ${row.throughputRatio.toFixed(2)} | ${row.cpuRatio.toFixed(2)} |`);
 		}
 	}
 	for (const run of runs) {
-		lines.push('', `Executions saved on ${run.version}: ${Object.entries(run.executions).map(([key, count]) => `${key} ${count}`).join(', ')}.`);
+		lines.push('', `Executions saved on ${run.label}: ${Object.entries(run.executions).map(([key, count]) => `${key} ${count}`).join(', ')}.`);
 		for (const profile of run.profiles) {
 			lines.push(
 				'',
@@ -280,7 +292,7 @@ async function main() {
 	const sandbox = await startSandbox({ port: 0, orders: 100, seed: 1, rateLimit: false });
 	const runs = [];
 	try {
-		for (const line of LINES) runs.push(await benchLine(line, sandbox));
+		for (const variant of VARIANTS) runs.push(await benchVariant(variant, sandbox));
 	} finally {
 		await sandbox.close();
 	}

@@ -37,10 +37,12 @@ class N8nInstance {
 	 * @param {number} options.port
 	 * @param {(line: string) => void} [options.log]
 	 */
-	constructor({ host, userFolder, port, brokerPort, nodeArgs = [], log = () => {} }) {
+	constructor({ host, userFolder, port, brokerPort, nodeArgs = [], extraEnv = {}, log = () => {} }) {
 		this.host = host;
 		/** Options for the Node.js process that runs n8n (the real-n8n benchmark's `--inspect`). */
 		this.nodeArgs = nodeArgs;
+		/** n8n settings on top of the harness's own (the real-n8n benchmark's host variants). */
+		this.extraEnv = extraEnv;
 		this.major = parseInt(host.version, 10);
 		this.userFolder = userFolder;
 		this.port = port;
@@ -55,7 +57,7 @@ class N8nInstance {
 	}
 
 	/** Installs the host line if needed, builds and places the package in a fresh (or given) user folder. */
-	static async prepare({ line, userFolder, port, nodeArgs, log = () => {} }) {
+	static async prepare({ line, userFolder, port, nodeArgs, extraEnv, log = () => {} }) {
 		const [host] = await Promise.all([installHost(line, { log }), buildPackage({ log })]);
 		fs.mkdirSync(userFolder, { recursive: true });
 		await placePackage(userFolder);
@@ -65,6 +67,7 @@ class N8nInstance {
 			port: port ?? (await freePort()),
 			brokerPort: await freePort(),
 			nodeArgs,
+			extraEnv,
 			log,
 		});
 	}
@@ -107,6 +110,7 @@ class N8nInstance {
 			DB_SQLITE_POOL_SIZE: '2',
 			N8N_LOG_OUTPUT: 'console',
 			GENERIC_TIMEZONE: 'UTC',
+			...this.extraEnv,
 		};
 	}
 

@@ -83,6 +83,7 @@ describe('secretMatches', () => {
 		['another secret', createSecret(), false],
 		['a prefix', secret.slice(0, 10), false],
 		['a longer value', `${secret}0`, false],
+		['the same length with a character of two bytes', `${secret.slice(0, 63)}é`, false],
 		['an empty header', '', false],
 		['no header', undefined, false],
 		['a repeated header', [secret, secret], false],

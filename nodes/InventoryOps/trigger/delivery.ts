@@ -67,13 +67,15 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const receivedAt = new Date().toISOString();
 	const ignored: string[] = [];
 	const items: IDataObject[] = [];
+	let repeatsKey: string | undefined;
 	for (const event of events) {
 		if (!matchesAnyEventType(registeredTypes, event.type)) {
 			ignored.push(`event type ${event.type} is not selected`);
 			continue;
 		}
 		if (options.ignoreRepeatedDeliveries !== false && event.id !== undefined) {
-			if (isRepeatedDelivery(registrationKey(registration.url, registration.secret), event.id)) {
+			repeatsKey ??= registrationKey(registration.url, registration.secret);
+			if (isRepeatedDelivery(repeatsKey, event.id)) {
 				ignored.push(`event ${event.id} was already received`);
 				continue;
 			}

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'crypto';
+import { randomBytes, timingSafeEqual } from 'crypto';
 
 /**
  * The header that carries the shared secret on every delivery. The service sends a handler's headers verbatim
@@ -12,16 +12,15 @@ export function createSecret(): string {
 	return randomBytes(32).toString('hex');
 }
 
-function digest(value: string): Buffer {
-	return createHash('sha256').update(value, 'utf8').digest();
-}
-
 /**
- * Compares in constant time. Both sides are hashed first so that the comparison never depends on, or leaks, the
- * length of what was received. Fails closed: no stored secret, or no received value, never matches.
+ * Compares in constant time. Every secret this trigger creates is 64 hex characters, so a received value of another
+ * length is refused without comparing and its length tells nothing that is not public. Fails closed: no stored
+ * secret, or no received value, never matches.
  */
 export function secretMatches(expected: unknown, received: unknown): boolean {
 	if (typeof expected !== 'string' || expected === '') return false;
-	if (typeof received !== 'string' || received === '') return false;
-	return timingSafeEqual(digest(expected), digest(received));
+	if (typeof received !== 'string' || received.length !== expected.length) return false;
+	const expectedBytes = Buffer.from(expected, 'utf8');
+	const receivedBytes = Buffer.from(received, 'utf8');
+	return receivedBytes.length === expectedBytes.length && timingSafeEqual(expectedBytes, receivedBytes);
 }
