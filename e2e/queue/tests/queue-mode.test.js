@@ -12,6 +12,8 @@ const { N8nInstance } = require('../../lib/n8n');
 const { buildPackage } = require('../../lib/package');
 const { sleep, waitFor } = require('../../lib/wait');
 const { chain, node, triggerWorkflow, outputOf, CREDENTIAL_TYPE } = require('../../lib/workflows');
+const { Context } = require('../../lib/context');
+const { republishUnderStream, TITLE: REPUBLISH_UNDER_STREAM } = require('../../scenarios/triggerUnderLoad');
 const { startQueueCluster } = require('../lib/cluster');
 const events = require('../lib/events');
 const infra = require('../lib/infra');
@@ -193,6 +195,7 @@ describe(`queue mode (host ${LINE}): main + 2 webhook processors + 2 workers, Re
 	let cluster;
 	let main;
 	let flows;
+	let credential;
 	const ids = {};
 
 	beforeAll(async () => {
@@ -200,7 +203,7 @@ describe(`queue mode (host ${LINE}): main + 2 webhook processors + 2 workers, Re
 		figures.queue.clusterStartMs = cluster.startMs;
 		main = cluster.main;
 		await main.setUpOwner();
-		const credential = await createCredential(main, sandbox);
+		credential = await createCredential(main, sandbox);
 		flows = workflows(credential, 'queue');
 		for (const [key, workflow] of Object.entries(flows)) ids[key] = (await main.createWorkflow(workflow)).id;
 	}, 600_000);
@@ -327,6 +330,11 @@ describe(`queue mode (host ${LINE}): main + 2 webhook processors + 2 workers, Re
 		expect(figures.singleProcess.bulk).toBeDefined();
 		expect(bulk.sha256).toBe(figures.singleProcess.bulk.sha256);
 	});
+
+	test(REPUBLISH_UNDER_STREAM, async () => {
+		// The same scenario as the single-process suite; deliveries reach the two webhook processors in turn.
+		figures.queue.republishUnderStream = await republishUnderStream(new Context({ sandbox, n8n: main, credential }));
+	}, 300_000);
 
 	test('unpublish: zero handlers left', async () => {
 		for (const id of Object.values(ids)) await main.unpublish(id);
