@@ -200,7 +200,7 @@ async function benchVariant(variant, sandbox) {
 		const handler = await waitFor(
 			async () => {
 				const { handlers } = await (await fetch(`${sandbox.adminUrl}/handlers`)).json();
-				return handlers.find((entry) => entry.type === EVENT_TYPE);
+				return handlers.find((entry) => entry.type === EVENT_TYPE && entry.handler.url.startsWith(n8n.baseUrl));
 			},
 			{ what: 'the trigger handler', timeoutMs: 60_000 },
 		);
@@ -240,6 +240,7 @@ async function benchVariant(variant, sandbox) {
 				devtools.close();
 			}
 		}
+		for (const workflow of [ours, v2, v1]) await n8n.unpublish(workflow.id);
 		return { line, label: `${n8n.host.version}${variant.label.slice(line.length)}`, version: n8n.host.version, results, executions, profiles };
 	} finally {
 		await n8n.stop();
