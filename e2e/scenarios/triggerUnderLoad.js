@@ -99,8 +99,10 @@ async function republishUnderStream(context) {
 	for (const handler of production) expect(stored).toContain(handler._id);
 
 	// Every attempt after the last publish finished reached a registered handler and was accepted.
+	// Handlers of other workflows in the suite may receive the same event types: only this trigger's deliveries count.
+	const isOurs = (delivery) => delivery.url.includes(`/${triggerNode.webhookId}/`);
 	const { deliveries } = await context.admin('GET', '/deliveries');
-	const ours = deliveries.filter((delivery) => delivery.url.includes(`/${triggerNode.webhookId}/`));
+	const ours = deliveries.filter(isOurs);
 	const refusedAfter = ours.filter((d) => Date.parse(d.time) > lastPublishDone && d.status !== 200);
 	expect(refusedAfter).toEqual([]);
 
@@ -110,7 +112,7 @@ async function republishUnderStream(context) {
 	for (const type of TYPES) {
 		const marker = crypto.randomUUID();
 		const { event_id: id } = await context.emit(type, { marker });
-		expect((await context.deliveries(id)).map((d) => d.status)).toEqual([200]);
+		expect((await context.deliveries(id)).filter(isOurs).map((d) => d.status)).toEqual([200]);
 		fresh.push(marker);
 	}
 	const markersOf = (executions) =>
