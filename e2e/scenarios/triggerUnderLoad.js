@@ -33,12 +33,14 @@ async function republishUnderStream(context) {
 	// The service's side: events emitted by the sandbox, which delivers them with retries as the real service would.
 	const emitted = [];
 	let streaming = true;
+	/** What the workflow is going through when an event is emitted: steady, edited and published, or unpublished. */
+	let phase = 'steady';
 	const sender = async (index) => {
 		for (let n = 0; streaming; n += 1) {
 			const type = TYPES[(index + n) % TYPES.length];
 			const marker = crypto.randomUUID();
-			const { event_id: id, handlers: targets } = await context.admin('POST', '/events', { type, data: { marker } });
-			emitted.push({ id, marker, type, targets });
+			const { event_id: id } = await context.admin('POST', '/events', { type, data: { marker } });
+			emitted.push({ id, type, phase });
 			await sleep(SEND_EVERY_MS);
 		}
 	};
@@ -74,13 +76,16 @@ async function republishUnderStream(context) {
 	let lastPublishDone;
 	for (let round = 1; round <= ROUNDS; round += 1) {
 		if (round % 2 === 1) {
+			phase = 'edit';
 			await editAndPublish(round);
 			step(`round ${round}: edited and published`);
 		} else {
+			phase = 'unpublished';
 			await context.unpublish(created, triggerNode);
 			handlers = await context.publish(created, triggerNode, TYPES);
 			step(`round ${round}: unpublished and published`);
 		}
+		phase = 'steady';
 		lastPublishDone = Date.now();
 		await sleep(PAUSE_MS);
 	}
@@ -131,6 +136,7 @@ async function republishUnderStream(context) {
 
 	// Figures for the README: what the re-registrations cost, by cause.
 	const accepted = new Set(ours.filter((d) => d.status === 200).map((d) => d.event_id));
+	const attempted = new Set(ours.map((d) => d.event_id));
 	const lost = emitted.filter((event) => !accepted.has(event.id));
 	const refusedAttempts = {};
 	for (const d of ours.filter((delivery) => delivery.status !== 200)) {
@@ -141,8 +147,21 @@ async function republishUnderStream(context) {
 		host: n8n.host.version,
 		events: emitted.length,
 		rounds: ROUNDS,
-		lostWhileNoHandlerExisted: lost.filter((event) => event.targets === 0).length,
-		lostRefusedOnEveryAttempt: lost.filter((event) => event.targets > 0).length,
+		// Per phase: events emitted then, those never delivered to a handler of ours, and those refused every time.
+		byPhase: Object.fromEntries(
+			['steady', 'edit', 'unpublished'].map((name) => {
+				const inPhase = emitted.filter((event) => event.phase === name);
+				const lostInPhase = lost.filter((event) => event.phase === name);
+				return [
+					name,
+					{
+						events: inPhase.length,
+						noHandler: lostInPhase.filter((event) => !attempted.has(event.id)).length,
+						refusedEveryAttempt: lostInPhase.filter((event) => attempted.has(event.id)).length,
+					},
+				];
+			}),
+		),
 		refusedAttempts,
 		executions: executions.length,
 	};
