@@ -16,6 +16,7 @@ const { N8nInstance } = require('../e2e/lib/n8n');
 const { freePort, sleep, waitFor } = require('../e2e/lib/wait');
 const { node, chain, triggerWorkflow, CREDENTIAL_TYPE } = require('../e2e/lib/workflows');
 const { readProfile, largest } = require('./profile');
+const { median } = require('./report');
 
 const LINES = (process.env.BENCH_N8N_LINES ?? '1.x,2.x').split(',').filter(Boolean);
 // n8n 2.x gives the webhook phase of every trigger but its own Webhook node (2+) an expression isolate; its legacy
@@ -245,12 +246,6 @@ async function benchVariant(variant, sandbox) {
 	} finally {
 		await n8n.stop();
 	}
-}
-
-function median(values) {
-	const sorted = [...values].sort((a, b) => a - b);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 function summarise(run) {

@@ -1,15 +1,14 @@
-import {
-	sleep,
-	type ICredentialDataDecryptedObject,
-	type ICredentialsDecrypted,
-	type ICredentialTestFunctions,
-	type INodeCredentialTestResult,
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
 import { readServiceError } from './answers';
 import { ENDPOINTS } from './endpoints';
 import { jwtExpiry, networkReason } from './errors';
-import { nextRetryDelay, type RetryPolicy } from './rateLimit';
+import { RateLimitGate, type RetryPolicy } from './rateLimit';
 import { joinUrl } from './url';
 import { withoutUrlCredentials } from '../shared/redact';
 
@@ -124,8 +123,10 @@ export async function testInventoryOpsApiCredential(
 		simple: false,
 		resolveWithFullResponse: true,
 	};
-	const rateLimited = { tries: 0, waitedMs: 0 };
+	const gate = new RateLimitGate(CREDENTIAL_TEST_RETRY_POLICY);
+	let limitedAnswers = 0;
 	for (let attempt = 0; ; attempt++) {
+		await gate.pass();
 		let response: LegacyFullResponse;
 		try {
 			response = (await helpers.request(request)) as LegacyFullResponse;
@@ -136,19 +137,9 @@ export async function testInventoryOpsApiCredential(
 				: wrongBaseUrl(shownUrl, `could not be reached (${withoutUrlCredentials(reason)}): no service answers there, or it is down`);
 		}
 		if (response.statusCode === 429) {
-			const delay = nextRetryDelay(
-				CREDENTIAL_TEST_RETRY_POLICY,
-				attempt,
-				rateLimited.waitedMs,
-				response.headers?.['retry-after'],
-			);
-			rateLimited.tries++;
-			if (delay !== undefined) {
-				await sleep(delay);
-				rateLimited.waitedMs += delay;
-				continue;
-			}
+			limitedAnswers++;
+			if (gate.close(attempt, response.headers?.['retry-after'])) continue;
 		}
-		return verdict(shownUrl, data.accessToken, response, rateLimited);
+		return verdict(shownUrl, data.accessToken, response, { tries: limitedAnswers, waitedMs: gate.waitedMs });
 	}
 }
