@@ -1,7 +1,8 @@
 import { NodeApiError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/objects';
-import type { OrderReference } from './references';
+import { ENDPOINTS } from '../../transport/endpoints';
+import { referenceKey, type AskedReference } from './references';
 
 export interface ResultEntry extends IDataObject {
 	order?: IDataObject;
@@ -9,15 +10,8 @@ export interface ResultEntry extends IDataObject {
 	barcode_generation_failed?: IDataObject;
 }
 
-/** (store_id, order_number) as one map key; the service's result order says nothing about which is which. */
-export function referenceKey(storeId: unknown, orderNumber: unknown): string {
-	return JSON.stringify([String(storeId), String(orderNumber)]);
-}
-
-/** Each distinct reference of the run, with the input items that asked for it (in item order). */
-export type AskedReferences = Map<string, { reference: OrderReference; itemIndexes: number[] }>;
-
-export type Batch = Array<[string, { reference: OrderReference; itemIndexes: number[] }]>;
+/** The references one call asks for, by reference key. */
+export type Batch = Array<[string, AskedReference]>;
 
 /** What the run found: orders by reference key, and why a reference has no answer (the error of its call). */
 export interface LookUpResults {
@@ -27,8 +21,9 @@ export interface LookUpResults {
 	batchSizeUsed?: number;
 }
 
+/** An answer of the bulk lookup the node cannot read, as the error of the item that asked. */
 export function unexpectedAnswer(this: IExecuteFunctions, itemIndex: number, message: string): NodeApiError {
-	return new NodeApiError(this.getNode(), { endpoint: '/order/get_single_bulk' } as JsonObject, {
+	return new NodeApiError(this.getNode(), { endpoint: ENDPOINTS.orderGetSingleBulk.path } as JsonObject, {
 		message,
 		itemIndex,
 	});
@@ -50,10 +45,13 @@ interface MappedAnswer {
 export function mapAnswer(
 	this: IExecuteFunctions,
 	batch: Batch,
-	answer: unknown[],
+	answer: unknown,
 	results: LookUpResults,
 	itemIndex: number,
 ): MappedAnswer {
+	if (!Array.isArray(answer)) {
+		throw unexpectedAnswer.call(this, itemIndex, 'The service answered the bulk order lookup with something other than a list');
+	}
 	const wanted = new Set(batch.map(([key]) => key));
 	const byNumber = numbersOf(batch);
 	const answered = new Set<string>();
@@ -107,16 +105,4 @@ function numbersOf(batch: Batch): Map<string, string[]> {
 		byNumber.set(reference.order_number, keys);
 	}
 	return byNumber;
-}
-
-/** Splits a batch so that no order_number appears twice in one part (for a service whose orders carry no store_id). */
-export function withUniqueNumbers(batch: Batch): Batch[] {
-	const parts: Batch[] = [];
-	const seen = new Map<string, number>();
-	for (const entry of batch) {
-		const layer = seen.get(entry[1].reference.order_number) ?? 0;
-		seen.set(entry[1].reference.order_number, layer + 1);
-		(parts[layer] ??= []).push(entry);
-	}
-	return parts;
 }

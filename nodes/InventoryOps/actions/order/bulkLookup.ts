@@ -1,18 +1,9 @@
-import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { inventoryOpsApiRequest, RateLimitGate, runRetryPolicy } from '../../transport';
 import { chunk, runWithConcurrency } from '../helpers/concurrency';
-import {
-	mapAnswer,
-	unexpectedAnswer,
-	withUniqueNumbers,
-	type AskedReferences,
-	type Batch,
-	type LookUpResults,
-	type ResultEntry,
-} from './answerMapping';
-
-export { referenceKey, type AskedReferences } from './answerMapping';
+import { mapAnswer, unexpectedAnswer, type Batch, type LookUpResults } from './answerMapping';
+import type { AskedReferences } from './references';
 
 export interface LookUpSettings {
 	batchSize: number;
@@ -27,7 +18,7 @@ export interface LookUpSettings {
  * that the service refuses (README: "Batches the service refuses"). With 100 references per batch, one malformed
  * reference costs about 14 extra calls, and a limit of 50 costs one extra call per batch in flight.
  */
-export const MAX_EXTRA_CALLS_PER_RUN = 200;
+const MAX_EXTRA_CALLS_PER_RUN = 200;
 
 /** A batch refused as a whole: too long, or one of its references is malformed. Halves of it may go through. */
 function refusedAsBatch(error: unknown): boolean {
@@ -70,9 +61,6 @@ export async function lookUpOrders(
 				{ order: batch.map(([, entry]) => entry.reference) },
 				{ itemIndex, timeoutMs: settings.timeoutMs, rateLimitGate: gate },
 			);
-			if (!Array.isArray(answer)) {
-				throw unexpectedAnswer.call(this, itemIndex, 'The service answered the bulk order lookup with something other than a list');
-			}
 			const mapped = mapAnswer.call(this, batch, answer, results, itemIndex);
 			if (mapped.withoutStoreId) answersLackStoreId = true;
 			if (mapped.ambiguous.length > 0) await askApart(mapped.ambiguous, batch, itemIndex);
@@ -123,16 +111,14 @@ export async function lookUpOrders(
 	return results;
 }
 
-/**
- * A new top-level object per output item, so items that asked for the same order never share one object that a
- * later node could change for both (nested parts are shared, as n8n shares them between branches).
- */
-export function outputFor(entry: ResultEntry, mode: string): IDataObject {
-	if (mode === 'entry') return { ...entry };
-	const order = { ...(entry.order ?? {}) };
-	// The order record has no such field, so adding it cannot collide, and a failure is never hidden.
-	if (entry.barcode_generation_failed !== undefined) {
-		order.barcode_generation_failed = entry.barcode_generation_failed;
+/** Splits a batch so that no order_number appears twice in one part (for a service whose orders carry no store_id). */
+function withUniqueNumbers(batch: Batch): Batch[] {
+	const parts: Batch[] = [];
+	const seen = new Map<string, number>();
+	for (const entry of batch) {
+		const layer = seen.get(entry[1].reference.order_number) ?? 0;
+		seen.set(entry[1].reference.order_number, layer + 1);
+		(parts[layer] ??= []).push(entry);
 	}
-	return order;
+	return parts;
 }

@@ -1,24 +1,165 @@
 import {
-	NodeOperationError,
 	updateDisplayOptions,
-	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type INodeProperties,
 } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS } from '../../transport';
-import { asNodeError, forEachItem } from '../helpers/execution';
-import { lookUpOrders, outputFor, referenceKey, type AskedReferences } from './bulkLookup';
-import { properties } from './parameters';
+import { optionsCollection } from '../helpers/descriptions';
+import { forEachItem } from '../helpers/execution';
 import { ItemValidator, MAX_TIMEOUT_MS } from '../helpers/validation';
-import { readLookUp, readReferences, type OrderReference } from './references';
+import { lookUpOrders, type LookUpSettings } from './bulkLookup';
+import { itemOutput, OUTPUT_MODES, UNMATCHED_BEHAVIOURS, type OutputSettings } from './output';
+import { collectReferences, readLookUp, STORE_AND_ORDER_NUMBER_VALUES } from './references';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Look Up By',
+		name: 'lookUpBy',
+		type: 'options',
+		options: [
+			{
+				name: 'Store ID and Order Number',
+				value: 'storeAndOrderNumber',
+				description: 'Each input item names one order',
+			},
+			{
+				name: 'Fields of Each Input Item',
+				value: 'itemFields',
+				description:
+					'Each input item carries the store ID and order number in fields you name. Fastest for many items: no expression is evaluated per item.',
+			},
+			{
+				name: 'List of References (JSON)',
+				value: 'list',
+				description: 'Each input item gives a list of {store_id, order_number} pairs',
+			},
+		],
+		default: 'storeAndOrderNumber',
+		description: 'How the input items name the orders to look up',
+	},
+	{
+		displayName: 'Store ID',
+		name: 'storeId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. store_1',
+		description: 'The identifier of the store the order belongs to',
+		displayOptions: { show: { lookUpBy: STORE_AND_ORDER_NUMBER_VALUES } },
+	},
+	{
+		displayName: 'Order Number',
+		name: 'orderNumber',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 1001',
+		description: 'The number of the order within that store',
+		displayOptions: { show: { lookUpBy: STORE_AND_ORDER_NUMBER_VALUES } },
+	},
+	{
+		displayName: 'Store ID Field',
+		name: 'storeIdField',
+		type: 'string',
+		required: true,
+		default: 'store_id',
+		description: 'The name of the input item field holding the store ID (use dots for nested fields, e.g. order.store)',
+		displayOptions: { show: { lookUpBy: ['itemFields'] } },
+	},
+	{
+		displayName: 'Order Number Field',
+		name: 'orderNumberField',
+		type: 'string',
+		required: true,
+		default: 'order_number',
+		description: 'The name of the input item field holding the order number (use dots for nested fields)',
+		displayOptions: { show: { lookUpBy: ['itemFields'] } },
+	},
+	{
+		displayName: 'References',
+		name: 'references',
+		type: 'json',
+		required: true,
+		default: '[\n  { "store_id": "", "order_number": "" }\n]',
+		description: 'A JSON array of objects, each with "store_id" and "order_number" (text)',
+		displayOptions: { show: { lookUpBy: ['list'] } },
+	},
+	optionsCollection([
+		{
+			displayName: 'Batch Size',
+			name: 'batchSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 10000 },
+			default: 100,
+			description:
+				'How many order references to send in one call. References of all input items are collected, duplicates dropped, and sent in calls of this size.',
+		},
+		{
+			displayName: 'Calls in Flight',
+			name: 'callsInFlight',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 16 },
+			default: 4,
+			description: 'How many bulk calls may run at the same time',
+		},
+		{
+			displayName: 'Rate Limit Wait (Seconds)',
+			name: 'rateLimitWait',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 3600 },
+			default: 60,
+			description:
+				"The longest the lookup waits in all when the service answers 429 (rate limit). The service's Retry-After is honoured, and while one call waits no other call of the run is sent.",
+		},
+		{
+			displayName: 'If an Order Is Not Found',
+			name: 'unmatched',
+			type: 'options',
+			options: [
+				{
+					name: 'Output Item with Found: False',
+					value: 'foundFalse',
+					description: 'Output {found: false, store_id, order_number} for the reference',
+				},
+				{
+					name: 'Output Nothing',
+					value: 'skip',
+					description: 'The reference gives no output item',
+				},
+				{
+					name: 'Fail the Item',
+					value: 'error',
+					description: 'The input item fails with an error naming the reference',
+				},
+			],
+			default: 'foundFalse',
+		},
+		{
+			displayName: 'Output',
+			name: 'output',
+			type: 'options',
+			options: [
+				{
+					name: 'Order Only',
+					value: 'order',
+					description: 'The order record; barcode_generation_failed is added to it when the service reports it',
+				},
+				{
+					name: 'Whole Result Entry',
+					value: 'entry',
+					description: 'The entry as the service returns it: order, metrics, barcode_generation_failed',
+				},
+			],
+			default: 'order',
+		},
+	]),
+];
 
 const displayOptions = { show: { resource: ['order'], operation: ['getMany'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
-
-const UNMATCHED_BEHAVIOURS = ['foundFalse', 'skip', 'error'] as const;
-type UnmatchedBehaviour = (typeof UNMATCHED_BEHAVIOURS)[number];
 
 /** Said once per run: the user can set Batch Size so that later runs need no refused calls. */
 function reportBatchSize(this: IExecuteFunctions, asked: number, used: number): void {
@@ -28,74 +169,40 @@ function reportBatchSize(this: IExecuteFunctions, asked: number, used: number): 
 }
 
 /**
- * Collects the references of ALL input items, sends each distinct one once (see bulkLookup.ts), and gives every
- * input item the orders it asked for.
+ * The options that shape the calls and the output of the whole run. They are read once, from the first item
+ * (reading them per item costs more than the lookups themselves on large inputs).
  */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	// These settings shape the calls and the output of the whole run, so they are read once, from the first item
-	// (reading them per item costs more than the lookups themselves on large inputs).
-	const lookUp = readLookUp.call(this);
+function readSettings(this: IExecuteFunctions): { lookUp: LookUpSettings; output: OutputSettings } {
 	const check = new ItemValidator(this.getNode(), 0);
 	const unmatchedOption = this.getNodeParameter('options.unmatched', 0, 'foundFalse');
-	const unmatched = check.oneOf<UnmatchedBehaviour>(unmatchedOption, 'If an Order Is Not Found', UNMATCHED_BEHAVIOURS);
-	const output = check.oneOf(this.getNodeParameter('options.output', 0, 'order'), 'Output', ['order', 'entry']);
-	const settings = {
+	const output: OutputSettings = {
+		unmatched: check.oneOf(unmatchedOption, 'If an Order Is Not Found', UNMATCHED_BEHAVIOURS),
+		output: check.oneOf(this.getNodeParameter('options.output', 0, 'order'), 'Output', OUTPUT_MODES),
+	};
+	const lookUp: LookUpSettings = {
 		batchSize: check.count(this.getNodeParameter('options.batchSize', 0, 100), 'Batch Size', 1, 10_000),
 		callsInFlight: check.count(this.getNodeParameter('options.callsInFlight', 0, 4), 'Calls in Flight', 1, 16),
 		timeoutMs: check.count(this.getNodeParameter('options.timeout', 0, DEFAULT_TIMEOUT_MS), 'Timeout', 1, MAX_TIMEOUT_MS),
-		rateLimitWaitMs: check.count(this.getNodeParameter('options.rateLimitWait', 0, 60), 'Rate Limit Wait (Seconds)', 0, 3600) * 1000,
+		rateLimitWaitMs:
+			check.count(this.getNodeParameter('options.rateLimitWait', 0, 60), 'Rate Limit Wait (Seconds)', 0, 3600) * 1000,
 	};
+	return { lookUp, output };
+}
 
-	const referencesByItem = new Map<number, OrderReference[]>();
-	const inputErrors = new Map<number, unknown>();
-	const asked: AskedReferences = new Map();
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const references = readReferences.call(this, items[itemIndex], itemIndex, lookUp);
-			referencesByItem.set(itemIndex, references);
-			for (const reference of references) {
-				const key = referenceKey(reference.store_id, reference.order_number);
-				const entry = asked.get(key) ?? { reference, itemIndexes: [] };
-				// Items are read in order, so a repeat within this item can only be the last entry.
-				if (entry.itemIndexes.at(-1) !== itemIndex) entry.itemIndexes.push(itemIndex);
-				asked.set(key, entry);
-			}
-		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError.call(this, error, itemIndex);
-			inputErrors.set(itemIndex, error);
-		}
-	}
+/**
+ * Collects the references of ALL input items (references.ts), sends each distinct one once (bulkLookup.ts), and
+ * gives every input item the orders it asked for (output.ts).
+ */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const lookUp = readLookUp.call(this);
+	const settings = readSettings.call(this);
+	const { byItem, inputErrors, asked } = collectReferences.call(this, items, lookUp);
 
-	const { found, failed, batchSizeUsed } = await lookUpOrders.call(this, asked, settings);
-	if (batchSizeUsed !== undefined) reportBatchSize.call(this, settings.batchSize, batchSizeUsed);
+	const results = await lookUpOrders.call(this, asked, settings.lookUp);
+	if (results.batchSizeUsed !== undefined) reportBatchSize.call(this, settings.lookUp.batchSize, results.batchSizeUsed);
 
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		if (inputErrors.has(itemIndex)) throw inputErrors.get(itemIndex);
-		const references = referencesByItem.get(itemIndex) ?? [];
-		const failedKey = references
-			.map((reference) => referenceKey(reference.store_id, reference.order_number))
-			.find((key) => failed.has(key));
-		if (failedKey !== undefined) throw failed.get(failedKey);
-
-		const results: IDataObject[] = [];
-		for (const reference of references) {
-			const entry = found.get(referenceKey(reference.store_id, reference.order_number));
-			if (entry !== undefined) {
-				results.push(outputFor(entry, output));
-			} else if (unmatched === 'foundFalse') {
-				results.push({ found: false, ...reference });
-			} else if (unmatched === 'error') {
-				throw new NodeOperationError(
-					this.getNode(),
-					`Item ${itemIndex}: no order found for store_id '${reference.store_id}' and order_number '${reference.order_number}'`,
-					{
-						itemIndex,
-						description:
-							'The service returned no order for this pair. Check both values, or set "If an Order Is Not Found" to output an item instead.',
-					},
-				);
-			}
-		}
-		return results;
+		return itemOutput.call(this, itemIndex, byItem.get(itemIndex) ?? [], results, settings.output);
 	});
 }

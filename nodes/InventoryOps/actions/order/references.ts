@@ -1,13 +1,32 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/objects';
+import { asNodeError } from '../helpers/execution';
 import { ItemValidator } from '../helpers/validation';
-import { STORE_AND_ORDER_NUMBER_VALUES } from './parameters';
+
+/**
+ * "Look Up By: Store ID and Order Number" used to be stored as 'fields', which kit's Input Mode uses for form
+ * fields. Workflows saved with the old value still show the two fields and run the same way (see CHANGELOG.md).
+ */
+export const STORE_AND_ORDER_NUMBER_VALUES = ['storeAndOrderNumber', 'fields'];
 
 export interface OrderReference extends IDataObject {
 	store_id: string;
 	order_number: string;
 }
+
+/** (store_id, order_number) as one map key; the service's result order says nothing about which is which. */
+export function referenceKey(storeId: unknown, orderNumber: unknown): string {
+	return JSON.stringify([String(storeId), String(orderNumber)]);
+}
+
+/** One distinct reference of the run, with the input items that asked for it (in item order). */
+export interface AskedReference {
+	reference: OrderReference;
+	itemIndexes: number[];
+}
+
+export type AskedReferences = Map<string, AskedReference>;
 
 /** How each item names its orders; field names are read once for the run, like the other run-wide settings. */
 export type LookUp =
@@ -73,4 +92,40 @@ export function readReferences(
 			order_number: check.text(entry.order_number, `${field}.order_number`),
 		};
 	});
+}
+
+/** What the input items ask for: each item's references (or why it cannot ask), and each distinct one once. */
+export interface CollectedReferences {
+	byItem: Map<number, OrderReference[]>;
+	inputErrors: Map<number, unknown>;
+	asked: AskedReferences;
+}
+
+/**
+ * Reads every input item's references. Without continue-on-fail the first bad item stops the run before any call;
+ * with it, the item's error is kept for its output and the other items are still looked up.
+ */
+export function collectReferences(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	lookUp: LookUp,
+): CollectedReferences {
+	const collected: CollectedReferences = { byItem: new Map(), inputErrors: new Map(), asked: new Map() };
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const references = readReferences.call(this, items[itemIndex], itemIndex, lookUp);
+			collected.byItem.set(itemIndex, references);
+			for (const reference of references) {
+				const key = referenceKey(reference.store_id, reference.order_number);
+				const entry = collected.asked.get(key) ?? { reference, itemIndexes: [] };
+				// Items are read in order, so a repeat within this item can only be the last entry.
+				if (entry.itemIndexes.at(-1) !== itemIndex) entry.itemIndexes.push(itemIndex);
+				collected.asked.set(key, entry);
+			}
+		} catch (error) {
+			if (!this.continueOnFail()) throw asNodeError.call(this, error, itemIndex);
+			collected.inputErrors.set(itemIndex, error);
+		}
+	}
+	return collected;
 }

@@ -1,0 +1,68 @@
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+
+import type { LookUpResults, ResultEntry } from './answerMapping';
+import { referenceKey, type OrderReference } from './references';
+
+export const UNMATCHED_BEHAVIOURS = ['foundFalse', 'skip', 'error'] as const;
+export type UnmatchedBehaviour = (typeof UNMATCHED_BEHAVIOURS)[number];
+
+export const OUTPUT_MODES = ['order', 'entry'] as const;
+export type OutputMode = (typeof OUTPUT_MODES)[number];
+
+/** How the orders found become output: the run-wide Output and If an Order Is Not Found options. */
+export interface OutputSettings {
+	unmatched: UnmatchedBehaviour;
+	output: OutputMode;
+}
+
+/**
+ * A new top-level object per output item, so items that asked for the same order never share one object that a
+ * later node could change for both (nested parts are shared, as n8n shares them between branches).
+ */
+function outputFor(entry: ResultEntry, mode: OutputMode): IDataObject {
+	if (mode === 'entry') return { ...entry };
+	const order = { ...(entry.order ?? {}) };
+	// The order record has no such field, so adding it cannot collide, and a failure is never hidden.
+	if (entry.barcode_generation_failed !== undefined) {
+		order.barcode_generation_failed = entry.barcode_generation_failed;
+	}
+	return order;
+}
+
+/**
+ * The output of one input item: one entry per reference it asked for, in its order. The item fails when any of
+ * its references has no answer (the error of that call), or is not found and the user asked for that to fail.
+ */
+export function itemOutput(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	references: OrderReference[],
+	results: LookUpResults,
+	settings: OutputSettings,
+): IDataObject[] {
+	const failedKey = references
+		.map((reference) => referenceKey(reference.store_id, reference.order_number))
+		.find((key) => results.failed.has(key));
+	if (failedKey !== undefined) throw results.failed.get(failedKey);
+
+	const output: IDataObject[] = [];
+	for (const reference of references) {
+		const entry = results.found.get(referenceKey(reference.store_id, reference.order_number));
+		if (entry !== undefined) {
+			output.push(outputFor(entry, settings.output));
+		} else if (settings.unmatched === 'foundFalse') {
+			output.push({ found: false, ...reference });
+		} else if (settings.unmatched === 'error') {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Item ${itemIndex}: no order found for store_id '${reference.store_id}' and order_number '${reference.order_number}'`,
+				{
+					itemIndex,
+					description:
+						'The service returned no order for this pair. Check both values, or set "If an Order Is Not Found" to output an item instead.',
+				},
+			);
+		}
+	}
+	return output;
+}
