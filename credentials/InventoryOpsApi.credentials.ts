@@ -22,25 +22,29 @@ export class InventoryOpsApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			description: 'The bearer token (a JWT) issued for your account',
+			description: 'The access token (a JWT) your Inventory Ops account issued for n8n',
 		},
+		// No default address: a saved credential must never point at a machine the user did not choose. `npm run dev`,
+		// the e2e harness, the tests and the benchmarks fill in the sandbox's addresses themselves.
 		{
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
 			required: true,
-			default: 'http://127.0.0.1:5680/api',
+			default: '',
+			placeholder: 'https://inventory.example.com/api',
 			description:
-				'The {base_url} of the service, used for orders, kits and webhook handlers. The default points at the local sandbox.',
+				'The API address your Inventory Ops account uses: the start of every API address, before /order/…. Orders, kits and webhook handlers are reached here.',
 		},
 		{
 			displayName: 'App Base URL',
 			name: 'appBaseUrl',
 			type: 'string',
 			required: true,
-			default: 'http://127.0.0.1:5680/s',
+			default: '',
+			placeholder: 'https://inventory.example.com/s',
 			description:
-				'The {app_base_url} of the service, ending in /s, used to restore shipment inventory. The default points at the local sandbox.',
+				'The address your Inventory Ops account uses for shipping, usually ending in /s: the start of the address before /ship/…. Restore Inventory is reached here.',
 		},
 	];
 
@@ -54,6 +58,6 @@ export class InventoryOpsApi implements ICredentialType {
 	};
 
 	// No declarative `test` here: n8n prefers it over the nodes' `testedBy`, and the nodes' test method
-	// (nodes/InventoryOps/transport/credentialTest.ts) retries a transient 429 and says what a 401, a 403 or a
-	// wrong Base URL means.
+	// (nodes/InventoryOps/transport/credentialTest.ts) retries a transient 429, checks the App Base URL too, and
+	// says what a 401, a 403 or a wrong address means.
 }

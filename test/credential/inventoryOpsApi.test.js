@@ -15,6 +15,7 @@ const { InventoryOpsTrigger } = require(path.join(DIST, 'nodes/InventoryOps/Inve
 
 const credentialType = new InventoryOpsApi();
 const BULK = '/api/order/get_single_bulk';
+const RESTORE = '/s/ship/shipping/restore_inventory';
 
 let sandbox;
 let testCredential;
@@ -36,15 +37,20 @@ async function closedPort() {
 	return port;
 }
 
-test('declares bearer auth from the access token and three fields with sandbox defaults', () => {
+test('declares bearer auth from the access token and three fields, with no address filled in by default', () => {
 	expect(credentialType.authenticate).toEqual({
 		type: 'generic',
 		properties: { headers: { Authorization: '=Bearer {{$credentials.accessToken}}' } },
 	});
 	const fields = Object.fromEntries(credentialType.properties.map((field) => [field.name, field]));
 	expect(fields.accessToken.typeOptions).toEqual({ password: true });
-	expect(fields.baseUrl.default).toBe('http://127.0.0.1:5680/api');
-	expect(fields.appBaseUrl.default).toMatch(/\/s$/);
+	// A user who pastes only a token must not save a localhost address: placeholders show the shape instead.
+	expect(fields.baseUrl.default).toBe('');
+	expect(fields.appBaseUrl.default).toBe('');
+	expect(fields.baseUrl.placeholder).toMatch(/^https:\/\/.*\/api$/);
+	expect(fields.appBaseUrl.placeholder).toMatch(/^https:\/\/.*\/s$/);
+	// Plain words, not the spec's {base_url} / {app_base_url}.
+	for (const field of credentialType.properties) expect(field.description).not.toMatch(/[{}]|127\.0\.0\.1|localhost/);
 });
 
 test('both nodes name the same credential test method, and the credential has no test of its own that n8n would prefer', () => {
@@ -57,14 +63,57 @@ test('both nodes name the same credential test method, and the credential has no
 	expect(methods[1]).toBe(methods[0]);
 });
 
-test('a valid token passes with one harmless read and changes nothing', async () => {
-	const before = { kits: await sandbox.kits(), handlers: await sandbox.handlers() };
+test('a valid credential passes with two calls that change nothing: an empty lookup, and a restore naming no shipment', async () => {
+	const before = { kits: await sandbox.kits(), handlers: await sandbox.handlers(), items: await sandbox.items() };
 	const result = await testCredential(sandbox.credentials());
 	expect(result).toMatchObject({ status: 'OK' });
+	expect(result.message).toMatch(/App Base URL takes restore requests: .*\/s\/ship\/shipping\/restore_inventory refused one that names no shipment as incomplete \(400\), so nothing was restored/);
 	expect((await sandbox.calls()).map(({ route, status, body }) => ({ route, status, body }))).toEqual([
 		{ route: BULK, status: 200, body: { order: [] } },
+		{ route: RESTORE, status: 400, body: {} },
 	]);
-	expect({ kits: await sandbox.kits(), handlers: await sandbox.handlers() }).toEqual(before);
+	expect({ kits: await sandbox.kits(), handlers: await sandbox.handlers(), items: await sandbox.items() }).toEqual(before);
+});
+
+describe('the App Base URL', () => {
+	test('one where nothing listens: the test fails naming the App Base URL (it passed before this check existed)', async () => {
+		const appBaseUrl = `http://127.0.0.1:${await closedPort()}/s`;
+		const result = await testCredential({ ...sandbox.credentials(), appBaseUrl });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^Wrong App Base URL: .* could not be reached \(ECONNREFUSED\).* The Base URL and the access token work\./);
+	});
+
+	test('the Base URL given as App Base URL: 404, wrong App Base URL', async () => {
+		const result = await testCredential({ ...sandbox.credentials(), appBaseUrl: sandbox.baseUrl });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^Wrong App Base URL: .*\/api\/ship\/shipping\/restore_inventory answered 404: the service has no restore operation there/);
+	});
+
+	test('answered by a web page: its title, never markup', async () => {
+		await sandbox.config({ errorBodies: 'html' });
+		const result = await testCredential({ ...sandbox.credentials(), appBaseUrl: `${sandbox.server.origin}/nope` });
+		expect(result.message).toMatch(/^Wrong App Base URL: .* answered 404 with a web page titled "404 /);
+		expect(result.message).not.toMatch(/<[a-z]/i);
+	});
+
+	test('a 400 as a web page (a service whose errors are pages) still counts as the restore operation answering', async () => {
+		await sandbox.config({ errorBodies: 'html' });
+		const result = await testCredential(sandbox.credentials());
+		expect(result.status).toBe('OK');
+	});
+
+	test('a 429 on the probe is waited out like one on the lookup', async () => {
+		await sandbox.fault({ route: RESTORE, count: 1, status: 429, retryAfter: 0 });
+		const result = await testCredential(sandbox.credentials());
+		expect(result.status).toBe('OK');
+		expect((await sandbox.calls(RESTORE)).map((call) => call.status)).toEqual([429, 400]);
+	});
+
+	test('not a URL: says what one looks like, sends nothing', async () => {
+		const result = await testCredential({ ...sandbox.credentials(), appBaseUrl: '' });
+		expect(result.message).toMatch(/^App Base URL must start with http:\/\/ or https:\/\/, for example https:\/\/inventory\.example\.com\/s/);
+		expect(await sandbox.calls()).toEqual([]);
+	});
 });
 
 test('a Base URL with a trailing slash still works', async () => {

@@ -1,4 +1,5 @@
 import type {
+	IDataObject,
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
@@ -41,7 +42,13 @@ function serviceSays(body: unknown): string {
 
 function wrongBaseUrl(url: string, what: string): INodeCredentialTestResult {
 	return failed(
-		`Wrong Base URL: ${url} ${what}. The Base URL is the service's {base_url} (it usually ends in /api), without the operation path.`,
+		`Wrong Base URL: ${url} ${what}. The Base URL is the API address your Inventory Ops account uses (it usually ends in /api), without the operation path.`,
+	);
+}
+
+function wrongAppBaseUrl(url: string, what: string): INodeCredentialTestResult {
+	return failed(
+		`Wrong App Base URL: ${url} ${what}. The App Base URL is the address your Inventory Ops account uses for shipping (it usually ends in /s), without the operation path. The Base URL and the access token work.`,
 	);
 }
 
@@ -94,10 +101,87 @@ function verdict(
 	return failed(`The service answered ${status} to an empty order lookup at ${url}.${serviceSays(body)}`);
 }
 
+type Answer = { response: LegacyFullResponse } | { error: unknown };
+
+/** One call of the test; a 429 is waited out through the gate shared by both calls of the test. */
+async function send(
+	this: ICredentialTestFunctions,
+	gate: RateLimitGate,
+	url: string,
+	token: unknown,
+	body: IDataObject,
+	limited: { tries: number },
+): Promise<Answer> {
+	const request = {
+		method: 'POST',
+		uri: url,
+		body,
+		json: true,
+		headers: { Authorization: `Bearer ${String(token ?? '')}`, Accept: 'application/json' },
+		timeout: CREDENTIAL_TEST_TIMEOUT_MS,
+		simple: false,
+		resolveWithFullResponse: true,
+	};
+	for (let attempt = 0; ; attempt++) {
+		await gate.pass();
+		let response: LegacyFullResponse;
+		try {
+			response = (await this.helpers.request(request)) as LegacyFullResponse;
+		} catch (error) {
+			return { error };
+		}
+		if (response.statusCode === 429) {
+			limited.tries++;
+			if (gate.close(attempt, response.headers?.['retry-after'])) continue;
+		}
+		return { response };
+	}
+}
+
+function isHttpUrl(value: string): boolean {
+	return /^https?:\/\/[^/]/i.test(value);
+}
+
 /**
- * The credential test (n8n's `methods.credentialTest`): one empty order lookup, which only reads and needs both a
- * valid token and a correct Base URL. A 429 is retried within CREDENTIAL_TEST_RETRY_POLICY; every other answer
- * is put in words a user can act on (401, 403, a wrong Base URL: refused connection, 404 or a web page).
+ * What the App Base URL probe says. The probe is a restore that names no order and no shipment: the service cannot
+ * restore anything from it, so a 400 (or 422) proves that something at this address takes restore requests and read
+ * this one; a 404, a 405 or a web page proves that nothing does.
+ */
+function appVerdict(url: string, answer: Answer): INodeCredentialTestResult | undefined {
+	if ('error' in answer) {
+		const { reason, timedOut } = networkReason(answer.error);
+		return timedOut
+			? failed(`No answer from ${url} within ${seconds(CREDENTIAL_TEST_TIMEOUT_MS)}: check the App Base URL, and that the service can be reached from n8n.`)
+			: wrongAppBaseUrl(url, `could not be reached (${withoutUrlCredentials(reason)}): no service answers there, or it is down`);
+	}
+	const { statusCode: status, body } = answer.response;
+	if (status === 400 || status === 422) return undefined;
+	if (status === 401 || status === 403) {
+		return failed(
+			`The Base URL accepted the access token, but the App Base URL ${url} refused it (${status}). Check that both addresses belong to the same Inventory Ops account, and that the token may restore inventory.${serviceSays(body)}`,
+		);
+	}
+	if (status === 429) {
+		return failed(`The service is rate limiting (429) the App Base URL ${url}. This says nothing about the credential: test again in a moment.`);
+	}
+	const page = readServiceError(body);
+	if (status >= 500) {
+		return failed(`${url} failed (${status}): the App Base URL could not be checked. Test again later, and check the App Base URL if it persists.${page.page === true ? '' : serviceSays(body)}`);
+	}
+	if (status >= 200 && status < 300) {
+		return wrongAppBaseUrl(url, `answered ${status} to a restore that names no shipment, which the service refuses as incomplete; something else answers there`);
+	}
+	if (page.page === true) return wrongAppBaseUrl(url, `answered ${status} with a web page titled "${page.message}", not the service's JSON`);
+	return wrongAppBaseUrl(url, `answered ${status}: the service has no restore operation there${serviceSays(body)}`);
+}
+
+/**
+ * The credential test (n8n's `methods.credentialTest`), two calls that only read:
+ * 1. an empty order lookup at the Base URL, which needs both a valid token and a correct Base URL;
+ * 2. a restore naming no order and no shipment at the App Base URL (nothing can be restored from it), which tells a
+ *    correct App Base URL (the service refuses the request as incomplete) from a wrong one (404, a page, no answer).
+ * A 429 is retried within CREDENTIAL_TEST_RETRY_POLICY, for both calls together; every other answer is put in
+ * words a user can act on.
  */
 export async function testInventoryOpsApiCredential(
 	this: ICredentialTestFunctions,
@@ -105,41 +189,36 @@ export async function testInventoryOpsApiCredential(
 ): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
 	const baseUrl = typeof data.baseUrl === 'string' ? data.baseUrl.trim() : '';
-	const url = joinUrl(baseUrl, ENDPOINTS.orderGetSingleBulk.path);
-	const shownUrl = withoutUrlCredentials(url);
-	if (!/^https?:\/\/[^/]/i.test(baseUrl)) {
+	const appBaseUrl = typeof data.appBaseUrl === 'string' ? data.appBaseUrl.trim() : '';
+	if (!isHttpUrl(baseUrl)) {
 		return failed(`Base URL must start with http:// or https://, for example https://inventory.example.com/api (got "${withoutUrlCredentials(baseUrl)}").`);
+	}
+	if (!isHttpUrl(appBaseUrl)) {
+		return failed(`App Base URL must start with http:// or https://, for example https://inventory.example.com/s (got "${withoutUrlCredentials(appBaseUrl)}").`);
 	}
 	// The credential-test context offers only n8n's request helper (no httpRequest and no credential
 	// authentication), so the bearer header is set here from the credential being tested.
-	const { helpers } = this;
-	const request = {
-		method: 'POST',
-		uri: url,
-		body: { order: [] },
-		json: true,
-		headers: { Authorization: `Bearer ${String(data.accessToken ?? '')}`, Accept: 'application/json' },
-		timeout: CREDENTIAL_TEST_TIMEOUT_MS,
-		simple: false,
-		resolveWithFullResponse: true,
-	};
 	const gate = new RateLimitGate(CREDENTIAL_TEST_RETRY_POLICY);
-	let limitedAnswers = 0;
-	for (let attempt = 0; ; attempt++) {
-		await gate.pass();
-		let response: LegacyFullResponse;
-		try {
-			response = (await helpers.request(request)) as LegacyFullResponse;
-		} catch (error) {
-			const { reason, timedOut } = networkReason(error);
-			return timedOut
-				? failed(`No answer from ${shownUrl} within ${seconds(CREDENTIAL_TEST_TIMEOUT_MS)}: check the Base URL, and that the service can be reached from n8n.`)
-				: wrongBaseUrl(shownUrl, `could not be reached (${withoutUrlCredentials(reason)}): no service answers there, or it is down`);
-		}
-		if (response.statusCode === 429) {
-			limitedAnswers++;
-			if (gate.close(attempt, response.headers?.['retry-after'])) continue;
-		}
-		return verdict(shownUrl, data.accessToken, response, { tries: limitedAnswers, waitedMs: gate.waitedMs });
+	const limited = { tries: 0 };
+	const url = joinUrl(baseUrl, ENDPOINTS.orderGetSingleBulk.path);
+	const shownUrl = withoutUrlCredentials(url);
+	const answer = await send.call(this, gate, url, data.accessToken, { order: [] }, limited);
+	if ('error' in answer) {
+		const { reason, timedOut } = networkReason(answer.error);
+		return timedOut
+			? failed(`No answer from ${shownUrl} within ${seconds(CREDENTIAL_TEST_TIMEOUT_MS)}: check the Base URL, and that the service can be reached from n8n.`)
+			: wrongBaseUrl(shownUrl, `could not be reached (${withoutUrlCredentials(reason)}): no service answers there, or it is down`);
 	}
+	const lookUp = verdict(shownUrl, data.accessToken, answer.response, { tries: limited.tries, waitedMs: gate.waitedMs });
+	if (lookUp.status !== 'OK') return lookUp;
+
+	const appUrl = joinUrl(appBaseUrl, ENDPOINTS.shipmentRestoreInventory.path);
+	const shownAppUrl = withoutUrlCredentials(appUrl);
+	const probe = await send.call(this, gate, appUrl, data.accessToken, {}, limited);
+	const app = appVerdict(shownAppUrl, probe);
+	if (app !== undefined) return app;
+	const status = 'response' in probe ? probe.response.statusCode : 0;
+	return ok(
+		`${lookUp.message} The App Base URL takes restore requests: ${shownAppUrl} refused one that names no shipment as incomplete (${status}), so nothing was restored.`,
+	);
 }
