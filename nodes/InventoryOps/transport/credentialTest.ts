@@ -122,11 +122,14 @@ async function send(
 		simple: false,
 		resolveWithFullResponse: true,
 	};
+	// The credential-test context offers only n8n's request helper (no httpRequest and no credential
+	// authentication), so the bearer header is set above from the credential being tested.
+	const { helpers } = this;
 	for (let attempt = 0; ; attempt++) {
 		await gate.pass();
 		let response: LegacyFullResponse;
 		try {
-			response = (await this.helpers.request(request)) as LegacyFullResponse;
+			response = (await helpers.request(request)) as LegacyFullResponse;
 		} catch (error) {
 			return { error };
 		}
@@ -196,8 +199,6 @@ export async function testInventoryOpsApiCredential(
 	if (!isHttpUrl(appBaseUrl)) {
 		return failed(`App Base URL must start with http:// or https://, for example https://inventory.example.com/s (got "${withoutUrlCredentials(appBaseUrl)}").`);
 	}
-	// The credential-test context offers only n8n's request helper (no httpRequest and no credential
-	// authentication), so the bearer header is set here from the credential being tested.
 	const gate = new RateLimitGate(CREDENTIAL_TEST_RETRY_POLICY);
 	const limited = { tries: 0 };
 	const url = joinUrl(baseUrl, ENDPOINTS.orderGetSingleBulk.path);
