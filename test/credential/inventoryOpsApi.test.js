@@ -49,7 +49,7 @@ test('declares bearer auth from the access token and three fields, with no addre
 	expect(fields.appBaseUrl.default).toBe('');
 	expect(fields.baseUrl.placeholder).toMatch(/^https:\/\/.*\/api$/);
 	expect(fields.appBaseUrl.placeholder).toMatch(/^https:\/\/.*\/s$/);
-	// Plain words, not the spec's placeholder names in braces.
+	// Plain words, not placeholder names in braces that no user has seen.
 	for (const field of credentialType.properties) expect(field.description).not.toMatch(/[{}]|127\.0\.0\.1|localhost/);
 });
 
