@@ -1,7 +1,8 @@
 // `npm run e2e [-- <host line>...]`: the end-to-end suite in real n8n hosts (every line in e2e/hosts/ by default,
 // or E2E_HOSTS=1.x,2.x). It builds the package once, installs the missing hosts side by side, then runs jest once
 // per host line (the lines in parallel; E2E_SERIAL=1 runs them one after another), each writing
-// reports/e2e-<line>.json for scripts/jest-totals.js.
+// reports/e2e-<line>.json for scripts/jest-totals.js (reports/e2e-<line>-<profile>.json when the line runs against
+// another sandbox profile than its per-push one, so a run with the profiles swapped keeps its own report).
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -13,12 +14,15 @@ const { installTools } = require('./lib/tools');
 const log = (line) => process.stdout.write(`e2e: ${line}\n`);
 
 // The sandbox profile (sandbox/profiles.js) each host line runs against on every push: two contrasting ones, one per
-// line. The nightly run swaps them (.github/workflows/e2e-profiles-nightly.yml), so both lines meet both profiles.
+// line. The `swapped` slice of `npm run test:all` (scripts/test-all.sh) swaps them, so both lines meet both
+// profiles. E2E_SANDBOX_PROFILES=swapped gives each line the other line's profile;
 // E2E_SANDBOX_PROFILES=1.x=documented,2.x=gateway sets them per line; E2E_SANDBOX_PROFILE=<name> one for all lines.
 const PER_PUSH_PROFILES = { '1.x': 'gateway', '2.x': 'documented' };
+const SWAPPED_PROFILES = { '1.x': PER_PUSH_PROFILES['2.x'], '2.x': PER_PUSH_PROFILES['1.x'] };
 
 function profileFor(line) {
 	if (process.env.E2E_SANDBOX_PROFILE) return process.env.E2E_SANDBOX_PROFILE;
+	if (process.env.E2E_SANDBOX_PROFILES === 'swapped') return SWAPPED_PROFILES[line] ?? 'documented';
 	const chosen = Object.fromEntries(
 		(process.env.E2E_SANDBOX_PROFILES ?? '')
 			.split(',')
@@ -37,7 +41,8 @@ function requestedLines() {
 
 function runJest(line) {
 	const profile = profileFor(line);
-	const report = path.join(REPO_ROOT, 'reports', `e2e-${line}.json`);
+	const ownProfile = profile === (PER_PUSH_PROFILES[line] ?? 'documented');
+	const report = path.join(REPO_ROOT, 'reports', `e2e-${line}${ownProfile ? '' : `-${profile}`}.json`);
 	fs.rmSync(report, { force: true });
 	const started = Date.now();
 	return new Promise((resolve) => {
