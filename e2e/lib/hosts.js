@@ -3,8 +3,8 @@
 // cache, .cache/hosts/n8n-<version>-<lock hash>/, never into the package's own node_modules.
 //
 // Why these versions (checked on 2026-11-22 against the npm registry mirror the project's CI installs from):
-// - 1.99: n8n@1.99.1, the oldest n8n the package supports; nightly only. It is the oldest 1.x in the registry
-//   whose engines accept Node 24 (`npm view n8n@1.x engines`: 1.97.1 and older say <= 22, and n8n refuses to start
+// - 1.99: n8n@1.99.1, the oldest n8n the package supports; run only when named (the `oldest` slice of
+//   `npm run test:all`, scripts/test-all.sh). It is the oldest 1.x in the registry whose engines accept Node 24 (`npm view n8n@1.x engines`: 1.97.1 and older say <= 22, and n8n refuses to start
 //   on a Node outside them; the registry has no 1.98). Its n8n-workflow (1.96.0) loads the nodes as they are built.
 //   Same xlsx override as 1.x; its sqlite3 is the same 5.1.7.
 // - 1.x: n8n@1.123.81, the newest 1.123. Its `xlsx` dependency points at a tarball outside the registry, so the
@@ -42,20 +42,20 @@ function compareVersions(a, b) {
 	return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
 }
 
-function isNightlyOnly(line) {
-	return JSON.parse(fs.readFileSync(path.join(HOSTS_DIR, line, 'package.json'), 'utf8')).e2eNightlyOnly === true;
+function isOnlyWhenNamed(line) {
+	return JSON.parse(fs.readFileSync(path.join(HOSTS_DIR, line, 'package.json'), 'utf8')).e2eOnlyWhenNamed === true;
 }
 
 /**
- * Host lines, oldest first: the ones every push runs. A line whose package.json says `"e2eNightlyOnly": true` (the
- * oldest supported n8n) runs only when named (E2E_HOSTS, see .github/workflows/e2e-oldest-nightly.yml);
+ * Host lines, oldest first: the ones every push runs. A line whose package.json says `"e2eOnlyWhenNamed": true` (the
+ * oldest supported n8n) runs only when named (E2E_HOSTS or arguments, as the `oldest` slice of scripts/test-all.sh does);
  * `{ all: true }` lists it too. The newest line is what `npm run dev` uses.
  */
 function hostLines({ all = false } = {}) {
 	return fs
 		.readdirSync(HOSTS_DIR)
 		.filter((line) => fs.existsSync(path.join(HOSTS_DIR, line, 'package-lock.json')))
-		.filter((line) => all || !isNightlyOnly(line))
+		.filter((line) => all || !isOnlyWhenNamed(line))
 		.sort((a, b) => compareVersions(describeHost(a).version, describeHost(b).version));
 }
 
@@ -188,4 +188,4 @@ async function installHost(line, { log = () => {} } = {}) {
 	return { ...host, installedNow: true, installMs };
 }
 
-module.exports = { REPO_ROOT, RUNTIME_DIR, hostLines, isNightlyOnly, newestHostLine, describeHost, installHost, isInstalled, provideSqlite3, run };
+module.exports = { REPO_ROOT, RUNTIME_DIR, hostLines, isOnlyWhenNamed, newestHostLine, describeHost, installHost, isInstalled, provideSqlite3, run };

@@ -1,6 +1,6 @@
 // The whole end-to-end suite for one n8n host line (E2E_HOST_LINE, set by e2e/run.js): one sandbox and one real
 // n8n for all scenarios, which run in the order below (the trigger lifecycle restarts and kills n8n, so it is last).
-const { isNightlyOnly, newestHostLine } = require('../lib/hosts');
+const { isOnlyWhenNamed, newestHostLine } = require('../lib/hosts');
 const { startContext } = require('../lib/context');
 
 const line = process.env.E2E_HOST_LINE || newestHostLine();
@@ -18,10 +18,10 @@ afterAll(async () => {
 describe(`n8n host line ${line}`, () => {
 	require('../scenarios/credential')(getContext);
 	require('../scenarios/actions')(getContext);
-	// Not on the oldest supported line (nightly only): n8n 1.99.1's n8n-workflow has no nodeNameToToolName to name the
-	// tool with, and its editor's "execute step" request for a tool differs; the AI Agent tool is claimed from
+	// Not on the oldest supported line (run only when named): n8n 1.99.1's n8n-workflow has no nodeNameToToolName to
+	// name the tool with, and its editor's "execute step" request for a tool differs; the AI Agent tool is claimed from
 	// 1.123.81 on (README, Compatibility).
-	if (!isNightlyOnly(line)) require('../scenarios/aiTool')(getContext);
+	if (!isOnlyWhenNamed(line)) require('../scenarios/aiTool')(getContext);
 	require('../scenarios/examples')(getContext);
 	require('../scenarios/triggerUnderLoad')(getContext);
 	require('../scenarios/trigger')(getContext);

@@ -136,10 +136,10 @@ describe('429s share one gate and one wait budget per run', () => {
 		expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(1);
 	});
 
-	// Waiting out a Retry-After above the old 30 s cap takes that long for real; it runs in the nightly suite
-	// (LONG_TESTS=1, .github/workflows/properties-nightly.yml), not on every push.
+	// Waiting out a Retry-After above the old 30 s cap takes that long for real; it runs with LONG_TESTS=1
+	// (the `properties` slice of `npm run test:all`, scripts/test-all.sh), not in every CI run.
 	(process.env.LONG_TESTS === '1' ? test : test.skip)(
-		'a 429 storm with Retry-After 35 s completes within a budget of 60 s (nightly)',
+		'a 429 storm with Retry-After 35 s completes within a budget of 60 s (LONG_TESTS=1)',
 		async () => {
 			const retryAt = new Date(Date.now() + 35_000).toUTCString();
 			await ctx.sandbox.config(COUNTED);
