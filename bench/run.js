@@ -25,7 +25,7 @@ function nodeDefaults() {
 	if (!fs.existsSync(compiled)) throw new Error('dist/ is missing: run `npm run build` first (the bench measures the compiled package)');
 	const { InventoryOps } = require(compiled);
 	const options = new InventoryOps().description.properties.find(
-		(property) => property.name === 'options' && property.displayOptions?.show?.operation?.includes('getMany'),
+		(property) => property.name === 'options' && property.displayOptions?.show?.operation?.includes('lookUp'),
 	);
 	const defaultOf = (name) => options.options.find((option) => option.name === name).default;
 	return { batchSize: defaultOf('batchSize'), callsInFlight: defaultOf('callsInFlight') };

@@ -21,7 +21,7 @@ function nodeFor(kind, { batchSize, callsInFlight }) {
 	return {
 		type: 'inventoryOps',
 		name: NODE_NAME,
-		parameters: { resource: 'order', operation: 'getMany', ...lookUp, options: { batchSize, callsInFlight } },
+		parameters: { resource: 'order', operation: 'lookUp', ...lookUp, options: { batchSize, callsInFlight } },
 	};
 }
 

@@ -130,7 +130,7 @@ module.exports = (getContext) => {
 		test('the editor\'s "execute step" on the tool: n8n runs it with the arguments a model would give', async () => {
 			const context = getContext();
 			const { n8n, credential } = context;
-			const expected = OPERATIONS.find((operation) => operation.operation === 'getMany');
+			const expected = OPERATIONS.find((operation) => operation.operation === 'lookUp');
 			const [order] = (await context.admin('GET', '/orders?limit=1')).orders;
 			const toolNode = actionNode(
 				expected.autoDescription,
@@ -138,7 +138,7 @@ module.exports = (getContext) => {
 				{
 					descriptionType: 'auto',
 					resource: 'order',
-					operation: 'getMany',
+					operation: 'lookUp',
 					lookUpBy: 'storeAndOrderNumber',
 					storeId: fromAiExpression('Store_ID', '', 'string'),
 					orderNumber: fromAiExpression('Order_Number', '', 'string'),

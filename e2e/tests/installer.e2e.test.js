@@ -133,7 +133,7 @@ afterAll(async () => {
 			steps: [
 				{
 					name: 'Look Up Order',
-					parameters: { resource: 'order', operation: 'getMany', lookUpBy: 'list', references: JSON.stringify(references) },
+					parameters: { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: JSON.stringify(references) },
 				},
 			],
 		});

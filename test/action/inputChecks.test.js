@@ -236,7 +236,7 @@ describe('options given by expression are checked too', () => {
 			const result = await ctx.run(
 				{
 					resource: 'order',
-					operation: 'getMany',
+					operation: 'lookUp',
 					storeId: order.store_id,
 					orderNumber: order.order_number,
 					options: { [option]: '={{ "abc" }}' },
@@ -276,7 +276,7 @@ describe('options given by expression are checked too', () => {
 		[{ options: { output: '={{ "all" }}' } }, 'Output'],
 	])('Get Many with %j fails naming %s (an unknown choice used to fall back silently)', async (parameters, field) => {
 		const result = await ctx.run(
-			{ resource: 'order', operation: 'getMany', storeId: '1001', orderNumber: 'NO-SUCH', ...parameters },
+			{ resource: 'order', operation: 'lookUp', storeId: '1001', orderNumber: 'NO-SUCH', ...parameters },
 			{ continueOnFail: true },
 		);
 		expect(result.error.message).toMatch(new RegExp(`^Item 0: '${field}' must be one of `));
@@ -312,7 +312,7 @@ describe('no input size crashes the node', () => {
 			order_number: order.order_number,
 		}));
 		const result = await ctx.run(
-			{ resource: 'order', operation: 'getMany', lookUpBy: 'list', references: '={{ $json.references }}' },
+			{ resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ $json.references }}' },
 			{ items: [{ json: { references } }] },
 		);
 		expect(result.error).toBeUndefined();

@@ -5,7 +5,7 @@ const { useInventoryOps } = require('../helpers/inventoryOps');
 const { errorSeen } = require('../helpers/profile');
 
 const ROUTE = '/api/order/get_single_bulk';
-const BY_LIST = { resource: 'order', operation: 'getMany', lookUpBy: 'list', references: '={{ [$json] }}' };
+const BY_LIST = { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ [$json] }}' };
 
 // Each test counts calls under the lookup answers it sets: these, changed only where the test is about one of them
 // (the other switches come from the profile, test/helpers/profile.js).

@@ -6,7 +6,7 @@ const { useInventoryOps, jsonOf } = require('../helpers/inventoryOps');
 const ROUTE = '/api/order/get_single_bulk';
 const BY_FIELDS = {
 	resource: 'order',
-	operation: 'getMany',
+	operation: 'lookUp',
 	lookUpBy: 'storeAndOrderNumber',
 	storeId: '={{ $json.store_id }}',
 	orderNumber: '={{ $json.order_number }}',
@@ -122,7 +122,7 @@ test("workflows saved with Look Up By's old value 'fields' still read Store ID a
 
 test('takes a list of references per item and outputs one item per order, all paired with that item', async () => {
 	const result = await ctx.run(
-		{ resource: 'order', operation: 'getMany', lookUpBy: 'list', references: '={{ $json.refs }}' },
+		{ resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ $json.refs }}' },
 		{ items: [{ refs: [known[5], known[6]] }, { refs: [known[6]] }] },
 	);
 	expect(result.error).toBeUndefined();
@@ -152,7 +152,7 @@ describe.each(SIZES)(
 				count > 1000
 					? {
 							resource: 'order',
-							operation: 'getMany',
+							operation: 'lookUp',
 							lookUpBy: 'list',
 							references: '={{ [$json] }}',
 						}
@@ -253,7 +253,7 @@ test('an order asked for by two items comes out as two separate objects', async 
 
 test('bad references give an error naming the item and the field, and are never sent', async () => {
 	const result = await ctx.run(
-		{ resource: 'order', operation: 'getMany', lookUpBy: 'list', references: '={{ $json.refs }}' },
+		{ resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ $json.refs }}' },
 		{
 			items: [{ refs: [known[0]] }, { refs: [{ store_id: '1001' }] }, { refs: 'not json' }, { refs: [] }],
 			continueOnFail: true,
@@ -280,7 +280,7 @@ test('a lookup whose connection dropped before an answer is read again once, as 
 });
 
 describe('Look Up By: Fields of Each Input Item', () => {
-	const BY_ITEM_FIELDS = { resource: 'order', operation: 'getMany', lookUpBy: 'itemFields' };
+	const BY_ITEM_FIELDS = { resource: 'order', operation: 'lookUp', lookUpBy: 'itemFields' };
 
 	test('reads the named fields (top-level or dotted) of every item and maps the orders back by reference', async () => {
 		const input = inputItems(120);

@@ -200,7 +200,7 @@ test('Order -> Get Many with random store ids and order numbers', async () => {
 		fc.asyncProperty(fc.array(fc.oneof(reference, known), { minLength: 1, maxLength: 20 }), async (input) => {
 			const parameters = {
 				resource: 'order',
-				operation: 'getMany',
+				operation: 'lookUp',
 				storeId: '={{ $json.store_id }}',
 				orderNumber: '={{ $json.order_number }}',
 			};

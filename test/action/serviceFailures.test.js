@@ -8,7 +8,7 @@ const BULK = '/api/order/get_single_bulk';
 const ctx = useInventoryOps({ orders: 20 });
 
 const kit = (sku = 'KIT-ERR-1') => ({ resource: 'kit', operation: 'create', name: 'Kit', sku });
-const lookup = { resource: 'order', operation: 'getMany', storeId: '1001', orderNumber: '1000' };
+const lookup = { resource: 'order', operation: 'lookUp', storeId: '1001', orderNumber: '1000' };
 
 /**
  * Everything the run produced (items, error, the whole IRun), as text. JSON.stringify skips an Error's message and

@@ -207,7 +207,7 @@ describe('an agent calling the tool (n8n-core handleToolInvocation, sandbox over
 
 	test('order lookup: the model gives store and order number, the tool answers with the order', async () => {
 		const [order] = await sandbox.orders({ limit: 1 });
-		const expected = OPERATIONS.find((operation) => operation.operation === 'getMany');
+		const expected = OPERATIONS.find((operation) => operation.operation === 'lookUp');
 		const result = await callTool(expected, { Store_ID: order.store_id, Order_Number: order.order_number });
 		expect(result.error).toBeUndefined();
 		const [{ json }] = result.items;

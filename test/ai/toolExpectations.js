@@ -23,7 +23,7 @@ const TOOL_TYPE = 'n8n-nodes-inventory-ops.inventoryOpsTool';
 const OPERATIONS = [
 	{
 		resource: 'order',
-		operation: 'getMany',
+		operation: 'lookUp',
 		action: 'Get many orders by store and order number',
 		autoDescription: 'Get many orders by store and order number in Inventory Ops',
 		toolName: 'Get_many_orders_by_store_and_order_number_in_Inventory_Ops',

@@ -246,7 +246,7 @@ test('Order -> Get Many: hostile store ids and order numbers, and hostile refere
 				await runAndCheck(
 					{
 						resource: 'order',
-						operation: 'getMany',
+						operation: 'lookUp',
 						lookUpBy,
 						storeId: '={{ $json.store_id }}',
 						orderNumber: '={{ $json.order_number }}',

@@ -53,7 +53,7 @@ function workflows(credential, tag) {
 					name: LOOKUP,
 					parameters: {
 						resource: 'order',
-						operation: 'getMany',
+						operation: 'lookUp',
 						lookUpBy: 'list',
 						references: JSON.stringify(bulkReferences),
 						options: { batchSize: 500 },

@@ -1,7 +1,7 @@
 import type { AllEntities } from 'n8n-workflow';
 
 type NodeMap = {
-	order: 'getMany';
+	order: 'lookUp';
 	kit: 'create';
 	shipment: 'restoreInventory';
 	webhookHandler: 'add' | 'remove';

@@ -157,7 +157,7 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-const displayOptions = { show: { resource: ['order'], operation: ['getMany'] } };
+const displayOptions = { show: { resource: ['order'], operation: ['lookUp'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 

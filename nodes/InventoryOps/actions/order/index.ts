@@ -2,7 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as getMany from './getMany.operation';
 
-export { getMany };
+// The value is lookUp, not getMany: n8n's editor tells the user to set "Execute Once" on any node whose operation
+// is named getAll, getMany, read or search and that receives several items, which would hand this bulk lookup
+// only the first item. The file keeps the name the user sees, Get Many.
+export { getMany as lookUp };
 
 export const description: INodeProperties[] = [
 	{
@@ -14,13 +17,13 @@ export const description: INodeProperties[] = [
 		options: [
 			{
 				name: 'Get Many',
-				value: 'getMany',
+				value: 'lookUp',
 				description:
 					'Look up many orders at once by store ID and order number. Returns each order found, and by default an item with found: false for a pair the service does not know.',
 				action: 'Get many orders by store and order number',
 			},
 		],
-		default: 'getMany',
+		default: 'lookUp',
 	},
 	...getMany.description,
 ];
