@@ -267,7 +267,15 @@ describe('options given by expression are checked too', () => {
 
 		await ctx.sandbox.fault({ route: '/s/ship/shipping/restore_inventory', status: 200, body: { _id: 'o1', shipments: [{}, {}] } });
 		const notSplit = await restore('={{ "false" }}');
-		expect(jsonOf(notSplit.items)).toEqual([{ _id: 'o1', shipments: [{}, {}] }]);
+		expect(jsonOf(notSplit.items)).toEqual([
+			{
+				restored: true,
+				_id: 'o1',
+				shipments: [{}, {}],
+				missingFromAnswer: ['the restored shipment (got no record matching the shipment asked for)'],
+				notice: expect.any(String),
+			},
+		]);
 	});
 
 	test.each([

@@ -57,11 +57,11 @@ describe('success: false with 200', () => {
 		expect(await ctx.sandbox.calls(ADD)).toHaveLength(1);
 	});
 
-	test('handler remove: success: false stays a passed-through answer (unknown or gone handler)', async () => {
+	test('handler remove: a bare success: false is an item saying nothing was removed (unknown or gone handler)', async () => {
 		await ctx.sandbox.config({ removeUnknown: 'success-false' });
 		const result = await ctx.run({ resource: 'webhookHandler', operation: 'remove', handlerId: 'no-such-handler' });
 		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ _id: 'no-such-handler', success: false });
+		expect(result.items[0].json).toMatchObject({ _id: 'no-such-handler', success: false, removed: false });
 		expect(await ctx.sandbox.calls(REMOVE)).toHaveLength(1);
 	});
 });

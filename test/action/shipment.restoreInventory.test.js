@@ -32,9 +32,21 @@ test('sends the selectors given and no_refresh to the app base URL, and outputs 
 			no_refresh: true,
 		},
 	]);
-	expect(result.items).toEqual([{ json: { _id: order._id, shipments: expect.any(Array) }, pairedItem: { item: 0 } }]);
 	const restored = result.items[0].json.shipments.find((record) => record._id === shipment._id);
+	expect(result.items).toEqual([
+		{
+			json: {
+				restored: true,
+				_id: order._id,
+				shipments: expect.any(Array),
+				restoredShipment: restored,
+				restoredItems: restored.request.order_items,
+			},
+			pairedItem: { item: 0 },
+		},
+	]);
 	expect(restored.deducted).toBe(false);
+	expect(restored.request.order_items.length).toBeGreaterThan(0);
 });
 
 test('"Split Into Shipments" outputs one item per shipment record, each paired with its item', async () => {
@@ -43,6 +55,7 @@ test('"Split Into Shipments" outputs one item per shipment record, each paired w
 	expect(result.error).toBeUndefined();
 	expect(result.items.length).toBe(order.shipments.length);
 	expect(result.items.every((item) => item.pairedItem.item === 0 && typeof item.json._id === 'string')).toBe(true);
+	expect(result.items.filter((item) => item.json.restored).map((item) => item.json._id)).toEqual([shipment._id]);
 	expect((await ctx.sandbox.calls(ROUTE))[0].body).toEqual({
 		store_id: order.store_id,
 		order_number: order.order_number,

@@ -12,11 +12,14 @@ test('remove sends the _id and outputs the answer; an unknown _id is a 404 error
 		{ items: [{ id }, { id }], continueOnFail: true },
 	);
 	expect((await ctx.sandbox.calls(REMOVE)).map((call) => call.body)).toEqual([{ _id: id }, { _id: id }]);
-	expect(result.items[0]).toEqual({ json: { _id: id, success: true }, pairedItem: { item: 0 } });
-	// The profile's service says "unknown handler" with a 404, or with 200 success: false (passed through).
+	expect(result.items[0]).toEqual({ json: { _id: id, success: true, removed: true }, pairedItem: { item: 0 } });
+	// The profile's service says "unknown handler" with a 404, or with a bare 200 success: false (nothing removed).
 	expect(result.items[1]).toEqual(
 		answers.removeUnknown === 'success-false'
-			? { json: { _id: id, success: false }, pairedItem: { item: 1 } }
+			? {
+					json: { _id: id, success: false, removed: false, notice: expect.stringMatching(/^Nothing was removed/) },
+					pairedItem: { item: 1 },
+				}
 			: {
 					json: {
 						error: expect.any(String),

@@ -266,6 +266,35 @@ test('an unknown handler counts as removed, whichever way the service says so', 
 	}
 });
 
+// The same answers as Webhook Handler -> Remove reads (test/action/answerShapes.test.js), read in one place.
+test('remove_handler answers read as the Remove operation reads them: bare false logged as nothing removed, a reason kept', async () => {
+	if (!REMOVABLE) return;
+	const stored = workflow('wf-remove-answers', ['order.shipped']);
+	await harness.activate(stored);
+	const [handler] = await harness.handlers();
+	harness.warnings.length = 0;
+	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 1, status: 200, body: { success: false } });
+	expect(await harness.deactivate(stored)).toBe(true);
+	expect(harness.staticState(stored.staticData).leftovers).toEqual([]);
+	expect(harness.warnings.join('\n')).toMatch(
+		new RegExp(`handler "[^"]+" \\(type order\\.shipped, id ${handler._id}\\): Nothing was removed: the service answered success: false without a reason`),
+	);
+
+	await harness.activate(stored);
+	// The fault answered in the service's place, so the first handler is still there (nothing was removed indeed).
+	const second = (await harness.handlers()).find((other) => other._id !== handler._id);
+	harness.warnings.length = 0;
+	await harness.admin('POST', '/faults', {
+		route: REMOVE_ROUTE,
+		count: 1,
+		status: 200,
+		body: { success: false, message: 'Handler is locked' },
+	});
+	expect(await harness.deactivate(stored)).toBe(false);
+	expect(harness.staticState(stored.staticData).leftovers.map((record) => record.id)).toContain(second._id);
+	expect(harness.warnings.join('\n')).toContain('The service refused /webhook/remove_handler: Handler is locked');
+});
+
 test('test listening while published: the production handlers survive', async () => {
 	// copy: the test starts from the production static data; legacy: a WebhookContext without getWebhookResourceUrl.
 	for (const [copy, legacy] of [

@@ -81,15 +81,178 @@ export function readServiceError(body: unknown): ServiceError {
 	};
 }
 
+/** A refusal's reason, when it gives one: a message, a code, or an error object or text. */
+function hasReason(answer: Record<string, unknown>): boolean {
+	const { message, code } = readServiceError(answer);
+	return message !== undefined || code !== undefined;
+}
+
 /**
  * A 200 answer that says the operation was not done (`success: false`), read as the service's refusal, or
- * undefined. Only for the operations where a refusal means a failed item (kit create, handler add); remove keeps
- * `success: false` as its documented answer for a handler that is unknown or already gone.
+ * undefined. With a reason it is a refusal from every operation. Without one it is too, except from
+ * remove_handler, where it is the ambiguous answer `readRemovalAnswer` reads.
  */
 export function refusalIn(endpoint: Endpoint, answer: unknown): ServiceError | undefined {
-	if (!ENDPOINTS[endpoint].successFalseIsFailure) return undefined;
 	if (!isPlainObject(answer) || answer.success !== false) return undefined;
+	if (!ENDPOINTS[endpoint].bareSuccessFalseIsRefusal && !hasReason(answer)) return undefined;
 	return readServiceError(answer);
+}
+
+/**
+ * What arrived, in a few words, for an error or notice that names it: "a list of 3 entries", "text "…"",
+ * "an object with ok, data". Text is cut short; it never holds the request's credentials (the service never sees them
+ * in a body).
+ */
+export function describeArrived(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return `a list of ${value.length} entr${value.length === 1 ? 'y' : 'ies'}`;
+	const text = textOf(value);
+	if (text !== undefined) {
+		const line = oneLine(text);
+		if (line === '') return 'an empty body';
+		return `text "${line.length > 80 ? `${line.slice(0, 80)}…` : line}"`;
+	}
+	if (isPlainObject(value)) {
+		const keys = Object.keys(value);
+		if (keys.length === 0) return 'an empty object';
+		return `an object with ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}`;
+	}
+	return `${typeof value} ${String(value)}`;
+}
+
+/** Why a 2xx answer is not the shape the route's answer has (a list or an object), or undefined when it is. */
+export function shapeProblem(endpoint: Endpoint, answer: unknown): string | undefined {
+	const expected = ENDPOINTS[endpoint].answer;
+	const fits = expected === 'list' ? Array.isArray(answer) : isPlainObject(answer);
+	return fits ? undefined : `${describeArrived(answer)} where ${expected === 'list' ? 'a list' : 'an object'} was expected`;
+}
+
+/** One entry of a bulk lookup answer the node can place: the entry as returned, and its order's pair. */
+export interface BulkEntry {
+	entry: Record<string, unknown>;
+	storeId?: unknown;
+	orderNumber: unknown;
+}
+
+/** An entry's order that is absent, null or empty: the service's way of saying a reference matched no order. */
+function saysNotFound(order: unknown): boolean {
+	return order === undefined || order === null || (isPlainObject(order) && Object.keys(order).length === 0);
+}
+
+/**
+ * The entries of a bulk lookup answer (a list, checked by the transport): those that carry an order with an
+ * order_number, and for every other one what it was, so that no reference is called not found because of an entry
+ * the node could not read.
+ */
+export function readBulkAnswer(answer: unknown[]): { entries: BulkEntry[]; unreadable: string[] } {
+	const entries: BulkEntry[] = [];
+	const unreadable: string[] = [];
+	for (const [index, entry] of answer.entries()) {
+		if (!isPlainObject(entry)) {
+			unreadable.push(`entry ${index} is ${describeArrived(entry)}`);
+		} else if (saysNotFound(entry.order)) {
+			// docs/service-interface.md, A reference that matches no order: an entry without an order says so.
+			continue;
+		} else if (!isPlainObject(entry.order)) {
+			unreadable.push(`entry ${index} has as its order ${describeArrived(entry.order)}`);
+		} else if (entry.order.order_number === undefined || entry.order.order_number === null) {
+			unreadable.push(`entry ${index} has an order without an order_number`);
+		} else {
+			entries.push({ entry, storeId: entry.order.store_id ?? undefined, orderNumber: entry.order.order_number });
+		}
+	}
+	return { entries, unreadable };
+}
+
+/** Answer fields docs/service-interface.md shows that this answer lacks (or holds as something other than non-empty text). */
+function missingTexts(answer: Record<string, unknown>, fields: readonly string[]): string[] {
+	return fields.filter((field) => {
+		const value = answer[field];
+		return !(typeof value === 'string' && value.trim() !== '') && !(typeof value === 'number' && Number.isFinite(value));
+	});
+}
+
+/** kit/create's answer `{ success, _id, new_kit_id }`: the ids it lacks. */
+export function missingFromKitAnswer(answer: Record<string, unknown>): string[] {
+	return missingTexts(answer, ['_id', 'new_kit_id']);
+}
+
+/** What the restore was asked to match the shipment by: the service's selectors as sent. */
+export interface ShipmentSelectors {
+	shipment_id?: string;
+	tracking_number?: string;
+	carrier_shipment_id?: string;
+}
+
+/** What a restore answer `{ _id, shipments }` says, and what it lacks of what the node reads from it. */
+export interface RestoreAnswer {
+	/** The shipment records as returned, when `shipments` is a list of objects. */
+	shipments?: Array<Record<string, unknown>>;
+	/** The one record the selectors match, when exactly one does. */
+	restored?: Record<string, unknown>;
+	/** Fields docs/service-interface.md shows that are missing or unreadable, each with what arrived. */
+	missing: string[];
+}
+
+function selectorValue(record: Record<string, unknown>, selector: keyof ShipmentSelectors): unknown {
+	if (selector === 'shipment_id') return record._id;
+	const response = isPlainObject(record.response) ? record.response : {};
+	return selector === 'tracking_number' ? response.tracking_number : response.shipment_id;
+}
+
+/**
+ * The restore answer: the shipment records, and the one the request's selectors pick (the service's own id is the
+ * record's `_id`, the tracking number and the carrier's id are in its `response`).
+ */
+export function readRestoreAnswer(answer: Record<string, unknown>, selectors: ShipmentSelectors): RestoreAnswer {
+	const missing = missingTexts(answer, ['_id']).map((field) => `${field} (got ${describeArrived(answer[field])})`);
+	const { shipments } = answer;
+	if (!Array.isArray(shipments) || !shipments.every(isPlainObject)) {
+		const got = Array.isArray(shipments)
+			? `a list with ${shipments.filter((record) => !isPlainObject(record)).length} entries that are not records`
+			: describeArrived(shipments);
+		return { missing: [...missing, `shipments (got ${got})`] };
+	}
+	const given = (Object.keys(selectors) as Array<keyof ShipmentSelectors>).filter((key) => selectors[key] !== undefined);
+	const matching = shipments.filter((record) => given.every((key) => String(selectorValue(record, key)) === selectors[key]));
+	if (matching.length !== 1) {
+		const got = matching.length === 0 ? 'no record matching the shipment asked for' : `${matching.length} records matching it`;
+		return { shipments, missing: [...missing, `the restored shipment (got ${got})`] };
+	}
+	return { shipments, restored: matching[0], missing };
+}
+
+/** The quantities a restored shipment record says it had deducted: its `request.order_items`, when it has them. */
+export function restoredItemsOf(record: Record<string, unknown>): unknown[] | undefined {
+	const request = isPlainObject(record.request) ? record.request : {};
+	return Array.isArray(request.order_items) ? request.order_items : undefined;
+}
+
+/**
+ * remove_handler's 200 answer `{ success }`: removed (`true`), nothing removed (a bare `false`: the service gave no
+ * reason; it answers so for a handler it does not know, or one already gone), or an answer the node cannot read.
+ * A `false` with a reason never gets here: it is a refusal (refusalIn).
+ */
+export type RemovalAnswer = { removed: true } | { removed: false } | { problem: string };
+
+export function readRemovalAnswer(answer: Record<string, unknown>): RemovalAnswer {
+	if (answer.success === true) return { removed: true };
+	if (answer.success === false) return { removed: false };
+	return { problem: `${describeArrived(answer)}, without success true or false` };
+}
+
+/** Said wherever a bare `{ success: false }` of remove_handler is reported, by both nodes. */
+export const NOTHING_REMOVED =
+	'Nothing was removed: the service answered success: false without a reason. It answers so for a handler it does not know or that is already gone, so no handler with this id is registered now, as far as the service says.';
+
+/**
+ * A remove_handler error that says the service does not know the handler: a 404 about the handler (not the route:
+ * a wrong Base URL is a real failure), or a refusal whose reason says not found.
+ */
+export function saysHandlerUnknown(httpCode: string | null | undefined, code: unknown, message: string): boolean {
+	if (httpCode === '404') return !/route/i.test(String(code ?? '')) && !/route|path/i.test(message);
+	return httpCode === '200' && /not[\s_-]?found|unknown|no such|does not exist/i.test(`${String(code ?? '')} ${message}`);
 }
 
 const ID_KEYS = ['_id', 'id', 'handler_id', 'handlerId'];

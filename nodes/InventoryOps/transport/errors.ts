@@ -64,6 +64,22 @@ export function apiErrorFromRefusal(refusal: ServiceError, context: ErrorContext
 	);
 }
 
+/**
+ * A 2xx answer the node cannot read: the message names the operation and what arrived. For a call that may change
+ * data, the answer said the service took it, so it was not sent again.
+ */
+export function apiErrorFromUnexpectedAnswer(problem: string, context: ErrorContext): NodeApiError {
+	const { path, changesData } = ENDPOINTS[context.endpoint];
+	const description = changesData
+		? 'The service answered with a success status, so the change was probably applied; it was not sent again. Check the service before running this item again.'
+		: 'This call only reads data; nothing was changed.';
+	return new NodeApiError(context.node, { endpoint: path, unexpectedAnswer: problem } as JsonObject, {
+		message: `The service answered ${path} with ${problem}`,
+		description,
+		itemIndex: context.itemIndex,
+	});
+}
+
 function apiError(status: number, serviceError: ServiceError, context: ErrorContext): NodeApiError {
 	const expiry = status === 401 ? jwtExpiry(context.accessToken) : undefined;
 	const expired = expiry !== undefined && expiry.getTime() <= (context.now ?? Date.now());

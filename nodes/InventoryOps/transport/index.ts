@@ -7,14 +7,31 @@ import {
 } from 'n8n-workflow';
 
 import { ENDPOINTS, type Endpoint } from './endpoints';
-import { refusalIn } from './answers';
-import { apiErrorFromNetworkFailure, apiErrorFromRefusal, apiErrorFromResponse } from './errors';
+import { refusalIn, shapeProblem } from './answers';
+import {
+	apiErrorFromNetworkFailure,
+	apiErrorFromRefusal,
+	apiErrorFromResponse,
+	apiErrorFromUnexpectedAnswer,
+} from './errors';
 import { RateLimitGate } from './rateLimit';
 import { joinUrl } from './url';
 
 export type { Endpoint } from './endpoints';
 export { RateLimitGate, runRetryPolicy } from './rateLimit';
-export { findHandlerId } from './answers';
+export {
+	describeArrived,
+	findHandlerId,
+	missingFromKitAnswer,
+	NOTHING_REMOVED,
+	readBulkAnswer,
+	readRemovalAnswer,
+	readRestoreAnswer,
+	restoredItemsOf,
+	saysHandlerUnknown,
+	type ShipmentSelectors,
+} from './answers';
+export { apiErrorFromUnexpectedAnswer } from './errors';
 export { addHandlerBody } from './requests';
 export { testInventoryOpsApiCredential } from './credentialTest';
 
@@ -101,6 +118,8 @@ export async function inventoryOpsApiRequest<T = unknown>(
 		if (response.statusCode >= 200 && response.statusCode < 300) {
 			const refusal = refusalIn(endpoint, response.body);
 			if (refusal !== undefined) throw apiErrorFromRefusal(refusal, errorContext);
+			const problem = shapeProblem(endpoint, response.body);
+			if (problem !== undefined) throw apiErrorFromUnexpectedAnswer(problem, errorContext);
 			return response.body as T;
 		}
 		if (response.statusCode === 429 && gate.close(attempt, response.headers['retry-after'])) continue;

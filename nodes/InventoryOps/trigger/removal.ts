@@ -1,6 +1,12 @@
-import { NodeApiError, type IDataObject, type IHookFunctions, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
-import { inventoryOpsApiRequest } from '../transport';
+import {
+	apiErrorFromUnexpectedAnswer,
+	inventoryOpsApiRequest,
+	NOTHING_REMOVED,
+	readRemovalAnswer,
+	saysHandlerUnknown,
+} from '../transport';
 import type { HandlerRecord } from './state';
 import { isPlainObject } from '../shared/objects';
 
@@ -9,43 +15,35 @@ export interface RemovalFailure {
 	error: Error;
 }
 
-
-const NOT_FOUND = /not[\s_-]?found|unknown|no such|does not exist/i;
-
 /**
- * The service does not say what remove_handler answers for an `_id` it does not know (docs/service-interface.md,
- * Removing a handler the service does not know). A 404 that is about the handler, or a `{ success: false }` that
- * gives no other reason, means the handler is gone: that is what we wanted. A 404 for the route itself (a wrong
- * Base URL) is a real failure, or we would forget handlers that still exist.
+ * Removes one handler; undefined when it is gone from the service (or was never known there), else the error.
+ * The answers are read in transport/answers.ts, the same reading as Webhook Handler -> Remove's: an unknown handler
+ * (a 404 about it, a refusal saying not found, a bare `success: false`) is what we wanted; a bare `success: false`
+ * is logged with the words the Remove operation outputs.
  */
-function isUnknownHandlerError(error: unknown): boolean {
-	if (!(error instanceof NodeApiError) || error.httpCode !== '404') return false;
-	const code = isPlainObject(error.errorResponse) ? String(error.errorResponse.code ?? '') : '';
-	return !/route/i.test(code) && !/route|path/i.test(error.message);
-}
-
-function answerSaysFailed(answer: unknown): string | undefined {
-	if (!isPlainObject(answer) || answer.success !== false) return undefined;
-	const detail = isPlainObject(answer.error) ? answer.error : answer;
-	const reason = [detail.code, detail.message].filter((part) => typeof part === 'string').join(': ');
-	if (reason === '' || NOT_FOUND.test(reason)) return undefined;
-	return reason;
-}
-
-/** Removes one handler; undefined when it is gone from the service (or was never known there), else the error. */
 async function removeOne(this: IHookFunctions, record: HandlerRecord): Promise<Error | undefined> {
-	let answer: unknown;
+	let answer: IDataObject;
 	try {
-		answer = await inventoryOpsApiRequest.call(this, 'webhookRemoveHandler', { _id: record.id } as IDataObject);
+		// The transport checked that the answer is an object (ENDPOINTS' `answer`).
+		answer = (await inventoryOpsApiRequest.call(this, 'webhookRemoveHandler', { _id: record.id } as IDataObject)) as IDataObject;
 	} catch (error) {
-		if (isUnknownHandlerError(error)) return undefined;
+		if (error instanceof NodeApiError) {
+			const code = isPlainObject(error.errorResponse) ? error.errorResponse.code : undefined;
+			if (saysHandlerUnknown(error.httpCode, code, error.message)) return undefined;
+		}
 		return error instanceof Error ? error : new Error(String(error));
 	}
-	const failure = answerSaysFailed(answer);
-	if (failure === undefined) return undefined;
-	return new NodeApiError(this.getNode(), answer as JsonObject, {
-		message: `The service refused to remove handler ${record.id}: ${failure}`,
-	});
+	const reading = readRemovalAnswer(answer);
+	if ('problem' in reading) {
+		return apiErrorFromUnexpectedAnswer(reading.problem, { node: this.getNode(), endpoint: 'webhookRemoveHandler' });
+	}
+	if (!reading.removed) {
+		this.logger.warn(`Inventory Ops Trigger: handler ${describeHandler(record)}: ${NOTHING_REMOVED}`, {
+			workflowId: this.getWorkflow().id,
+			node: this.getNode().name,
+		});
+	}
+	return undefined;
 }
 
 /**

@@ -10,6 +10,7 @@ import { optionsCollection } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/execution';
 import { isPlainObject } from '../../shared/objects';
 import { compact, ItemValidator } from '../helpers/validation';
+import { missingFromKitAnswer } from '../../transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -290,6 +291,14 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			? check.object(this.getNodeParameter('kitData', itemIndex), 'Kit Data (JSON)')
 			: kitFromForm.call(this, itemIndex);
 		const kit = checkKit(check, data, fromJson ? 'data.' : '');
-		return await requestForItem.call(this, 'kitCreate', { data: kit }, itemIndex);
+		const response = await requestForItem.call(this, 'kitCreate', { data: kit }, itemIndex);
+		// The kit was created (200): an answer without its ids still leaves the item, saying what it lacks.
+		const missing = missingFromKitAnswer(response);
+		if (missing.length === 0) return response;
+		return {
+			...response,
+			missingFromAnswer: missing,
+			notice: `The service created the kit (it answered 200), but its answer lacks ${missing.join(' and ')}. Find the kit by its SKU (${String(kit.sku)}) on the service; do not run this item again.`,
+		};
 	});
 }

@@ -1,6 +1,6 @@
 import { NodeApiError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
-import { isPlainObject } from '../../shared/objects';
+import { readBulkAnswer } from '../../transport';
 import { ENDPOINTS } from '../../transport/endpoints';
 import { referenceKey, type AskedReference } from './references';
 
@@ -45,27 +45,18 @@ interface MappedAnswer {
 export function mapAnswer(
 	this: IExecuteFunctions,
 	batch: Batch,
-	answer: unknown,
+	answer: unknown[],
 	results: LookUpResults,
 	itemIndex: number,
 ): MappedAnswer {
-	if (!Array.isArray(answer)) {
-		throw unexpectedAnswer.call(this, itemIndex, 'The service answered the bulk order lookup with something other than a list');
-	}
 	const wanted = new Set(batch.map(([key]) => key));
 	const byNumber = numbersOf(batch);
 	const answered = new Set<string>();
 	const ambiguous = new Set<string>();
 	let withoutStoreId = false;
-	let unplaced = 0;
-	for (const entry of answer) {
-		if (!isPlainObject(entry) || !isPlainObject(entry.order)) continue;
-		const { store_id: storeId, order_number: orderNumber } = entry.order;
-		if (orderNumber === undefined || orderNumber === null) {
-			unplaced++;
-			continue;
-		}
-		if (storeId !== undefined && storeId !== null) {
+	const { entries, unreadable } = readBulkAnswer(answer);
+	for (const { entry, storeId, orderNumber } of entries) {
+		if (storeId !== undefined) {
 			const key = referenceKey(storeId, orderNumber);
 			if (wanted.has(key) && !answered.has(key)) {
 				answered.add(key);
@@ -86,11 +77,12 @@ export function mapAnswer(
 		answered.add(key);
 		results.found.delete(key);
 	}
-	if (unplaced > 0) {
+	if (unreadable.length > 0) {
+		// One of the unreadable entries may be the order of a reference left without one: it is not "not found".
 		const error = unexpectedAnswer.call(
 			this,
 			itemIndex,
-			`The service returned ${unplaced} order(s) without an order_number in this batch, so the node cannot tell which references were not found`,
+			`The service answered ${ENDPOINTS.orderGetSingleBulk.path} for this batch with ${unreadable.length} entr${unreadable.length === 1 ? 'y' : 'ies'} the node cannot read (${unreadable.slice(0, 3).join('; ')}${unreadable.length > 3 ? '; …' : ''}), so it cannot tell which references were not found`,
 		);
 		for (const key of wanted) if (!answered.has(key)) results.failed.set(key, error);
 	}

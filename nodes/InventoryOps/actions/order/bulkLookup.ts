@@ -55,12 +55,13 @@ export async function lookUpOrders(
 		}
 		const itemIndex = batch[0][1].itemIndexes[0];
 		try {
-			const answer = await inventoryOpsApiRequest.call(
+			// A list: the transport checked the answer's shape (ENDPOINTS' `answer`).
+			const answer = (await inventoryOpsApiRequest.call(
 				this,
 				'orderGetSingleBulk',
 				{ order: batch.map(([, entry]) => entry.reference) },
 				{ itemIndex, timeoutMs: settings.timeoutMs, rateLimitGate: gate },
-			);
+			)) as unknown[];
 			const mapped = mapAnswer.call(this, batch, answer, results, itemIndex);
 			if (mapped.withoutStoreId) answersLackStoreId = true;
 			if (mapped.ambiguous.length > 0) await askApart(mapped.ambiguous, batch, itemIndex);

@@ -1,5 +1,6 @@
 import {
 	updateDisplayOptions,
+	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
@@ -7,7 +8,7 @@ import {
 
 import { optionsCollection } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/execution';
-import { isPlainObject } from '../../shared/objects';
+import { readRestoreAnswer, restoredItemsOf, type ShipmentSelectors } from '../../transport';
 import { compact, ItemValidator } from '../helpers/validation';
 
 const properties: INodeProperties[] = [
@@ -80,10 +81,42 @@ const displayOptions = { show: { resource: ['shipment'], operation: ['restoreInv
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+/**
+ * The output of a restore the service answered 200 to. It was applied, so there is always an item: the answer with
+ * `restored: true`, the shipment the selectors pick (`restoredShipment`) and what it put back (`restoredItems`, that
+ * record's `request.order_items`); or, split, one item per shipment record with `restored` true on that one only.
+ * What the answer lacks is listed in `missingFromAnswer`, with a notice; without shipment records to split into,
+ * the one item stands for the restore.
+ */
+function restoreOutput(response: IDataObject, selectors: ShipmentSelectors, split: boolean): IDataObject[] {
+	const { shipments, restored, missing } = readRestoreAnswer(response, selectors);
+	const items = restored === undefined ? undefined : restoredItemsOf(restored);
+	if (restored !== undefined && items === undefined) missing.push("the restored shipment's request.order_items");
+	const incomplete: IDataObject =
+		missing.length === 0
+			? {}
+			: {
+					missingFromAnswer: missing,
+					notice: `The service restored the inventory (it answered 200), but its answer lacks: ${missing.join('; ')}. Do not run this item again.`,
+				};
+	if (split && shipments !== undefined && shipments.length > 0) {
+		return shipments.map((record) => ({ ...record, restored: record === restored, ...incomplete }));
+	}
+	const output: IDataObject = { restored: true, ...response };
+	if (restored !== undefined) output.restoredShipment = restored as IDataObject;
+	if (items !== undefined) output.restoredItems = items as IDataObject[];
+	if (split && shipments !== undefined) {
+		output.notice = `The service restored the inventory (it answered 200), but its answer holds no shipment records to split into; this item stands for the restore.${missing.length > 0 ? ` It also lacks: ${missing.join('; ')}.` : ''}`;
+		if (missing.length > 0) output.missingFromAnswer = missing;
+		return [output];
+	}
+	return [{ ...output, ...incomplete }];
+}
+
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const check = new ItemValidator(this.getNode(), itemIndex);
-		const selectors = compact({
+		const selectors: ShipmentSelectors = compact({
 			shipment_id: check.optionalText(this.getNodeParameter('shipmentId', itemIndex, ''), 'Shipment ID'),
 			tracking_number: check.optionalText(this.getNodeParameter('trackingNumber', itemIndex, ''), 'Tracking Number'),
 			carrier_shipment_id: check.optionalText(
@@ -104,8 +137,6 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const splitOption = this.getNodeParameter('options.splitShipments', itemIndex, false);
 		const split = check.optionalBoolean(splitOption, 'Split Into Shipments');
 		const response = await requestForItem.call(this, 'shipmentRestoreInventory', compact(body), itemIndex);
-		if (!split) return response;
-		const shipments = Array.isArray(response?.shipments) ? response.shipments : [];
-		return shipments.filter(isPlainObject);
+		return restoreOutput(response, selectors, split === true);
 	});
 }

@@ -8,6 +8,7 @@ import {
 import { optionsCollection } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/execution';
 import { ItemValidator } from '../helpers/validation';
+import { apiErrorFromUnexpectedAnswer, NOTHING_REMOVED, readRemovalAnswer } from '../../transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -30,6 +31,13 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const check = new ItemValidator(this.getNode(), itemIndex);
 		const handlerId = check.text(this.getNodeParameter('handlerId', itemIndex, ''), 'Handler ID');
 		const response = await requestForItem.call(this, 'webhookRemoveHandler', { _id: handlerId }, itemIndex);
-		return { _id: handlerId, ...response };
+		// The same reading as the trigger's removal (transport/answers.ts): a refusal with a reason failed already.
+		const reading = readRemovalAnswer(response);
+		if ('problem' in reading) {
+			const context = { node: this.getNode(), endpoint: 'webhookRemoveHandler' as const, itemIndex };
+			throw apiErrorFromUnexpectedAnswer(reading.problem, context);
+		}
+		if (reading.removed) return { _id: handlerId, ...response, removed: true };
+		return { _id: handlerId, ...response, removed: false, notice: NOTHING_REMOVED };
 	});
 }

@@ -1,0 +1,200 @@
+// Every item gets exactly one explicit outcome, whatever shape a 200 answer has (issue 23, items 1 and 2): an answer
+// the node cannot read is an error naming what arrived, never `found: false` or a dropped item; a write the service
+// applied always leaves an item, saying what its answer lacks. Each answer is given by the sandbox's `fault` with a
+// 200 body, over real HTTP through n8n's engine.
+const { useInventoryOps, jsonOf } = require('../helpers/inventoryOps');
+
+const BULK = '/api/order/get_single_bulk';
+const KIT = '/api/kit/create';
+const RESTORE = '/s/ship/shipping/restore_inventory';
+const REMOVE = '/api/webhook/remove_handler';
+const NOTHING_REMOVED = /^Nothing was removed: the service answered success: false without a reason/;
+const ctx = useInventoryOps({ orders: 20 });
+
+const answer = (route, body) => ctx.sandbox.fault({ route, count: 1, status: 200, body });
+
+describe('Order -> Get Many', () => {
+	const lookUp = (references, extra = {}) =>
+		ctx.run(
+			{ resource: 'order', operation: 'getMany', lookUpBy: 'list', references: JSON.stringify(references), ...extra },
+			{ continueOnFail: true },
+		);
+
+	test('an entry whose order is not an object fails the references left without an order, naming what arrived', async () => {
+		const [first, second] = await ctx.sandbox.orders({ limit: 2 });
+		const wanted = [first, second].map(({ store_id, order_number }) => ({ store_id, order_number }));
+		await answer(BULK, [{ order: first }, { order: 'ORDER-TEXT' }]);
+		const result = await lookUp(wanted);
+		const [item] = jsonOf(result.items);
+		// Never `found: false` for the second pair: the text entry may well be its order.
+		expect(item.error).toBe(
+			'The service answered /order/get_single_bulk for this batch with 1 entry the node cannot read (entry 1 has as its order text "ORDER-TEXT"), so it cannot tell which references were not found',
+		);
+		expect(result.items.some((output) => output.json.found === false)).toBe(false);
+	});
+
+	test('an entry that is not an object, and an order without order_number, are named too', async () => {
+		const [order] = await ctx.sandbox.orders({ limit: 1 });
+		await answer(BULK, [42, { order: { store_id: order.store_id } }]);
+		const result = await lookUp([{ store_id: order.store_id, order_number: order.order_number }]);
+		expect(jsonOf(result.items)[0].error).toMatch(
+			/with 2 entries the node cannot read \(entry 0 is number 42; entry 1 has an order without an order_number\)/,
+		);
+	});
+
+	test('an entry without an order (or with an empty one) still says "not found", as documented', async () => {
+		const [order] = await ctx.sandbox.orders({ limit: 1 });
+		await answer(BULK, [{ order: {} }]);
+		const result = await lookUp([{ store_id: order.store_id, order_number: 'NO-SUCH' }]);
+		expect(jsonOf(result.items)).toEqual([{ found: false, store_id: order.store_id, order_number: 'NO-SUCH' }]);
+	});
+
+	test('an answer that is not a list fails the items of the batch, naming what arrived', async () => {
+		const [order] = await ctx.sandbox.orders({ limit: 1 });
+		await answer(BULK, { orders: [order] });
+		const result = await lookUp([{ store_id: order.store_id, order_number: order.order_number }]);
+		expect(jsonOf(result.items)[0].error).toBe(
+			'The service answered /order/get_single_bulk with an object with orders where a list was expected',
+		);
+	});
+
+	test('a refusal with a reason (success: false) is a failed item with the service message', async () => {
+		const [order] = await ctx.sandbox.orders({ limit: 1 });
+		await answer(BULK, { success: false, message: 'Store is archived' });
+		const result = await lookUp([{ store_id: order.store_id, order_number: order.order_number }]);
+		expect(jsonOf(result.items)[0].error).toBe('The service refused /order/get_single_bulk: Store is archived');
+	});
+});
+
+describe('Shipment -> Restore Inventory: the restore was applied, so there is always an item', () => {
+	const restore = (options = {}) =>
+		ctx.run(
+			{
+				resource: 'shipment',
+				operation: 'restoreInventory',
+				storeId: 'S1',
+				orderNumber: 'O1',
+				shipmentId: 'ship-2',
+				options,
+			},
+			{ continueOnFail: true },
+		);
+	const record = (id, tracking, quantity) => ({
+		_id: id,
+		response: { tracking_number: tracking, shipment_id: `carrier-${id}` },
+		request: { order_items: [{ sku: 'SKU-1', item_id: 'item-1', quantity, location_id: 'loc-1' }] },
+		deducted: false,
+	});
+
+	test('the output says restored, which shipment and the quantities put back', async () => {
+		await answer(RESTORE, { _id: 'order-1', shipments: [record('ship-1', 'T1', 1), record('ship-2', 'T2', 3)] });
+		const [item] = jsonOf((await restore()).items);
+		expect(item).toEqual({
+			restored: true,
+			_id: 'order-1',
+			shipments: [record('ship-1', 'T1', 1), record('ship-2', 'T2', 3)],
+			restoredShipment: record('ship-2', 'T2', 3),
+			restoredItems: [{ sku: 'SKU-1', item_id: 'item-1', quantity: 3, location_id: 'loc-1' }],
+		});
+	});
+
+	test('split: one item per record, restored true on the restored one only', async () => {
+		await answer(RESTORE, { _id: 'order-1', shipments: [record('ship-1', 'T1', 1), record('ship-2', 'T2', 3)] });
+		const result = await restore({ splitShipments: true });
+		expect(jsonOf(result.items).map((item) => [item._id, item.restored])).toEqual([
+			['ship-1', false],
+			['ship-2', true],
+		]);
+	});
+
+	test('split, and the answer has no shipments: one item that stands for the restore, saying what is missing', async () => {
+		await answer(RESTORE, { _id: 'order-1' });
+		const result = await restore({ splitShipments: true });
+		expect(jsonOf(result.items)).toEqual([
+			{
+				restored: true,
+				_id: 'order-1',
+				missingFromAnswer: ['shipments (got nothing)'],
+				notice: expect.stringMatching(/^The service restored the inventory \(it answered 200\), but its answer lacks: shipments/),
+			},
+		]);
+		expect(result.items[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	test('split, and an empty shipments list: one item saying there was nothing to split into', async () => {
+		await answer(RESTORE, { _id: 'order-1', shipments: [] });
+		const result = await restore({ splitShipments: true });
+		expect(jsonOf(result.items)).toEqual([
+			expect.objectContaining({ restored: true, notice: expect.stringMatching(/no shipment records to split into/) }),
+		]);
+	});
+
+	test('_id alone, or shipments without the one restored: the output lists what the answer lacks', async () => {
+		await answer(RESTORE, { shipments: [record('ship-1', 'T1', 1)] });
+		const [item] = jsonOf((await restore()).items);
+		expect(item.missingFromAnswer).toEqual([
+			'_id (got nothing)',
+			'the restored shipment (got no record matching the shipment asked for)',
+		]);
+		expect(item.restored).toBe(true);
+	});
+
+	test('an answer that is not an object is an error naming it, and says the restore was probably applied', async () => {
+		await answer(RESTORE, 'OK');
+		const result = await restore();
+		expect(jsonOf(result.items)[0]).toEqual({
+			error: 'The service answered /ship/shipping/restore_inventory with text "OK" where an object was expected',
+			details: expect.objectContaining({ description: expect.stringMatching(/probably applied; it was not sent again/) }),
+		});
+		expect(await ctx.sandbox.calls(RESTORE)).toHaveLength(1);
+	});
+});
+
+describe('Kit -> Create: the kit was made, so the item stays, saying which id is missing', () => {
+	test.each([
+		[{ success: true, _id: 'k-1' }, ['new_kit_id']],
+		[{ success: true, new_kit_id: 'nk-1' }, ['_id']],
+		[{ success: true }, ['_id', 'new_kit_id']],
+	])('answer %j', async (body, missing) => {
+		await answer(KIT, body);
+		const result = await ctx.run({ resource: 'kit', operation: 'create', name: 'Kit', sku: 'KIT-SHAPES' });
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result.items)).toEqual([
+			{ ...body, missingFromAnswer: missing, notice: expect.stringContaining(`lacks ${missing.join(' and ')}`) },
+		]);
+	});
+
+	test('the documented answer has no notice', async () => {
+		const result = await ctx.run({ resource: 'kit', operation: 'create', name: 'Kit', sku: 'KIT-SHAPES-OK' });
+		expect(Object.keys(result.items[0].json).sort()).toEqual(['_id', 'new_kit_id', 'success']);
+	});
+});
+
+describe('Webhook Handler -> Remove: one reading with the trigger (transport/answers.ts)', () => {
+	const remove = () =>
+		ctx.run({ resource: 'webhookHandler', operation: 'remove', handlerId: 'h-1' }, { continueOnFail: true });
+
+	test('a bare success: false is an item saying plainly that nothing was removed', async () => {
+		await answer(REMOVE, { success: false });
+		expect(jsonOf((await remove()).items)).toEqual([
+			{ _id: 'h-1', success: false, removed: false, notice: expect.stringMatching(NOTHING_REMOVED) },
+		]);
+	});
+
+	test('success: false with a reason is a failed item with the reason', async () => {
+		await answer(REMOVE, { success: false, message: 'Handler is locked' });
+		expect(jsonOf((await remove()).items)[0].error).toBe('The service refused /webhook/remove_handler: Handler is locked');
+	});
+
+	test('success: true says removed', async () => {
+		await answer(REMOVE, { success: true });
+		expect(jsonOf((await remove()).items)).toEqual([{ _id: 'h-1', success: true, removed: true }]);
+	});
+
+	test('an answer without success true or false is an error naming it', async () => {
+		await answer(REMOVE, { ok: 1 });
+		expect(jsonOf((await remove()).items)[0].error).toBe(
+			'The service answered /webhook/remove_handler with an object with ok, without success true or false',
+		);
+	});
+});
