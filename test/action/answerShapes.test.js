@@ -16,7 +16,7 @@ const answer = (route, body) => ctx.sandbox.fault({ route, count: 1, status: 200
 describe('Order -> Get Many', () => {
 	const lookUp = (references, extra = {}) =>
 		ctx.run(
-			{ resource: 'order', operation: 'getMany', lookUpBy: 'list', references: JSON.stringify(references), ...extra },
+			{ resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: JSON.stringify(references), ...extra },
 			{ continueOnFail: true },
 		);
 
