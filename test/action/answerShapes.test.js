@@ -198,3 +198,35 @@ describe('Webhook Handler -> Remove: one reading with the trigger (transport/ans
 		);
 	});
 });
+
+describe('settings that hold for the whole run are never taken from item 0 alone', () => {
+	// n8n 1.1xx and later (the engine of these tests) pass an expression on as text where the setting takes none.
+	test.each([
+		[{ lookUpBy: '={{ $json.by }}' }, 'Look Up By'],
+		[{ storeIdField: '={{ $json.by }}', lookUpBy: 'itemFields' }, 'Store ID Field'],
+		[{ options: { unmatched: '={{ $json.by }}' } }, 'If an Order Is Not Found'],
+		[{ options: { batchSize: '={{ $json.by }}' } }, 'Batch Size'],
+		[{ options: { timeout: '={{ $json.by }}' } }, 'Timeout'],
+	])('%j as an expression stops the run naming %s, before any call', async (parameters, setting) => {
+		const result = await ctx.run(
+			{ resource: 'order', operation: 'lookUp', storeId: 'S1', orderNumber: 'O1', ...parameters },
+			{ items: [{ json: { by: 'list' } }, { json: { by: 'skip' } }], continueOnFail: true },
+		);
+		expect(result.error.message).toBe(
+			`'${setting}' takes no expression: it holds for the whole run, and n8n passed "{{ $json.by }}" on as text`,
+		);
+		expect(await ctx.sandbox.calls(BULK)).toHaveLength(0);
+	});
+
+	test('the editor offers no expression for them', () => {
+		const { InventoryOps } = require('../../dist/nodes/InventoryOps/InventoryOps.node.js');
+		const properties = new InventoryOps().description.properties.filter((property) =>
+			property.displayOptions?.show?.operation?.includes('lookUp'),
+		);
+		const runWide = ['lookUpBy', 'storeIdField', 'orderNumberField'].map((name) => properties.find((p) => p.name === name));
+		expect(runWide.map((property) => property.noDataExpression)).toEqual([true, true, true]);
+		const options = properties.find((property) => property.name === 'options').options;
+		expect(options.length).toBeGreaterThan(5);
+		expect(options.filter((option) => !option.noDataExpression).map((option) => option.name)).toEqual([]);
+	});
+});

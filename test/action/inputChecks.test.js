@@ -239,7 +239,8 @@ describe('options given by expression are checked too', () => {
 					operation: 'lookUp',
 					storeId: order.store_id,
 					orderNumber: order.order_number,
-					options: { [option]: '={{ "abc" }}' },
+					// As an imported workflow may hold it: the editor offers no expression here (see answerShapes.test.js).
+					options: { [option]: 'abc' },
 				},
 				{ continueOnFail: true },
 			);
@@ -279,9 +280,9 @@ describe('options given by expression are checked too', () => {
 	});
 
 	test.each([
-		[{ lookUpBy: '={{ "byMagic" }}' }, 'Look Up By'],
-		[{ options: { unmatched: '={{ "ignore" }}' } }, 'If an Order Is Not Found'],
-		[{ options: { output: '={{ "all" }}' } }, 'Output'],
+		[{ lookUpBy: 'byMagic' }, 'Look Up By'],
+		[{ options: { unmatched: 'ignore' } }, 'If an Order Is Not Found'],
+		[{ options: { output: 'all' } }, 'Output'],
 	])('Get Many with %j fails naming %s (an unknown choice used to fall back silently)', async (parameters, field) => {
 		const result = await ctx.run(
 			{ resource: 'order', operation: 'lookUp', storeId: '1001', orderNumber: 'NO-SUCH', ...parameters },

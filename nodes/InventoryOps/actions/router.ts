@@ -1,6 +1,7 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import * as kit from './kit';
+import { runWideParameter } from './helpers/runWide';
 import type { InventoryOpsType } from './node.type';
 import * as order from './order';
 import * as shipment from './shipment';
@@ -8,9 +9,9 @@ import * as webhookHandler from './webhookHandler';
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	// Resource and operation cannot be expressions (noDataExpression), so item 0 holds them for every item.
-	const resource = this.getNodeParameter('resource', 0);
-	const operation = this.getNodeParameter('operation', 0);
+	// Resource and operation hold for the whole run (noDataExpression; runWide.ts for imported workflows).
+	const resource = runWideParameter.call(this, 'resource', 'Resource', undefined, items.length);
+	const operation = runWideParameter.call(this, 'operation', 'Operation', undefined, items.length);
 	const inventoryOps = { resource, operation } as InventoryOpsType;
 
 	let returnData: INodeExecutionData[];

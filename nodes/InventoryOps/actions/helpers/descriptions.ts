@@ -12,14 +12,20 @@ const timeoutOption: INodeProperties = {
 		'Milliseconds to wait for the service to answer a call before it fails. A call that may have changed data is not sent again after a time-out.',
 };
 
-/** The Options collection of an operation: its own options plus the time-out every operation offers. */
-export function optionsCollection(operationOptions: INodeProperties[] = []): INodeProperties {
+/**
+ * The Options collection of an operation: its own options plus the time-out every operation offers. `runWide`: the
+ * operation reads the time-out once for all items (Get Many), so the editor offers no expression for it.
+ */
+export function optionsCollection(
+	operationOptions: INodeProperties[] = [],
+	{ runWide = false }: { runWide?: boolean } = {},
+): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [...operationOptions, timeoutOption],
+		options: [...operationOptions, runWide ? { ...timeoutOption, noDataExpression: true } : timeoutOption],
 	};
 }

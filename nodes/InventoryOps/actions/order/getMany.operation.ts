@@ -8,6 +8,7 @@ import {
 import { DEFAULT_TIMEOUT_MS } from '../../transport';
 import { optionsCollection } from '../helpers/descriptions';
 import { forEachItem } from '../helpers/execution';
+import { runWideParameter } from '../helpers/runWide';
 import { ItemValidator, MAX_TIMEOUT_MS } from '../helpers/validation';
 import { lookUpOrders, type LookUpSettings } from './bulkLookup';
 import { itemOutput, OUTPUT_MODES, UNMATCHED_BEHAVIOURS, type OutputSettings } from './output';
@@ -18,6 +19,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Look Up By',
 		name: 'lookUpBy',
 		type: 'options',
+		noDataExpression: true,
 		options: [
 			{
 				name: 'Store ID and Order Number',
@@ -63,6 +65,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Store ID Field',
 		name: 'storeIdField',
 		type: 'string',
+		noDataExpression: true,
 		required: true,
 		default: 'store_id',
 		description: 'The name of the input item field holding the store ID (use dots for nested fields, e.g. order.store)',
@@ -72,6 +75,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Order Number Field',
 		name: 'orderNumberField',
 		type: 'string',
+		noDataExpression: true,
 		required: true,
 		default: 'order_number',
 		description: 'The name of the input item field holding the order number (use dots for nested fields)',
@@ -91,6 +95,7 @@ const properties: INodeProperties[] = [
 			displayName: 'Batch Size',
 			name: 'batchSize',
 			type: 'number',
+			noDataExpression: true,
 			typeOptions: { minValue: 1, maxValue: 10000 },
 			default: 100,
 			description:
@@ -100,6 +105,7 @@ const properties: INodeProperties[] = [
 			displayName: 'Calls in Flight',
 			name: 'callsInFlight',
 			type: 'number',
+			noDataExpression: true,
 			typeOptions: { minValue: 1, maxValue: 16 },
 			default: 4,
 			description: 'How many bulk calls may run at the same time',
@@ -108,6 +114,7 @@ const properties: INodeProperties[] = [
 			displayName: 'Rate Limit Wait (Seconds)',
 			name: 'rateLimitWait',
 			type: 'number',
+			noDataExpression: true,
 			typeOptions: { minValue: 0, maxValue: 3600 },
 			default: 60,
 			description:
@@ -117,6 +124,7 @@ const properties: INodeProperties[] = [
 			displayName: 'If an Order Is Not Found',
 			name: 'unmatched',
 			type: 'options',
+			noDataExpression: true,
 			options: [
 				{
 					name: 'Output Item with Found: False',
@@ -140,6 +148,7 @@ const properties: INodeProperties[] = [
 			displayName: 'Output',
 			name: 'output',
 			type: 'options',
+			noDataExpression: true,
 			options: [
 				{
 					name: 'Order Only',
@@ -154,7 +163,7 @@ const properties: INodeProperties[] = [
 			],
 			default: 'order',
 		},
-	]),
+	], { runWide: true }),
 ];
 
 const displayOptions = { show: { resource: ['order'], operation: ['lookUp'] } };
@@ -169,22 +178,23 @@ function reportBatchSize(this: IExecuteFunctions, asked: number, used: number): 
 }
 
 /**
- * The options that shape the calls and the output of the whole run. They are read once, from the first item
- * (reading them per item costs more than the lookups themselves on large inputs).
+ * The options that shape the calls and the output of the whole run, read once (runWide.ts: an expression that
+ * gives items different values stops the run, naming the option).
  */
-function readSettings(this: IExecuteFunctions): { lookUp: LookUpSettings; output: OutputSettings } {
+function readSettings(this: IExecuteFunctions, itemCount: number): { lookUp: LookUpSettings; output: OutputSettings } {
 	const check = new ItemValidator(this.getNode(), 0);
-	const unmatchedOption = this.getNodeParameter('options.unmatched', 0, 'foundFalse');
+	const option = (name: string, displayName: string, fallback: unknown) =>
+		runWideParameter.call(this, `options.${name}`, displayName, fallback, itemCount);
 	const output: OutputSettings = {
-		unmatched: check.oneOf(unmatchedOption, 'If an Order Is Not Found', UNMATCHED_BEHAVIOURS),
-		output: check.oneOf(this.getNodeParameter('options.output', 0, 'order'), 'Output', OUTPUT_MODES),
+		unmatched: check.oneOf(option('unmatched', 'If an Order Is Not Found', 'foundFalse'), 'If an Order Is Not Found', UNMATCHED_BEHAVIOURS),
+		output: check.oneOf(option('output', 'Output', 'order'), 'Output', OUTPUT_MODES),
 	};
 	const lookUp: LookUpSettings = {
-		batchSize: check.count(this.getNodeParameter('options.batchSize', 0, 100), 'Batch Size', 1, 10_000),
-		callsInFlight: check.count(this.getNodeParameter('options.callsInFlight', 0, 4), 'Calls in Flight', 1, 16),
-		timeoutMs: check.count(this.getNodeParameter('options.timeout', 0, DEFAULT_TIMEOUT_MS), 'Timeout', 1, MAX_TIMEOUT_MS),
+		batchSize: check.count(option('batchSize', 'Batch Size', 100), 'Batch Size', 1, 10_000),
+		callsInFlight: check.count(option('callsInFlight', 'Calls in Flight', 4), 'Calls in Flight', 1, 16),
+		timeoutMs: check.count(option('timeout', 'Timeout', DEFAULT_TIMEOUT_MS), 'Timeout', 1, MAX_TIMEOUT_MS),
 		rateLimitWaitMs:
-			check.count(this.getNodeParameter('options.rateLimitWait', 0, 60), 'Rate Limit Wait (Seconds)', 0, 3600) * 1000,
+			check.count(option('rateLimitWait', 'Rate Limit Wait (Seconds)', 60), 'Rate Limit Wait (Seconds)', 0, 3600) * 1000,
 	};
 	return { lookUp, output };
 }
@@ -194,8 +204,8 @@ function readSettings(this: IExecuteFunctions): { lookUp: LookUpSettings; output
  * gives every input item the orders it asked for (output.ts).
  */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const lookUp = readLookUp.call(this);
-	const settings = readSettings.call(this);
+	const lookUp = readLookUp.call(this, items.length);
+	const settings = readSettings.call(this, items.length);
 	const { byItem, inputErrors, asked } = collectReferences.call(this, items, lookUp);
 
 	const results = await lookUpOrders.call(this, asked, settings.lookUp);

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { isPlainObject } from '../../shared/objects';
 import { asNodeError } from '../helpers/execution';
+import { runWideParameter } from '../helpers/runWide';
 import { ItemValidator } from '../helpers/validation';
 
 /**
@@ -28,14 +29,16 @@ export interface AskedReference {
 
 export type AskedReferences = Map<string, AskedReference>;
 
-/** How each item names its orders; field names are read once for the run, like the other run-wide settings. */
+/** How each item names its orders; the way and the field names hold for the whole run (runWide.ts). */
 export type LookUp =
 	| { by: 'storeAndOrderNumber' | 'list' }
 	| { by: 'itemFields'; storeIdField: string; orderNumberField: string };
 
-export function readLookUp(this: IExecuteFunctions): LookUp {
+export function readLookUp(this: IExecuteFunctions, itemCount: number): LookUp {
 	const check = new ItemValidator(this.getNode(), 0);
-	const by = check.oneOf(this.getNodeParameter('lookUpBy', 0), 'Look Up By', [
+	const setting = (name: string, displayName: string, fallback: unknown) =>
+		runWideParameter.call(this, name, displayName, fallback, itemCount);
+	const by = check.oneOf(setting('lookUpBy', 'Look Up By', undefined), 'Look Up By', [
 		...STORE_AND_ORDER_NUMBER_VALUES,
 		'itemFields',
 		'list',
@@ -44,8 +47,8 @@ export function readLookUp(this: IExecuteFunctions): LookUp {
 	if (by !== 'itemFields') return { by: 'storeAndOrderNumber' };
 	return {
 		by,
-		storeIdField: check.text(this.getNodeParameter('storeIdField', 0, 'store_id'), 'Store ID Field'),
-		orderNumberField: check.text(this.getNodeParameter('orderNumberField', 0, 'order_number'), 'Order Number Field'),
+		storeIdField: check.text(setting('storeIdField', 'Store ID Field', 'store_id'), 'Store ID Field'),
+		orderNumberField: check.text(setting('orderNumberField', 'Order Number Field', 'order_number'), 'Order Number Field'),
 	};
 }
 

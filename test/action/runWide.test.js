@@ -1,0 +1,30 @@
+// runWideParameter under an n8n that evaluates an expression where the setting takes none (1.99, the oldest host
+// line). The jest engine is a newer n8n, which passes such an expression on as text (answerShapes.test.js covers
+// that over real HTTP), so this one path is driven by a stand-in for n8n's execute context: it is the only mock.
+const path = require('node:path');
+
+const { runWideParameter } = require(path.join(__dirname, '../../dist/nodes/InventoryOps/actions/helpers/runWide.js'));
+
+function context(parameters, valuesByItem) {
+	return {
+		getNode: () => ({ name: 'Inventory Ops', type: 'inventoryOps', typeVersion: 1, parameters }),
+		getNodeParameter: (name, itemIndex) => valuesByItem[itemIndex],
+	};
+}
+
+test('an expression giving items different values stops the run naming the setting and both values', () => {
+	const run = context({ lookUpBy: '={{ $json.by }}' }, ['list', 'list', 'itemFields']);
+	expect(() => runWideParameter.call(run, 'lookUpBy', 'Look Up By', undefined, 3)).toThrow(
+		'\'Look Up By\' must be the same for every input item: item 0 gives "list", item 2 gives "itemFields"',
+	);
+});
+
+test('an expression inside Options giving the same value to every item is read once', () => {
+	const run = context({ options: { batchSize: '={{ $vars.size }}' } }, [50, 50, 50]);
+	expect(runWideParameter.call(run, 'options.batchSize', 'Batch Size', 100, 3)).toBe(50);
+});
+
+test('a value that is no expression is taken from item 0 without reading the others', () => {
+	const run = context({ options: { batchSize: 50 } }, [50, 'never read']);
+	expect(runWideParameter.call(run, 'options.batchSize', 'Batch Size', 100, 2)).toBe(50);
+});
