@@ -17,7 +17,7 @@ function shown(value: unknown): string {
 /**
  * A setting that holds for the whole run (it shapes the calls or the output of all items together), so it is read
  * once. The editor offers no expression for it (noDataExpression), but workflows also arrive by import and API
- * with one: newer n8n passes it on as text, which fails naming the setting; older n8n (1.99) evaluates it, so it is
+ * with one: newer n8n passes it on as text, which fails naming the setting; the oldest n8n line we support evaluates it, so it is
  * evaluated for every item, and items that disagree stop the run naming the setting, instead of every item silently
  * getting item 0's value.
  */
