@@ -1,0 +1,30 @@
+// The node suites as ONE jest test file, for Stryker only (`npm run mutation`, test/mutation/README.md). Jest gives
+// every test file its own module registry, so each file loads n8n-core and n8n-workflow again (about half a second);
+// Stryker runs jest once per mutant, and with twenty files that load alone cost ~10 s per mutant. Here they load
+// once per run. Each suite keeps its own hooks inside a describe named after its file, and jest runs no hook of a
+// describe whose tests are all filtered out, so a mutant run starts only the sandboxes of the tests that cover it.
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { SUITE_FOLDERS, PROPERTY_SEED } = require('./suites');
+
+// The property suites draw from a fixed seed here: a mutant must meet the same inputs as the run that measured
+// which tests cover it.
+process.env.PROPERTY_SEED = String(PROPERTY_SEED);
+
+const root = path.resolve(__dirname, '..');
+for (const folder of SUITE_FOLDERS) {
+	const files = fs
+		.readdirSync(path.join(root, folder))
+		.filter((name) => name.endsWith('.test.js'))
+		.sort();
+	for (const name of files) {
+		describe(`${folder}/${name}`, () => {
+			require(path.join(root, folder, name));
+		});
+	}
+}
+
+// A suite may call jest.retryTimes (order.getMany.limits); inside one file that would retry every later suite's
+// failing tests too, and a killed mutant would be run three times. Mutation runs retry nothing.
+delete globalThis[Symbol.for('RETRY_TIMES')];

@@ -1,0 +1,15 @@
+// The jest configuration Stryker runs (stryker.config.mjs): all node suites as one file (all.mutation.js), in the
+// environment that stops a mutant run at its first failing test (bailEnvironment.js).
+const path = require('node:path');
+
+const base = require('../../jest.config');
+
+module.exports = {
+	...base,
+	rootDir: path.resolve(__dirname, '../..'),
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/test/mutation/all.mutation.js'],
+	// An absolute path: Stryker wraps the environment and resolves its name itself, without <rootDir>.
+	testEnvironment: path.join(__dirname, 'bailEnvironment.js'),
+	maxWorkers: 1,
+};
