@@ -1,6 +1,14 @@
 // Mutation testing of nodes/ (`npm run mutation`; how and why: test/mutation/README.md). Stryker mutates the
 // TypeScript, compiles the mutated copy once into its sandbox's dist/ (every mutant sits behind a switch), and runs
 // the node suites (as one jest file) against it, per mutant only the tests that reached the mutated line.
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// Stryker's sandbox (a copy of the repository) lives outside the checkout: n8n-node lint would read its
+// instrumented copy of nodes/, and one folder per checkout keeps two checkouts' runs apart.
+const tempDirName = join(tmpdir(), `stryker-${createHash('sha256').update(process.cwd()).digest('hex').slice(0, 12)}`);
+
 export default {
 	testRunner: 'jest',
 	plugins: ['@stryker-mutator/jest-runner', './test/mutation/ignoreDescriptions.mjs'],
@@ -11,8 +19,8 @@ export default {
 	buildCommand: 'tsc -p tsconfig.build.json',
 	// The mutated code would not type-check (a mutant may turn a string into a number); it only has to run.
 	disableTypeChecks: 'nodes/**/*.ts',
-	// One worker: the machine has two cores and other jobs; a second worker made the timing-based tests flaky.
-	concurrency: 1,
+	// Both cores (CI has the machine to itself; on a shared machine run it under the `heavy` lock).
+	concurrency: 2,
 	timeoutMS: 10_000,
 	incremental: true,
 	incrementalFile: 'test/mutation/stryker-incremental.json',
@@ -21,5 +29,6 @@ export default {
 	htmlReporter: { fileName: 'reports/mutation/mutation.html' },
 	ignorePatterns: ['/e2e', '/bench', '/docs', '/examples', '/reports', '/dist', '/.cache', '/.ci', '/.github'],
 	thresholds: { high: 90, low: 80, break: null },
+	tempDirName,
 	cleanTempDir: 'always',
 };

@@ -12,17 +12,25 @@ const { SUITE_FOLDERS, PROPERTY_SEED } = require('./suites');
 // which tests cover it.
 process.env.PROPERTY_SEED = String(PROPERTY_SEED);
 
+// A mutant run names the tests to run (`-t`, a list of full names, each escaped as a regular expression; set by
+// bailEnvironment.js): a suite none of them is in is not even loaded. Without a filter (the run that measures
+// coverage, or a mutant Stryker cannot place) every suite is.
+const pattern = globalThis.__mutationTestNamePattern;
+// As Stryker escapes each name (@stryker-mutator/util escapeRegExp).
+const escaped = (text) => text.replace(/[.*+\-?^${}()|[\]\\]/g, '\\$&');
 const root = path.resolve(__dirname, '..');
-for (const folder of SUITE_FOLDERS) {
-	const files = fs
+const suites = SUITE_FOLDERS.flatMap((folder) =>
+	fs
 		.readdirSync(path.join(root, folder))
 		.filter((name) => name.endsWith('.test.js'))
-		.sort();
-	for (const name of files) {
-		describe(`${folder}/${name}`, () => {
-			require(path.join(root, folder, name));
-		});
-	}
+		.sort()
+		.map((name) => `${folder}/${name}`),
+);
+const named = pattern ? suites.filter((suite) => pattern.includes(`(${escaped(suite)} `)) : [];
+for (const suite of named.length > 0 ? named : suites) {
+	describe(suite, () => {
+		require(path.join(root, suite));
+	});
 }
 
 // A suite may call jest.retryTimes (order.getMany.limits); inside one file that would retry every later suite's

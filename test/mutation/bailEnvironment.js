@@ -2,12 +2,20 @@
 // mutant is killed already, and the rest of the covering tests (up to the whole suite for a line every call goes
 // through) would only cost time. jest's own `bail` stops between test files, and all suites are one file here
 // (all.mutation.js). The run that measures coverage (no active mutant) runs everything.
+// It also hands the run's test name filter to all.mutation.js.
 const { TestEnvironment } = require('jest-environment-node');
 
 const ACTIVE_MUTANT = '__STRYKER_ACTIVE_MUTANT__';
 
 class BailAfterFirstFailure extends TestEnvironment {
 	failed = false;
+
+	constructor(config, context) {
+		super(config, context);
+		// The tests Stryker asked for (a mutant run names the tests that cover the mutant): all.mutation.js loads
+		// only the suites that hold one of them.
+		this.global.__mutationTestNamePattern = config.globalConfig.testNamePattern ?? undefined;
+	}
 
 	async handleTestEvent(event) {
 		if (process.env[ACTIVE_MUTANT] === undefined) return;

@@ -1,0 +1,136 @@
+// Reads Stryker's JSON report (reports/mutation/mutation.json) and prints the mutation score of every module of
+// nodes/, against the goals of issue 23: 90% in transport/, trigger/, actions/order/, actions/shipment/, 80% elsewhere.
+// A mutant listed in test/mutation/equivalent-mutants.tsv (it cannot change what the package does) counts in no
+// score; every other survivor is printed. Exit status 1 when:
+//   - without --baseline (`npm run mutation`): a module misses its goal or has a survivor not listed;
+//   - with --baseline <incremental file as committed> (`npm run mutation:ci`): a module whose source changed since
+//     that file has a survivor that was not one there and is not listed, or misses its goal.
+//
+//   node scripts/mutation-report.js [--report reports/mutation/mutation.json] [--baseline <file>]
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const EQUIVALENT_FILE = 'test/mutation/equivalent-mutants.tsv';
+const STRICT_AREAS = ['transport/', 'trigger/', 'actions/order/', 'actions/shipment/'];
+const NODES = 'nodes/InventoryOps/';
+
+function argument(name, fallback) {
+	const index = process.argv.indexOf(name);
+	return index === -1 ? fallback : process.argv[index + 1];
+}
+
+const oneLine = (text) => {
+	const line = text.replace(/\s+/g, ' ').trim();
+	return line.length > 120 ? `${line.slice(0, 120)}…` : line;
+};
+
+/** The mutated code as written: the source between the mutant's start and end (lines 1-based, columns 1-based). */
+function originalText(source, { start, end }) {
+	const lines = source.split('\n');
+	if (start.line === end.line) return lines[start.line - 1].slice(start.column - 1, end.column - 1);
+	return [
+		lines[start.line - 1].slice(start.column - 1),
+		...lines.slice(start.line, end.line - 1),
+		lines[end.line - 1].slice(0, end.column - 1),
+	].join('\n');
+}
+
+/** What identifies a mutant across line moves: module, mutator, the code it replaces and what it puts there. */
+function keyOf(file, mutant, source) {
+	return [file, mutant.mutatorName, oneLine(originalText(source, mutant.location)), oneLine(mutant.replacement ?? '')].join('\t');
+}
+
+function readEquivalent() {
+	const listed = new Map();
+	const text = fs.readFileSync(path.join(ROOT, EQUIVALENT_FILE), 'utf8');
+	for (const line of text.split('\n')) {
+		if (line.trim() === '' || line.startsWith('#')) continue;
+		const fields = line.split('\t');
+		if (fields.length !== 5 || fields[4].trim() === '') {
+			throw new Error(`${EQUIVALENT_FILE}: expected file, mutator, original, replacement and why, tab-separated: ${line}`);
+		}
+		listed.set(fields.slice(0, 4).join('\t'), fields[4]);
+	}
+	return listed;
+}
+
+/** Relative module path -> { source, mutants } of a Stryker JSON report or incremental file. */
+function readFiles(file) {
+	const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+	const files = new Map();
+	for (const [name, data] of Object.entries(report.files ?? {})) {
+		files.set(path.relative(ROOT, path.resolve(ROOT, name)).split(path.sep).join('/'), data);
+	}
+	return files;
+}
+
+const DETECTED = new Set(['Killed', 'Timeout']);
+const UNDETECTED = new Set(['Survived', 'NoCoverage']);
+
+function goalOf(file) {
+	const inside = file.startsWith(NODES) ? file.slice(NODES.length) : file;
+	return STRICT_AREAS.some((area) => inside.startsWith(area)) ? 90 : 80;
+}
+
+function main() {
+	const reportFile = path.resolve(ROOT, argument('--report', 'reports/mutation/mutation.json'));
+	const baselineFile = argument('--baseline');
+	const equivalent = readEquivalent();
+	const files = readFiles(reportFile);
+	const baseline = baselineFile && fs.existsSync(baselineFile) ? readFiles(baselineFile) : baselineFile ? new Map() : undefined;
+
+	const rows = [];
+	const failures = [];
+	const usedEquivalents = new Set();
+	for (const [file, { source, mutants }] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+		const row = { file, detected: 0, survivors: [], equivalent: 0, ignored: 0, errors: 0 };
+		for (const mutant of mutants) {
+			const key = keyOf(file, mutant, source);
+			if (DETECTED.has(mutant.status)) row.detected++;
+			else if (mutant.status === 'Ignored') row.ignored++;
+			else if (!UNDETECTED.has(mutant.status)) row.errors++;
+			else if (equivalent.has(key)) {
+				row.equivalent++;
+				usedEquivalents.add(key);
+			} else row.survivors.push({ mutant, key });
+		}
+		const counted = row.detected + row.survivors.length;
+		if (counted + row.equivalent === 0) continue;
+		row.score = counted === 0 ? 100 : (100 * row.detected) / counted;
+		row.goal = goalOf(file);
+		const old = baseline?.get(file);
+		row.changed = baseline !== undefined && old?.source !== source;
+		if (baseline === undefined || row.changed) {
+			const oldSurvivors = new Set(
+				(old?.mutants ?? []).filter((mutant) => UNDETECTED.has(mutant.status)).map((mutant) => keyOf(file, mutant, old.source)),
+			);
+			const fresh = row.survivors.filter(({ key }) => baseline === undefined || !oldSurvivors.has(key));
+			for (const { mutant } of fresh) {
+				failures.push(`${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} survived (${mutant.status}): ${oneLine(originalText(source, mutant.location))} -> ${oneLine(mutant.replacement ?? '')}`);
+			}
+			if (row.score < row.goal) failures.push(`${file}: ${row.score.toFixed(1)}% killed, goal ${row.goal}%`);
+		}
+		rows.push(row);
+	}
+
+	const width = Math.max(...rows.map((row) => row.file.length - NODES.length), 6);
+	console.log(`${'module'.padEnd(width)}  score  goal  killed  survived  equivalent  ignored  errors${baseline ? '  changed' : ''}`);
+	for (const row of rows) {
+		console.log(
+			`${row.file.replace(NODES, '').padEnd(width)}  ${row.score.toFixed(1).padStart(5)}  ${String(row.goal).padStart(4)}  ${String(row.detected).padStart(6)}  ${String(row.survivors.length).padStart(8)}  ${String(row.equivalent).padStart(10)}  ${String(row.ignored).padStart(7)}  ${String(row.errors).padStart(6)}${baseline ? `  ${row.changed ? 'yes' : ''}` : ''}`,
+		);
+	}
+	const total = rows.reduce((sum, row) => ({ detected: sum.detected + row.detected, survivors: sum.survivors + row.survivors.length }), { detected: 0, survivors: 0 });
+	console.log(`all modules: ${((100 * total.detected) / (total.detected + total.survivors)).toFixed(1)}% killed (${total.detected} killed, ${total.survivors} survived, equivalent ones not counted)`);
+	const stale = [...equivalent.keys()].filter((key) => !usedEquivalents.has(key) && files.has(key.split('\t')[0]));
+	for (const key of stale) console.log(`note: listed as equivalent but not a survivor now: ${key.replace(/\t/g, ' | ')}`);
+
+	if (failures.length > 0) {
+		console.log(`\nmutation: ${failures.length} problem(s) — kill each survivor with a test, or list it in ${EQUIVALENT_FILE} with why:`);
+		for (const failure of failures) console.log(`  ${failure}`);
+		process.exitCode = 1;
+	}
+}
+
+main();
