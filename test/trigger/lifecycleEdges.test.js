@@ -1,0 +1,125 @@
+// Lifecycle paths no other test reached (found by the mutation run, test/mutation/README.md): each test says which
+// line of trigger/lifecycle.ts it guards. Counted in the sandbox's handler table, over real HTTP.
+const { answers } = require('../helpers/profile');
+const { addHandlerAsClient } = require('../helpers/sandbox');
+const { useTriggerHarness } = require('./helpers/setup');
+
+// Whether the profile's service returns the new handler's id: without one nothing can remove a handler.
+const REMOVABLE = answers.addHandlerId !== 'none';
+const ADD_ROUTE = '/api/webhook/add_handler';
+const REMOVE_ROUTE = '/api/webhook/remove_handler';
+const STATIC_KEY = 'node:Inventory Ops Trigger';
+
+const context = useTriggerHarness();
+let harness;
+let sandbox;
+beforeEach(() => ({ harness, sandbox } = context));
+
+function workflow(id, events, extra = {}) {
+	return harness.storedWorkflow({ id, name: `Edges ${id}`, parameters: { events, customEventTypes: '', options: {}, ...extra } });
+}
+
+const typesOf = (handlers) => handlers.map((handler) => handler.type).sort();
+const calls = async (route) => (await harness.admin('GET', `/calls?route=${route}`)).calls;
+const failure = (promise) =>
+	promise.then(
+		() => {
+			throw new Error('expected a failure');
+		},
+		(error) => error,
+	);
+
+/** The service fails the n-th call of `route` from now on (counted as the trigger sends them). */
+function failNthCall(route, n, fault = { status: 500 }) {
+	let seen = 0;
+	return async (options) => {
+		if (!String(options.url).endsWith(route.replace('/api', ''))) return;
+		seen += 1;
+		if (seen === n) await harness.admin('POST', '/faults', { route, count: 1, ...fault });
+	};
+}
+
+// registerHandlers: `if (types.length === 0) throw ...`
+test('no event type selected: the activation is refused, naming Events, and nothing is added', async () => {
+	const stored = workflow('wf-none', []);
+	const error = await failure(harness.activate(stored));
+	expect(error.message).toBe('Events: select at least one event or enter a custom event type');
+	expect(await calls(ADD_ROUTE)).toHaveLength(0);
+	expect(await harness.handlers()).toHaveLength(0);
+});
+
+// handlersExist: `held.size === selected.length && ...` (the stored types a superset of the selection)
+test('a narrower selection is not "already registered": the next activation adds only the types still selected', async () => {
+	const stored = workflow('wf-narrow', ['order.shipped', 'item.inventory', 'shipment.created']);
+	await harness.activate(stored);
+	stored.parameters = { ...stored.parameters, events: ['order.shipped', 'item.inventory'] };
+	await harness.activate(stored);
+
+	expect(typesOf((await calls(ADD_ROUTE)).map((call) => call.body))).toEqual(
+		['item.inventory', 'item.inventory', 'order.shipped', 'order.shipped', 'shipment.created'].sort(),
+	);
+	const registration = harness.staticState(stored.staticData).registrations[harness.webhookUrl(stored, false)];
+	expect(typesOf(registration.handlers)).toEqual(['item.inventory', 'order.shipped']);
+	if (REMOVABLE) expect(typesOf(await harness.handlers())).toEqual(['item.inventory', 'order.shipped']);
+});
+
+// handlerName: `n8n: <workflow> (workflow <id>) - <type>`, and ` [test]` only for a test registration
+test('handler names say workflow, id and type; a listen-for-test handler is marked [test], a published one is not', async () => {
+	const stored = workflow('wf-names', ['order.shipped']);
+	await harness.activate(stored);
+	const registration = await harness.listenForTest(stored);
+
+	const names = (await harness.handlers()).map((handler) => handler.name).sort();
+	expect(names).toEqual([
+		'n8n: Edges wf-names (workflow wf-names) - order.shipped',
+		'n8n: Edges wf-names (workflow wf-names) - order.shipped [test]',
+	]);
+	await harness.stopTest(stored, registration);
+});
+
+// removeHandlers: `[...registration.handlers, ...retried]`, the retried being the leftovers of the same kind only
+test('deactivation also removes the handlers an earlier failed removal left recorded, of its own kind only', async () => {
+	const stored = workflow('wf-leftovers', ['order.shipped']);
+	await harness.activate(stored);
+	const url = harness.webhookUrl(stored, false);
+	const add = (type, at) => addHandlerAsClient(sandbox, { type, name: `left ${type}`, handler: { url: at } });
+	const productionLeftover = await add('item.updated', url);
+	const testLeftover = await add('item.inventory', harness.webhookUrl(stored, true));
+	// As an earlier activation whose removals failed leaves them in the static data (trigger/state.ts).
+	const record = (id, type, kind) => ({ type, id, name: `left ${type}`, url, kind, addedAt: '2026-01-01T00:00:00.000Z' });
+	stored.staticData[STATIC_KEY].inventoryOpsTrigger.leftovers = [
+		record(productionLeftover, 'item.updated', 'production'),
+		record(testLeftover, 'item.inventory', 'test'),
+	];
+
+	expect(await harness.deactivate(stored)).toBe(true);
+	const removed = (await calls(REMOVE_ROUTE)).map((call) => call.body._id);
+	expect(removed).toContain(productionLeftover);
+	expect(removed).not.toContain(testLeftover);
+	const left = await harness.handlers();
+	expect(left.map((handler) => handler._id)).toContain(testLeftover);
+	expect(left.map((handler) => handler._id)).not.toContain(productionLeftover);
+	expect(harness.staticState(stored.staticData).leftovers.map((leftover) => leftover.id)).toEqual([testLeftover]);
+});
+
+// registerHandlers' rollback: `rollbackFailures` kept as leftovers and named in the error
+test('a rollback whose removal fails: the error names the handler it could not remove', async () => {
+	const stored = workflow('wf-rollback', ['order.shipped', 'item.inventory']);
+	const failAdd = failNthCall(ADD_ROUTE, 2);
+	const failRemove = failNthCall(REMOVE_ROUTE, 1);
+	harness.beforeRequest(async (options) => {
+		await failAdd(options);
+		await failRemove(options);
+	});
+
+	const error = await failure(harness.activate(stored));
+	expect(error.message).toContain('Activation failed adding the webhook handler for "item.inventory" (2 of 2)');
+	if (REMOVABLE) {
+		expect(error.description).toContain('0 handler(s) added before it were removed again');
+		expect(error.description).toContain(
+			'Could not remove (recorded, removed on the next activation): "n8n: Edges wf-rollback (workflow wf-rollback) - order.shipped" (type order.shipped, id ',
+		);
+	} else {
+		expect(error.description).toContain('Added without an id, so they cannot be removed by this trigger');
+	}
+});
