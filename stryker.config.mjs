@@ -16,7 +16,10 @@ export default {
 	jest: { configFile: 'test/mutation/jest.config.js', enableFindRelatedTests: false },
 	coverageAnalysis: 'perTest',
 	mutate: ['nodes/**/*.ts', '!nodes/**/node.type.ts'],
-	buildCommand: 'tsc -p tsconfig.build.json',
+	// Stryker links node_modules into its sandbox only after the build, and a sandbox outside the checkout cannot
+	// find the checkout's by walking up: the build links it first.
+	buildCommand: `ln -s ${JSON.stringify(join(process.cwd(), 'node_modules'))} node_modules && tsc -p tsconfig.build.json`,
+	symlinkNodeModules: false,
 	// The mutated code would not type-check (a mutant may turn a string into a number); it only has to run.
 	disableTypeChecks: 'nodes/**/*.ts',
 	// Both cores (CI has the machine to itself; on a shared machine run it under the `heavy` lock).
