@@ -8,7 +8,7 @@ import type {
 import { router } from './actions/router';
 import { MAIN_CONNECTION } from './shared/connections';
 import { testInventoryOpsApiCredential } from './transport';
-import { properties } from './actions/properties';
+import { properties, subtitle } from './actions/properties';
 
 export class InventoryOps implements INodeType {
 	description: INodeTypeDescription = {
@@ -17,7 +17,10 @@ export class InventoryOps implements INodeType {
 		icon: { light: 'file:inventoryOps.svg', dark: 'file:inventoryOps.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// n8n opens a documentationUrl starting with http as it is; from the codex file it would append its tracking
+		// query after the #anchor, which then matches no heading.
+		documentationUrl: 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#inventory-ops-node',
+		subtitle,
 		description:
 			'Look up orders by store and order number, create kits, restore the inventory a shipment deducted, and add or remove webhook handlers in Inventory Ops',
 		defaults: { name: 'Inventory Ops' },

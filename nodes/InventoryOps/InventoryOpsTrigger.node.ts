@@ -10,7 +10,7 @@ import { receiveDelivery } from './trigger/delivery';
 import { MAIN_CONNECTION } from './shared/connections';
 import { testInventoryOpsApiCredential } from './transport';
 import { handlersExist, registerHandlers, removeHandlers } from './trigger/lifecycle';
-import { triggerProperties } from './trigger/properties';
+import { triggerPanel, triggerProperties } from './trigger/properties';
 
 export class InventoryOpsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -19,6 +19,9 @@ export class InventoryOpsTrigger implements INodeType {
 		icon: { light: 'file:inventoryOps.svg', dark: 'file:inventoryOps.dark.svg' },
 		group: ['trigger'],
 		version: 1,
+		// n8n opens a documentationUrl starting with http as it is; from the codex file it would append its tracking
+		// query after the #anchor, which then matches no heading.
+		documentationUrl: 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#inventory-ops-trigger',
 		subtitle: '={{"Events: " + $parameter["events"].join(", ")}}',
 		description:
 			'Starts the workflow when Inventory Ops sends an event, e.g. an order shipped, an order status changed or a shipment voided',
@@ -28,6 +31,7 @@ export class InventoryOpsTrigger implements INodeType {
 		credentials: [{ name: 'inventoryOpsApi', required: true, testedBy: 'inventoryOpsApiTest' }],
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 		properties: triggerProperties,
+		triggerPanel,
 	};
 
 	// The credential's Test button runs this (n8n looks it up by the name in credentials[].testedBy).

@@ -16,3 +16,116 @@ test('no operation value triggers the editor\'s "runs multiple times... Execute 
 	expect(values).toContain('lookUp');
 	expect(values.filter((value) => hinted.includes(value))).toEqual([]);
 });
+
+const { NodeHelpers } = require('n8n-workflow');
+const { InventoryOpsTrigger } = require(path.join(DIST, 'nodes/InventoryOps/InventoryOpsTrigger.node.js'));
+const { unreachableHost, webhookUrlWarning } = require(path.join(DIST, 'nodes/InventoryOps/trigger/webhookUrl.js'));
+
+const trigger = new InventoryOpsTrigger().description;
+const eventOptions = trigger.properties.find((property) => property.name === 'events').options;
+
+describe("the trigger's entries in the node panel", () => {
+	// Without `action`, the editor names an entry "On " + the option's name with dots as spaces, lower-cased:
+	// "On order status changed order status".
+	test('every event option has an action that reads as a sentence, and no "*" or type in its name', () => {
+		for (const option of eventOptions) {
+			expect(option.action).toMatch(/^On [a-z][a-z ]+$/);
+			expect(option.action.toLowerCase()).toBe(`on ${option.name.toLowerCase()}`);
+			expect(option.name).not.toMatch(/[*.()]/);
+			expect(option.description.endsWith(` (${option.value})`)).toBe(true);
+		}
+		expect(new Set(eventOptions.map((option) => option.action)).size).toBe(eventOptions.length);
+	});
+
+	test('the options are in alphabetical order (the upcoming lint rule)', () => {
+		const names = eventOptions.map((option) => option.name);
+		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+	});
+});
+
+describe('the overlap notice: shown only when a selected type can be covered by another selected pattern', () => {
+	const notices = trigger.properties.filter((property) => property.type === 'notice' && /already covers/.test(property.displayName));
+	/** How many overlap notices the editor shows for these parameters (n8n-workflow's own displayParameter). */
+	const shown = (events, customEventTypes = '') =>
+		notices.filter((notice) => NodeHelpers.displayParameter({ events, customEventTypes }, notice, null, trigger)).length;
+
+	test.each([
+		['nothing selected', [], ''],
+		['one event', ['order.shipped'], ''],
+		['one pattern', ['order.status.*'], ''],
+		['every listed event (none covers another)', eventOptions.map((option) => option.value), ''],
+		['a custom type beside a plain event', ['order.shipped'], 'order.created'],
+		['one custom pattern alone', [], 'order.*'],
+	])('hidden: %s', (_, events, custom) => {
+		expect(shown(events, custom)).toBe(0);
+	});
+
+	test.each([
+		['a listed pattern and a custom type', ['order.status.*'], 'order.status.shipped'],
+		['a custom pattern and a listed event', ['order.shipped'], 'order.*'],
+		['a custom pattern among custom types', [], 'order.*, order.created'],
+		['a custom pattern among custom types, one per line', [], 'order.created\norder.*'],
+	])('shown once: %s', (_, events, custom) => {
+		expect(shown(events, custom)).toBe(1);
+	});
+});
+
+test('the trigger panel says what is particular: test handlers while listening, one per event type when published, removed when unpublished, WEBHOOK_URL', () => {
+	const { executionsHelp, activationHint } = trigger.triggerPanel;
+	expect(executionsHelp.inactive).toMatch(/Listen for test event.*test webhook handler.*each selected event type.*removes them/);
+	expect(executionsHelp.inactive).toMatch(/publish.*one handler per event type.*Unpublishing removes those handlers/);
+	for (const text of [executionsHelp.inactive, executionsHelp.active]) expect(text).toMatch(/reach n8n's webhook URL.*WEBHOOK_URL/);
+	expect(activationHint.inactive).toMatch(/publish/);
+});
+
+describe('a webhook URL the service cannot reach', () => {
+	test.each([
+		'http://127.0.0.1:5678/webhook/abc/webhook',
+		'http://localhost:5678/webhook/abc/webhook',
+		'http://10.1.2.3/webhook/x',
+		'http://192.168.0.5:5678/webhook/x',
+		'http://172.20.0.2/webhook/x',
+		'http://[::1]:5678/webhook/x',
+	])('%s: a warning that names the address and WEBHOOK_URL', (url) => {
+		const host = unreachableHost(url);
+		expect(host).toBeDefined();
+		expect(webhookUrlWarning(url, host)).toMatch(/local or private address.*WEBHOOK_URL/);
+	});
+
+	test.each(['https://n8n.example.com/webhook/x', 'http://172.32.0.1/webhook/x', 'http://11.0.0.1/webhook/x', 'not a url'])(
+		'%s: no warning',
+		(url) => {
+			expect(unreachableHost(url)).toBeUndefined();
+		},
+	);
+});
+
+test('canvas subtitles in words, for every operation', () => {
+	const resources = action.properties.find((property) => property.name === 'resource').options.map((option) => option.value);
+	const subtitleOf = (resource, operation) =>
+		// The editor evaluates the expression with $parameter; the map in it is plain JSON.
+		JSON.parse(action.subtitle.match(/\{\{ (\{.*\})\[/)[1])[`${resource}.${operation}`];
+	for (const resource of resources) {
+		const property = operations.find((candidate) => candidate.displayOptions.show.resource.includes(resource));
+		for (const { value } of property.options) expect(subtitleOf(resource, value)).toMatch(/^[A-Z][a-z]+( [a-z]+)+$/);
+	}
+});
+
+test('documentation links n8n opens as they are (no tracking query after an #anchor), and no codex subcategories', () => {
+	const fs = require('node:fs');
+	for (const [description, file] of [
+		[action, 'InventoryOps.node.json'],
+		[trigger, 'InventoryOpsTrigger.node.json'],
+	]) {
+		expect(description.documentationUrl).toMatch(/^https:\/\/.*#inventory-ops-(node|trigger)$/);
+		const codex = JSON.parse(fs.readFileSync(path.join(DIST, 'nodes/InventoryOps', file), 'utf8'));
+		expect(codex.subcategories).toBeUndefined();
+	}
+});
+
+test('placeholders look like the data (ids are numbers such as 1002), and collections say "Add option" as n8n does now', () => {
+	const all = [...action.properties, ...trigger.properties];
+	const byName = (name) => all.filter((property) => property.name === name);
+	for (const property of [...byName('storeId'), ...byName('orderNumber')]) expect(property.placeholder).toMatch(/^e\.g\. \d+$/);
+	for (const property of byName('options')) expect(property.placeholder).toBe('Add option');
+});

@@ -50,8 +50,12 @@ describe('links to the documentation', () => {
 			);
 		});
 		const credential = Object.values(require(path.join(root, pkg.n8n.credentials[0])))[0];
-		const links = [...codexLinks, new credential().documentationUrl];
-		expect(links.length).toBeGreaterThanOrEqual(5);
+		const nodeLinks = pkg.n8n.nodes.map((file) => {
+			const NodeType = Object.values(require(path.join(root, file)))[0];
+			return new NodeType().description.documentationUrl;
+		});
+		const links = [...codexLinks, new credential().documentationUrl, ...nodeLinks];
+		expect(links.length).toBeGreaterThanOrEqual(7);
 		for (const link of links) {
 			expect(link.startsWith(`${repository}#`)).toBe(true);
 			expect({ link, found: anchors.has(link.split('#')[1]) }).toEqual({ link, found: true });

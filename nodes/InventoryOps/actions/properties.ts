@@ -44,3 +44,14 @@ export const properties: INodeProperties[] = [
 	...shipment.description,
 	...webhookHandler.description,
 ];
+
+/** What the canvas shows under the node, in words ("Get many orders"), not the internal values ("lookUp: order"). */
+const SUBTITLES: Record<string, string> = {
+	'order.lookUp': 'Get many orders',
+	'kit.create': 'Create a kit',
+	'shipment.restoreInventory': 'Restore shipment inventory',
+	'webhookHandler.add': 'Add a webhook handler',
+	'webhookHandler.remove': 'Remove a webhook handler',
+};
+
+export const subtitle = `={{ ${JSON.stringify(SUBTITLES)}[$parameter["resource"] + "." + $parameter["operation"]] }}`;

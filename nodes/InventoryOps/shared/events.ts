@@ -6,43 +6,58 @@ import type { INodePropertyOptions } from 'n8n-workflow';
  * wildcard.
  */
 export const EVENT_TYPE_OPTIONS: INodePropertyOptions[] = [
+	// n8n's node panel lists a trigger's entries as `action` ("On item inventory changed"); without it, it builds
+	// them from the name with dots turned into words ("On order status changed order status"). Names carry no
+	// "*" (n8n's lint: it reads ambiguously); the type is in the description, in brackets.
 	{
-		name: 'Order Status Changed (order.status.*)',
-		value: 'order.status.*',
-		description: 'Any change of an order status, e.g. order.status.shipped',
-	},
-	{ name: 'Order Shipped (order.shipped)', value: 'order.shipped', description: 'An order was shipped' },
-	{
-		name: 'Order Tracking (order.tracking)',
-		value: 'order.tracking',
-		description: 'Tracking information of an order changed',
-	},
-	{ name: 'Order Tags (order.tags)', value: 'order.tags', description: 'The tags of an order changed' },
-	{
-		name: 'Item Inventory (item.inventory)',
+		name: 'Item Inventory Changed',
 		value: 'item.inventory',
-		description: 'The inventory of an item changed',
+		action: 'On item inventory changed',
+		description: 'The inventory of an item changed (item.inventory)',
 	},
-	{ name: 'Item Updated (item.updated)', value: 'item.updated', description: 'An item was updated' },
+	{ name: 'Item Updated', value: 'item.updated', action: 'On item updated', description: 'An item was updated (item.updated)' },
+	{ name: 'Order Shipped', value: 'order.shipped', action: 'On order shipped', description: 'An order was shipped (order.shipped)' },
 	{
-		name: 'Shipment Created (shipment.created)',
-		value: 'shipment.created',
-		description: 'A shipment was created',
-	},
-	{
-		name: 'Shipment Voided (shipment.voided)',
-		value: 'shipment.voided',
-		description: 'A shipment was voided',
+		name: 'Order Status Changed',
+		value: 'order.status.*',
+		action: 'On order status changed',
+		description: 'Any change of an order status, e.g. order.status.shipped (order.status.*)',
 	},
 	{
-		name: 'Purchase Order Events (purchase_order.*)',
+		name: 'Order Tags Changed',
+		value: 'order.tags',
+		action: 'On order tags changed',
+		description: 'The tags of an order changed (order.tags)',
+	},
+	{
+		name: 'Order Tracking Changed',
+		value: 'order.tracking',
+		action: 'On order tracking changed',
+		description: 'The tracking information of an order changed (order.tracking)',
+	},
+	{
+		name: 'Purchase Order Event',
 		value: 'purchase_order.*',
-		description: 'Any purchase order event',
+		action: 'On purchase order event',
+		description: 'Any purchase order event (purchase_order.*)',
 	},
 	{
-		name: 'Transfer Order Events (transfer_order.*)',
+		name: 'Shipment Created',
+		value: 'shipment.created',
+		action: 'On shipment created',
+		description: 'A shipment was created (shipment.created)',
+	},
+	{
+		name: 'Shipment Voided',
+		value: 'shipment.voided',
+		action: 'On shipment voided',
+		description: 'A shipment was voided (shipment.voided)',
+	},
+	{
+		name: 'Transfer Order Event',
 		value: 'transfer_order.*',
-		description: 'Any transfer order event',
+		action: 'On transfer order event',
+		description: 'Any transfer order event (transfer_order.*)',
 	},
 ];
 

@@ -23,16 +23,68 @@ const STATUS_HINTS: Record<number, string> = {
 	400: 'The service rejected the request as invalid. Check the fields named in the message.',
 	401: 'The access token was missing or rejected. Check the Access Token in the Inventory Ops API credential.',
 	403: 'The access token is valid but lacks the permission (scope) this operation needs.',
-	404: 'The service does not know this address or record. Check the Base URL / App Base URL in the credential and the identifiers sent.',
-	409: 'The request conflicts with data already on the service (for example a duplicate SKU).',
+	409: 'The request conflicts with data already on the service.',
 	429: 'The service rate limit was exceeded and stayed exceeded after the allowed retries. Try again later or lower the batch size / calls in flight.',
 	500: 'The service failed internally.',
 };
 
-function hintFor(status: number, changesData: boolean): string | undefined {
+/** What a 409 means where the service says more than "conflict"; both codes say the restore changed nothing. */
+const CONFLICT_HINTS: Record<string, string> = {
+	ALREADY_RESTORED: 'The inventory of this shipment was already restored. Nothing was changed.',
+	NOTHING_TO_RESTORE: 'This shipment never deducted inventory, so there was nothing to restore. Nothing was changed.',
+};
+
+/** A 404 about a record the service looked for (e.g. HANDLER_NOT_FOUND), per operation: the address was right. */
+const RECORD_NOT_FOUND_HINTS: Partial<Record<Endpoint, string>> = {
+	webhookRemoveHandler: 'The service knows no webhook handler with this ID; it may have been removed already. Check the ID.',
+	shipmentRestoreInventory:
+		'The service found no shipment for these IDs. Check Store ID, Order Number and the shipment identifiers.',
+};
+
+const CREDENTIAL_FIELD: Record<'baseUrl' | 'appBaseUrl', string> = { baseUrl: 'Base URL', appBaseUrl: 'App Base URL' };
+
+function notFoundHint(endpoint: Endpoint, code: string | undefined): string {
+	// A code naming a record (SHIPMENT_NOT_FOUND) comes from the operation itself, so the address is right; a bare
+	// NOT_FOUND, no code or a web page is what an address without the operation answers.
+	if (code !== undefined && code !== 'NOT_FOUND' && /NOT_FOUND$/.test(code)) {
+		return RECORD_NOT_FOUND_HINTS[endpoint] ?? 'The service does not know the record named in the message. Check the identifiers sent.';
+	}
+	return `The service has no such address or record. Check the ${CREDENTIAL_FIELD[ENDPOINTS[endpoint].base]} in the credential, and the identifiers sent.`;
+}
+
+function hintFor(status: number, endpoint: Endpoint, code: string | undefined): string | undefined {
+	if (status === 404) return notFoundHint(endpoint, code);
+	if (status === 409) {
+		if (code !== undefined && CONFLICT_HINTS[code] !== undefined) return CONFLICT_HINTS[code];
+		if (endpoint === 'kitCreate') return `${STATUS_HINTS[409]} A kit's SKU must not be used by another item or kit.`;
+	}
 	const hint = STATUS_HINTS[status] ?? (status >= 500 ? STATUS_HINTS[500] : undefined);
-	if (status < 500 || !changesData) return hint;
+	if (status < 500 || !ENDPOINTS[endpoint].changesData) return hint;
 	return `${hint} Nothing here can tell whether the change was applied, so it was not sent again; check the service before running this item again.`;
+}
+
+// The status's own name, which some services put in `overview`: it says nothing the status code does not.
+const GENERIC_STATUS_TEXTS = new Set([
+	'bad request',
+	'unauthorized',
+	'forbidden',
+	'not found',
+	'method not allowed',
+	'conflict',
+	'payload too large',
+	'unprocessable entity',
+	'too many requests',
+	'internal server error',
+	'bad gateway',
+	'service unavailable',
+	'gateway timeout',
+	'request error',
+	'server error',
+	'error',
+]);
+
+function saysMoreThanStatus(overview: string | undefined): overview is string {
+	return overview !== undefined && !GENERIC_STATUS_TEXTS.has(overview.trim().replace(/\.$/, '').toLowerCase());
 }
 
 export interface ErrorContext {
@@ -88,9 +140,8 @@ function apiError(status: number, serviceError: ServiceError, context: ErrorCont
 		: serviceError.page === true
 			? `The service answered ${status} to ${ENDPOINTS[context.endpoint].path} with a web page titled "${serviceError.message}" (from a gateway or proxy in front of it)`
 			: (serviceError.message ?? `The service answered ${status} to ${ENDPOINTS[context.endpoint].path}`);
-	const details = [serviceError.overview, hintFor(status, ENDPOINTS[context.endpoint].changesData)]
-		.filter(Boolean)
-		.join(' ');
+	const overview = saysMoreThanStatus(serviceError.overview) ? serviceError.overview : undefined;
+	const details = [overview, hintFor(status, context.endpoint, serviceError.code)].filter(Boolean).join(' ');
 	const fields = Object.fromEntries(
 		Object.entries({
 			...serviceError,

@@ -11,6 +11,7 @@ import { asLeftovers, describeHandler, removeHandlerRecords, type RemovalFailure
 import { EVENT_TYPE_HEADER } from './eventBody';
 import { createSecret, SECRET_HEADER } from './secret';
 import { readSelectedEventTypes } from './selection';
+import { unreachableHost, webhookUrlWarning } from './webhookUrl';
 import { readState, writeState, type HandlerRecord, type RegistrationKind, type TriggerState } from './state';
 
 function currentWebhookUrl(this: IHookFunctions): string {
@@ -124,6 +125,10 @@ async function addHandler(
 export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	const url = currentWebhookUrl.call(this);
 	const kind = activationKind.call(this);
+	const unreachable = unreachableHost(url);
+	if (unreachable !== undefined) {
+		this.logger.warn(webhookUrlWarning(url, unreachable), { workflowId: this.getWorkflow().id, node: this.getNode().name });
+	}
 	const types = readSelectedEventTypes.call(this);
 	if (types.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Events: select at least one event or enter a custom event type');

@@ -47,7 +47,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. store_1',
+		placeholder: 'e.g. 1002',
 		description: 'The identifier of the store the order belongs to',
 		displayOptions: { show: { lookUpBy: STORE_AND_ORDER_NUMBER_VALUES } },
 	},

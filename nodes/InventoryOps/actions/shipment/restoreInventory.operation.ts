@@ -18,6 +18,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
+		placeholder: 'e.g. 1002',
 		description: 'The ID of the store the shipped order belongs to',
 	},
 	{
@@ -26,6 +27,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
+		placeholder: 'e.g. 1001',
 		description: 'The number of the order whose shipment deducted the inventory',
 	},
 	{

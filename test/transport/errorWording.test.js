@@ -1,0 +1,52 @@
+// The words of an API error's description, through n8n's engine against the sandbox: no generic status text glued
+// before the hint, no SKU talk for a shipment, "Nothing was changed" where the service's code says so, and an
+// unknown handler id that does not blame the Base URL. Where the profile's service sends no error code (web-page
+// errors), only what the node can know is checked.
+const { useInventoryOps } = require('../helpers/inventoryOps');
+const { errorSeen } = require('../helpers/profile');
+
+const ctx = useInventoryOps({ orders: 50 });
+let order;
+
+beforeAll(async () => {
+	const orders = await ctx.sandbox.orders({ limit: 50 });
+	order = orders.find((candidate) => candidate.shipments.some((shipment) => shipment.deducted && !shipment.voided));
+});
+
+const restore = () => ({
+	resource: 'shipment',
+	operation: 'restoreInventory',
+	storeId: order.store_id,
+	orderNumber: order.order_number,
+	shipmentId: order.shipments.find((shipment) => shipment.deducted && !shipment.voided)._id,
+});
+
+test('a shipment restored twice: the second error says nothing was changed, with no "Conflict" and no SKU', async () => {
+	expect((await ctx.run(restore())).error).toBeUndefined();
+	const again = await ctx.run(restore());
+	expect(again.error.httpCode).toBe('409');
+	const { description } = again.error;
+	expect(description).not.toMatch(/^Conflict\b/);
+	expect(description).not.toMatch(/SKU/);
+	if (errorSeen(409).code) {
+		expect(description).toMatch(/^The inventory of this shipment was already restored\. Nothing was changed\. Code: ALREADY_RESTORED\./);
+	}
+});
+
+test('an unknown handler id (answered 404): the error speaks of the id, not of the Base URL', async () => {
+	await ctx.sandbox.config({ removeUnknown: 404 });
+	const result = await ctx.run({ resource: 'webhookHandler', operation: 'remove', handlerId: '000000000000000000000000' });
+	expect(result.error.httpCode).toBe('404');
+	if (errorSeen(404).code) {
+		expect(result.error.description).toMatch(/^The service knows no webhook handler with this ID/);
+		expect(result.error.description).not.toMatch(/Base URL/);
+	}
+});
+
+test('a Base URL without the service still names the Base URL (no code naming a record)', async () => {
+	const credentials = { ...ctx.sandbox.credentials(), baseUrl: `${ctx.sandbox.server.origin}/wrong` };
+	const result = await ctx.run({ resource: 'kit', operation: 'create', name: 'Kit', sku: 'KIT-WORDS-1' }, { credentials });
+	expect(result.error.httpCode).toBe('404');
+	expect(result.error.description).toMatch(/Check the Base URL in the credential/);
+	expect(result.error.description).not.toMatch(/^Not found\b/i);
+});
