@@ -4,7 +4,7 @@
 // of a selected type starts a run, at most once per event id; neither the trigger's secret nor the access token
 // appears in any answer or run (even with Include Headers on); deliveries send nothing to the service; and
 // Object.prototype is never polluted. Real HTTP into the trigger's webhook() (see ../trigger/helpers/harness.js).
-// Runs and seed: see hostile.js.
+// The oracle is README's account of deliveries (expectedEvents below). Runs and seed: see hostile.js.
 const { useTriggerHarness } = require('../trigger/helpers/setup');
 const { fc, settings, text, tainted, hostile, expectNoPollution } = require('./hostile');
 
@@ -29,13 +29,39 @@ const jsonable = (value) => {
 	}
 };
 
-/** Bodies as raw text: events, almost-events with hostile fields, prototype keys, nesting, junk. */
+/**
+ * README ("What the service leaves open", the body a handler receives) names the shapes a delivery may take: an event
+ * `{ id, type, created_at, data }`, an envelope with other names, an array of events, or the changed record alone.
+ * Each name of a role, as README lists them; an envelope below uses one name per role.
+ */
+const NAMES = {
+	type: ['type', 'event', 'event_type', 'topic'],
+	id: ['id', 'event_id', 'delivery_id'],
+	time: ['created_at', 'occurred_at', 'timestamp'],
+	data: ['data', 'payload', 'object'],
+};
+const envelope = fc
+	.record({
+		names: fc.record(Object.fromEntries(Object.entries(NAMES).map(([role, names]) => [role, fc.constantFrom(...names)]))),
+		id: fc.option(eventId, { nil: undefined }),
+		type: fc.option(eventType, { freq: 5, nil: undefined }),
+		time: fc.option(text, { nil: undefined }),
+		data: fc.option(hostile, { nil: undefined }),
+	})
+	.map(({ names, ...values }) =>
+		Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined).map(([role, value]) => [names[role], value])),
+	);
+
+/** Bodies as raw text: events, envelopes, arrays of them, records, prototype keys, nesting, junk. */
 const body = fc.oneof(
 	{ weight: 4, arbitrary: fc.record({ id: eventId, type: eventType, created_at: fc.option(text), data: hostile }, { requiredKeys: ['type'] }).map(jsonable) },
+	{ weight: 3, arbitrary: envelope.map(jsonable) },
+	{ weight: 2, arbitrary: fc.array(fc.oneof({ weight: 4, arbitrary: envelope }, hostile), { maxLength: 4 }).map(jsonable) },
 	fc.constantFrom(
 		'{"__proto__":{"polluted":"yes"},"type":"order.shipped","data":{"constructor":{"prototype":{"polluted":"yes"}}}}',
 		'{"type":"order.shipped","id":{"__proto__":1}}',
 		'{"type":["order.shipped"]}',
+		'{"sku":"SKU-1","on_hand":4,"id":"item-1"}',
 		'not json at all',
 		'',
 		'null',
@@ -72,12 +98,63 @@ function secretHeaders(choice, secret) {
 	}
 }
 
-function readEvent(raw) {
+/** The handler's registered type, which the service sends with every delivery of a handler this trigger added. */
+const EVENT_TYPE_HEADER = 'x-inventory-ops-event-type';
+const registeredTypeHeader = fc.option(fc.constantFrom('order.shipped', 'order.status.*'), { freq: 2, nil: undefined });
+
+/** The first value among a role's names that the body holds (README gives no order; envelopes hold one name). */
+const firstOf = (object, role) => NAMES[role].map((name) => object[name]).find((value) => value !== undefined);
+const isText = (value) => typeof value === 'string' && value.trim() !== '';
+
+/**
+ * The oracle, from README's promises about deliveries: a body that is not JSON is refused (400); otherwise every
+ * element (the body, or each member of an array) is one event. Its type is its own (`type`, `event`, `event_type`,
+ * `topic`: text) or, for a body without one, the type of the handler it was sent to; a delivery holding an element
+ * with neither is refused (400), as is `null`. An event's id (`id`, `event_id`, `delivery_id`: text or a number) makes a
+ * repeat recognisable; its data is its `data`/`payload`/`object` (none: `{}`, and the body is kept as `rawBody`);
+ * a record alone is the data itself, with no event id. Undefined means 400.
+ */
+function expectedEvents(raw, registeredType) {
+	let parsed;
 	try {
-		return JSON.parse(raw);
+		parsed = JSON.parse(raw);
 	} catch {
 		return undefined;
 	}
+	if (parsed === null) return undefined;
+	const events = [];
+	for (const element of Array.isArray(parsed) ? parsed : [parsed]) {
+		const isObject = element !== null && typeof element === 'object' && !Array.isArray(element);
+		const ownType = isObject ? firstOf(element, 'type') : undefined;
+		if (isObject && isText(ownType)) {
+			const id = firstOf(element, 'id');
+			const data = firstOf(element, 'data');
+			events.push({
+				type: ownType,
+				id: isText(id) ? id : typeof id === 'number' && Number.isFinite(id) ? String(id) : undefined,
+				data: data ?? {},
+				raw: NAMES.data.some((name) => Object.hasOwn(element, name)) ? undefined : element,
+			});
+		} else if (registeredType !== undefined) {
+			events.push({ type: registeredType, id: undefined, data: element, raw: element });
+		} else {
+			return undefined;
+		}
+	}
+	return events;
+}
+
+/** README: ids are remembered up to 1,000 per activation, the oldest forgotten first. */
+function recentIds(limit = 1000) {
+	const seen = new Set();
+	return {
+		repeated(id) {
+			if (seen.has(id)) return true;
+			seen.add(id);
+			if (seen.size > limit) seen.delete(seen.values().next().value);
+			return false;
+		},
+	};
 }
 
 const SELECTED = (type) => type === 'order.shipped' || (type.startsWith('order.status.') && type.length > 'order.status.'.length);
@@ -98,60 +175,62 @@ test('the delivery path with hostile deliveries', async () => {
 	const writesBefore = await writeCount();
 	expect(writesBefore).toBe(2); // one add_handler per selected type, nothing else
 
-	const startedIds = new Set();
-	const tally = { runs: 0, unauthorized: 0, refused: 0 };
+	const ids = recentIds();
+	const tally = { runs: 0, unauthorized: 0, refused: 0, arrays: 0, records: 0 };
 	await fc.assert(
-		fc.asyncProperty(fc.array(fc.tuple(secretChoice, body, extraHeaders), { minLength: 1, maxLength: 5 }), async (deliveries) => {
-			for (const [choice, raw, extra] of deliveries) {
-				const runsBefore = harness.runs.length;
-				const response = await fetch(url, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json', ...extra, ...secretHeaders(choice, secret) },
-					body: raw,
-				});
-				const answer = await response.text();
-				expect(answer).not.toContain(secret);
-				expect(answer).not.toContain(sandbox.demoToken);
-				expectNoPollution();
+		fc.asyncProperty(
+			fc.array(fc.tuple(secretChoice, body, extraHeaders, registeredTypeHeader), { minLength: 1, maxLength: 5 }),
+			async (deliveries) => {
+				for (const [choice, raw, extra, registeredType] of deliveries) {
+					const runsBefore = harness.runs.length;
+					const typeHeader = registeredType === undefined ? {} : { [EVENT_TYPE_HEADER]: registeredType };
+					const response = await fetch(url, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json', ...extra, ...typeHeader, ...secretHeaders(choice, secret) },
+						body: raw,
+					});
+					const answer = await response.text();
+					expect(answer).not.toContain(secret);
+					expect(answer).not.toContain(sandbox.demoToken);
+					expectNoPollution();
 
-				const authorised = choice === 'right' || choice === 'right-name-uppercase';
-				if (!authorised) {
-					expect(response.status).toBe(401);
-					expect(harness.runs.length).toBe(runsBefore);
-					tally.unauthorized++;
-					continue;
+					const authorised = choice === 'right' || choice === 'right-name-uppercase';
+					if (!authorised) {
+						expect(response.status).toBe(401);
+						expect(harness.runs.length).toBe(runsBefore);
+						tally.unauthorized++;
+						continue;
+					}
+					const events = expectedEvents(raw, registeredType);
+					expect(response.status).toBe(events === undefined ? 400 : 200);
+					if (events === undefined) {
+						expect(harness.runs.length).toBe(runsBefore);
+						tally.refused++;
+						continue;
+					}
+					if (raw.trimStart().startsWith('[')) tally.arrays++;
+					if (events.some((event) => event.id === undefined && event.raw !== undefined)) tally.records++;
+					const started = events.filter(
+						(event) => SELECTED(event.type) && !(event.id !== undefined && ids.repeated(event.id)),
+					);
+					expect(harness.runs.length - runsBefore).toBe(started.length > 0 ? 1 : 0);
+					if (started.length === 0) continue;
+					tally.runs++;
+					const { items } = harness.runs.at(-1);
+					expect(items.map((item) => [item.eventType, item.eventId, item.data, item.rawBody])).toEqual(
+						started.map((event) => [event.type, event.id ?? null, event.data, event.raw]),
+					);
+					const output = JSON.stringify(harness.runs.at(-1));
+					expect(output).not.toContain(secret);
+					expect(output).not.toContain(sandbox.demoToken);
 				}
-				const event = readEvent(raw);
-				const isEvent =
-					event !== null &&
-					typeof event === 'object' &&
-					!Array.isArray(event) &&
-					typeof event.type === 'string' &&
-					event.type.trim() !== '' &&
-					(event.id === undefined || typeof event.id === 'string');
-				expect(response.status).toBe(isEvent ? 200 : 400);
-				if (!isEvent) {
-					expect(harness.runs.length).toBe(runsBefore);
-					tally.refused++;
-					continue;
-				}
-				const started = harness.runs.length - runsBefore;
-				const repeated = event.id !== undefined && event.id !== '' && startedIds.has(event.id);
-				expect(started).toBe(SELECTED(event.type) && !repeated ? 1 : 0);
-				if (started === 0) continue;
-				tally.runs++;
-				if (event.id) startedIds.add(event.id);
-				const [item] = harness.runs.at(-1).items;
-				expect(item.eventType).toBe(event.type);
-				expect(item.data).toEqual(event.data ?? {});
-				const output = JSON.stringify(harness.runs.at(-1));
-				expect(output).not.toContain(secret);
-				expect(output).not.toContain(sandbox.demoToken);
-			}
-		}),
+			},
+		),
 		settings,
 	);
 	// Deliveries change nothing on the service: the only writes are the activation's add_handler calls.
 	expect(await writeCount()).toBe(writesBefore);
-	expect(tally.runs > 0 && tally.unauthorized > 0 && tally.refused > 0).toBe(true);
+	// Every branch of the oracle was drawn (200 cases draw each many times).
+	expect(tally).toEqual(expect.objectContaining({ runs: expect.any(Number) }));
+	expect(Object.values(tally).every((count) => count > 0)).toBe(true);
 });
