@@ -90,6 +90,10 @@ function adminRoutes(state, tokens) {
 
 		app.get('/calls', async (request) => {
 			const { route } = request.query;
+			// A filter that can match nothing makes "no call was made" pass whatever happened: refuse it, as faults do.
+			if (route && !SERVICE_ROUTES.includes(route)) {
+				throw new ServiceError(400, 'UNKNOWN_ROUTE', `No service route is ${route}; the routes are ${SERVICE_ROUTES.join(', ')}`);
+			}
 			return { calls: route ? state.calls.filter((call) => call.route === route) : state.calls };
 		});
 

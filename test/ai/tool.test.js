@@ -243,6 +243,6 @@ describe('an agent calling the tool (n8n-core handleToolInvocation, sandbox over
 			Carrier_Shipment_ID: '',
 		});
 		expect(String(result.error?.message ?? result.error?.description)).toMatch(/Shipment ID/);
-		expect(await sandbox.calls('/ship/shipping/restore_inventory')).toEqual([]);
+		expect(await sandbox.calls('/s/ship/shipping/restore_inventory')).toEqual([]);
 	});
 });

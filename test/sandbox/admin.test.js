@@ -25,6 +25,11 @@ test('calls records every request outside the admin API, in order, with route, s
 	expect(calls[1]).toEqual({ route: '/api/kit/create', method: 'POST', status: 200, body: { data: { name: 'K', sku: 'K-CALLS' } }, time: expect.stringMatching(/Z$/), ms: expect.any(Number) });
 	const kitCalls = (await client.admin.get('/calls', { route: '/api/kit/create' })).calls;
 	expect(kitCalls).toHaveLength(3);
+	// A filter that can match nothing is refused: "no call to it" would prove nothing (the restore route is under /s).
+	for (const route of ['/ship/shipping/restore_inventory', '/api/nowhere']) {
+		const refused = await client.http.get(`${client.sandbox.adminUrl}/calls`, { params: { route } });
+		expectError(refused, 400, 'UNKNOWN_ROUTE');
+	}
 });
 
 test('orders can be listed with limit, store_id and order_number', async () => {
