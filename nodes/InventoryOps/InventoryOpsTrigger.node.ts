@@ -9,7 +9,7 @@ import type {
 import { receiveDelivery } from './trigger/delivery';
 import { MAIN_CONNECTION } from './shared/connections';
 import { testInventoryOpsApiCredential } from './transport';
-import { handlersExist, registerHandlers, removeHandlers } from './trigger/lifecycle';
+import { recordedHandlersMatchSelection, registerHandlers, removeHandlers } from './trigger/lifecycle';
 import { triggerPanel, triggerProperties } from './trigger/properties';
 
 export class InventoryOpsTrigger implements INodeType {
@@ -40,7 +40,7 @@ export class InventoryOpsTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return await handlersExist.call(this);
+				return await recordedHandlersMatchSelection.call(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				return await registerHandlers.call(this);

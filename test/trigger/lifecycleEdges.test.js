@@ -48,7 +48,7 @@ test('no event type selected: the activation is refused, naming Events, and noth
 	expect(await harness.handlers()).toHaveLength(0);
 });
 
-// handlersExist: `held.size === selected.length && ...` (the stored types a superset of the selection)
+// recordedHandlersMatchSelection: `held.size === selected.length && ...` (the stored types a superset of the selection)
 test('a narrower selection is not "already registered": the next activation adds only the types still selected', async () => {
 	const stored = workflow('wf-narrow', ['order.shipped', 'item.inventory', 'shipment.created']);
 	await harness.activate(stored);

@@ -129,7 +129,7 @@ export function shapeProblem(endpoint: Endpoint, answer: unknown): string | unde
 }
 
 /** One entry of a bulk lookup answer the node can place: the entry as returned, and its order's pair. */
-export interface BulkEntry {
+interface BulkEntry {
 	entry: Record<string, unknown>;
 	storeId?: unknown;
 	orderNumber: unknown;
@@ -186,7 +186,7 @@ export interface ShipmentSelectors {
 }
 
 /** What a restore answer `{ _id, shipments }` says, and what it lacks of what the node reads from it. */
-export interface RestoreAnswer {
+interface RestoreAnswer {
 	/** The shipment records as returned, when `shipments` is a list of objects. */
 	shipments?: Array<Record<string, unknown>>;
 	/** The one record the selectors match, when exactly one does. */
@@ -234,7 +234,7 @@ export function restoredItemsOf(record: Record<string, unknown>): unknown[] | un
  * reason; it answers so for a handler it does not know, or one already gone), or an answer the node cannot read.
  * A `false` with a reason never gets here: it is a refusal (refusalIn).
  */
-export type RemovalAnswer = { removed: true } | { removed: false } | { problem: string };
+type RemovalAnswer = { removed: true } | { removed: false } | { problem: string };
 
 export function readRemovalAnswer(answer: Record<string, unknown>): RemovalAnswer {
 	if (answer.success === true) return { removed: true };

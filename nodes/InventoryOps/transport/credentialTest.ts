@@ -17,7 +17,7 @@ import { withoutUrlCredentials } from '../shared/redact';
  * The credential dialog's Test button waits for this: a transient 429 is retried (the service did nothing), but
  * only for a few seconds, so the dialog never hangs; a longer Retry-After is reported instead of waited for.
  */
-export const CREDENTIAL_TEST_RETRY_POLICY: RetryPolicy = { maxRetries: 3, maxTotalWaitMs: 5_000, baseDelayMs: 500 };
+const CREDENTIAL_TEST_RETRY_POLICY: RetryPolicy = { maxRetries: 3, maxTotalWaitMs: 5_000, baseDelayMs: 500 };
 
 const CREDENTIAL_TEST_TIMEOUT_MS = 15_000;
 

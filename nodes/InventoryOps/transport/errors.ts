@@ -87,7 +87,7 @@ function saysMoreThanStatus(overview: string | undefined): overview is string {
 	return overview !== undefined && !GENERIC_STATUS_TEXTS.has(overview.trim().replace(/\.$/, '').toLowerCase());
 }
 
-export interface ErrorContext {
+interface ErrorContext {
 	node: INode;
 	endpoint: Endpoint;
 	itemIndex?: number;

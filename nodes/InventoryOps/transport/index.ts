@@ -38,9 +38,9 @@ export { testInventoryOpsApiCredential } from './credentialTest';
 export const CREDENTIAL_TYPE = 'inventoryOpsApi';
 
 /** Who calls the service: the action node's run, and the trigger's publish/unpublish hooks (never its webhook). */
-export type InventoryOpsContext = IExecuteFunctions | IHookFunctions;
+type InventoryOpsContext = IExecuteFunctions | IHookFunctions;
 
-export interface RequestOptions {
+interface RequestOptions {
 	/** The input item the call is made for, so that errors name it. */
 	itemIndex?: number;
 	/** Milliseconds before the call is given up. */

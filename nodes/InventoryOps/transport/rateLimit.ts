@@ -10,7 +10,7 @@ export interface RetryPolicy {
 }
 
 /** For a call made on its own: a few retries, half a minute at most. */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 3, maxTotalWaitMs: 30_000, baseDelayMs: 500 };
+const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 3, maxTotalWaitMs: 30_000, baseDelayMs: 500 };
 
 /**
  * For calls of a run sharing one gate: the wait budget bounds the run; the retry count only stops a call that a

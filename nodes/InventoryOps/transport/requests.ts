@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /** What a webhook handler is registered with; the one shape both nodes send to add_handler. */
-export interface HandlerRegistration {
+interface HandlerRegistration {
 	type: string;
 	name: string;
 	url: string;

@@ -15,7 +15,7 @@ const ID_KEYS = ['event_id', 'eventId', 'delivery_id', 'deliveryId', 'id'];
 const TIME_KEYS = ['created_at', 'createdAt', 'occurred_at', 'occurredAt', 'timestamp'];
 const DATA_KEYS = ['data', 'payload', 'object'];
 
-export interface DeliveredEvent {
+interface DeliveredEvent {
 	id?: string;
 	type: string;
 	createdAt?: string;

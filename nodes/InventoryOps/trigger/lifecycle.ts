@@ -83,8 +83,11 @@ function withContext(this: IHookFunctions, error: unknown, message: string, desc
 	return new NodeOperationError(this.getNode(), `${message}: ${String(error)}`, { description });
 }
 
-/** True only when this URL already has one handler per selected type from an activation of ours. */
-export async function handlersExist(this: IHookFunctions): Promise<boolean> {
+/**
+ * checkExists: true only when our records (static data, not the service: it is not asked) hold one handler per
+ * selected type for this URL from an activation of ours.
+ */
+export async function recordedHandlersMatchSelection(this: IHookFunctions): Promise<boolean> {
 	const url = currentWebhookUrl.call(this);
 	const state = readState(this.getWorkflowStaticData('node'));
 	const registration = state.registrations[url];

@@ -1,7 +1,7 @@
 /** How many recent event ids each registration remembers to recognise a repeated delivery. */
-export const RECENT_EVENT_IDS = 1000;
+const RECENT_EVENT_IDS = 1000;
 /** How many registrations (published triggers) one n8n process remembers ids for; the oldest is forgotten first. */
-export const REMEMBERED_REGISTRATIONS = 500;
+const REMEMBERED_REGISTRATIONS = 500;
 
 /**
  * Event ids seen per registration, in this process's memory. Static data is no place for them: n8n writes a

@@ -15,7 +15,7 @@ import { compact, ItemValidator, MAX_TIMEOUT_MS } from './validation';
  * service's code, overview, serviceTraceId...). Only these two keys, because n8n 2.x sends an item to the node's
  * error output by its json when that holds nothing but `error`, `message` and `details`.
  */
-export function errorItemJson(error: unknown): IDataObject {
+function errorItemJson(error: unknown): IDataObject {
 	if (error instanceof NodeApiError) {
 		const response = (error.errorResponse ?? {}) as JsonObject;
 		return {
@@ -50,7 +50,7 @@ export function asNodeError(
 }
 
 /** Output items for one input item, each carrying its `pairedItem`. */
-export function pairedOutput(
+function pairedOutput(
 	this: IExecuteFunctions,
 	json: IDataObject | IDataObject[],
 	itemIndex: number,
@@ -64,7 +64,7 @@ export function pairedOutput(
  * With "continue on fail" (or an error output) the failure becomes an error item paired with its input item;
  * otherwise it stops the node with the item named.
  */
-export function failedItemOutput(this: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData[] {
+function failedItemOutput(this: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData[] {
 	const nodeError = asNodeError.call(this, error, itemIndex);
 	if (!this.continueOnFail()) throw nodeError;
 	const output = pairedOutput.call(this, errorItemJson(nodeError), itemIndex);
@@ -79,7 +79,7 @@ export function failedItemOutput(this: IExecuteFunctions, error: unknown, itemIn
  * Appends one by one: `target.push(...items)` passes every item as an argument and overflows the call stack once
  * an item yields some 100,000 outputs.
  */
-export function appendAll<T>(target: T[], items: readonly T[]): void {
+function appendAll<T>(target: T[], items: readonly T[]): void {
 	for (const item of items) target.push(item);
 }
 

@@ -7,7 +7,7 @@ import { hasUrlCredentials, withoutUrlCredentials } from '../../shared/redact';
  * Longest text we forward. The service names no limit (docs/service-interface.md, Size limits); this only stops
  * runaway expressions from being sent.
  */
-export const MAX_TEXT_LENGTH = 10_000;
+const MAX_TEXT_LENGTH = 10_000;
 
 /** The longest time-out a timer can wait (2^31 - 1 ms, about 24.8 days). */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -40,7 +40,7 @@ function unfitForUrl(text: string): boolean {
 }
 
 /** A checked http(s) URL: `url` as sent, `shown` without user name and password, for outputs. */
-export interface CheckedUrl {
+interface CheckedUrl {
 	url: string;
 	shown: string;
 	hasCredentials: boolean;

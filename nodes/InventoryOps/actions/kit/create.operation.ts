@@ -243,7 +243,7 @@ function checkComponent(check: ItemValidator, component: unknown, field: string)
  * Checks a kit and returns it in the shape sent: texts trimmed, numbers as numbers, lists as lists. Unknown fields
  * are refused at every level (kit and component), because a misspelt field would otherwise be dropped unnoticed.
  */
-export function checkKit(check: ItemValidator, data: IDataObject, prefix: string): IDataObject {
+function checkKit(check: ItemValidator, data: IDataObject, prefix: string): IDataObject {
 	check.knownKeys(data, KNOWN_FIELDS, prefix, 'a kit');
 	const kit: IDataObject = {
 		name: check.text(data.name, `${prefix}name`),

@@ -4,10 +4,10 @@ import type { LookUpResults, ResultEntry } from './answerMapping';
 import { referenceKey, type OrderReference } from './references';
 
 export const UNMATCHED_BEHAVIOURS = ['foundFalse', 'skip', 'error'] as const;
-export type UnmatchedBehaviour = (typeof UNMATCHED_BEHAVIOURS)[number];
+type UnmatchedBehaviour = (typeof UNMATCHED_BEHAVIOURS)[number];
 
 export const OUTPUT_MODES = ['order', 'entry'] as const;
-export type OutputMode = (typeof OUTPUT_MODES)[number];
+type OutputMode = (typeof OUTPUT_MODES)[number];
 
 /** How the orders found become output: the run-wide Output and If an Order Is Not Found options. */
 export interface OutputSettings {

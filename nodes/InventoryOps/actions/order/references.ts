@@ -30,7 +30,7 @@ export interface AskedReference {
 export type AskedReferences = Map<string, AskedReference>;
 
 /** How each item names its orders; the way and the field names hold for the whole run (runWide.ts). */
-export type LookUp =
+type LookUp =
 	| { by: 'storeAndOrderNumber' | 'list' }
 	| { by: 'itemFields'; storeIdField: string; orderNumberField: string };
 
@@ -60,7 +60,7 @@ function fieldValue(json: IDataObject, path: string): unknown {
 }
 
 /** The order references one input item asks for; a bad one throws an error naming the item and the field. */
-export function readReferences(
+function readReferences(
 	this: IExecuteFunctions,
 	item: INodeExecutionData,
 	itemIndex: number,
@@ -98,7 +98,7 @@ export function readReferences(
 }
 
 /** What the input items ask for: each item's references (or why it cannot ask), and each distinct one once. */
-export interface CollectedReferences {
+interface CollectedReferences {
 	byItem: Map<number, OrderReference[]>;
 	inputErrors: Map<number, unknown>;
 	asked: AskedReferences;
