@@ -2,7 +2,8 @@
 # Everything CI proves, in one command (`npm run test:all`, what .ci/run runs): the core on every run, plus one
 # slice of the longer suites, chosen in rotation from the commit.
 #
-# Core: the unit and integration suite (`npm test`), the node suites under the other sandbox profiles
+# Core: the unit and integration suite (`npm test`), the incremental mutation step (`npm run mutation:ci`,
+# test/mutation/README.md), the node suites under the other sandbox profiles
 # (`npm run jest:profiles`), the end-to-end and installer suites in real n8n 1.x and 2.x (`npm run e2e`), and a
 # small benchmark run that checks the three lookup paths still agree (`npm run bench:smoke`). Installing the n8n
 # hosts is the slowest step (sqlite3 compiles), so it starts in the background while `npm test` runs.
@@ -104,6 +105,7 @@ summary=()
 started=$(date +%s)
 if [ "$core" = 1 ]; then
   npm test || status=1
+  npm run mutation:ci || status=1
   npm run jest:profiles || status=1
   wait_for_hosts
   npm run e2e || status=1
