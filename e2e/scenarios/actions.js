@@ -25,7 +25,7 @@ module.exports = (getContext) => {
 			const { output } = await run('e2e order getMany', [
 				{
 					name: 'Look Up Orders',
-					parameters: { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: JSON.stringify(references) },
+					parameters: { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: JSON.stringify(references), simplify: false },
 				},
 			]);
 			const found = output.filter((item) => item.found !== false);

@@ -182,6 +182,8 @@ module.exports = (getContext) => {
 			const toolRun = runData[toolNode.name][0];
 			const output = JSON.stringify(toolRun.data);
 			expect(output).toContain(order.order_number);
+			// Simplify is on by default: the agent gets the compact item, not the 5-6 KB record (stash, log, scans...).
+			expect(output).not.toContain('"stash"');
 			const lookups = (await context.calls('/api/order/get_single_bulk')).slice(before);
 			expect(lookups.map((call) => call.body)).toEqual([
 				{ order: [{ store_id: order.store_id, order_number: order.order_number }] },

@@ -62,7 +62,11 @@ module.exports = (getContext) => {
 					store_id: order.store_id,
 					order_number: order.order_number,
 					status: order.status,
-					shipments: order.shipments.length,
+					// Get Many's Simplify (on by default) gives tracking_numbers of the shipments not voided.
+					tracking_numbers: order.shipments
+						.filter((shipment) => !shipment.voided)
+						.map((shipment) => shipment.response.tracking_number)
+						.join(', '),
 				})),
 			);
 			expect(outputOf(execution, 'Flag Missing Order')).toEqual([

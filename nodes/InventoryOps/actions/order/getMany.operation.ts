@@ -13,6 +13,7 @@ import { ItemValidator, MAX_TIMEOUT_MS } from '../helpers/validation';
 import { lookUpOrders, type LookUpSettings } from './bulkLookup';
 import { itemOutput, OUTPUT_MODES, UNMATCHED_BEHAVIOURS, type OutputSettings } from './output';
 import { collectReferences, readLookUp, STORE_AND_ORDER_NUMBER_VALUES } from './references';
+import { simplifyProperty } from './simplify';
 
 const properties: INodeProperties[] = [
 	{
@@ -90,6 +91,7 @@ const properties: INodeProperties[] = [
 		description: 'A JSON array of objects, each with "store_id" and "order_number" (text)',
 		displayOptions: { show: { lookUpBy: ['list'] } },
 	},
+	simplifyProperty,
 	optionsCollection([
 		{
 			displayName: 'Batch Size',
@@ -149,6 +151,8 @@ const properties: INodeProperties[] = [
 			name: 'output',
 			type: 'options',
 			noDataExpression: true,
+			// What the whole record is made of; the compact item of Simplify has one shape.
+			displayOptions: { show: { '/simplify': [false] } },
 			options: [
 				{
 					name: 'Order Only',
@@ -189,6 +193,10 @@ function readSettings(this: IExecuteFunctions, itemCount: number): { lookUp: Loo
 		unmatched: check.oneOf(option('unmatched', 'If an Order Is Not Found', 'foundFalse'), 'If an Order Is Not Found', UNMATCHED_BEHAVIOURS),
 		output: check.oneOf(option('output', 'Output', 'order'), 'Output', OUTPUT_MODES),
 	};
+	// Simplify's compact item replaces the Output choice, which the editor only shows when Simplify is off.
+	if (check.optionalBoolean(runWideParameter.call(this, 'simplify', 'Simplify', true, itemCount), 'Simplify') ?? true) {
+		output.output = 'simple';
+	}
 	const lookUp: LookUpSettings = {
 		batchSize: check.count(option('batchSize', 'Batch Size', 100), 'Batch Size', 1, 10_000),
 		callsInFlight: check.count(option('callsInFlight', 'Calls in Flight', 4), 'Calls in Flight', 1, 16),

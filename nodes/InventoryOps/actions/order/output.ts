@@ -2,14 +2,16 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8
 
 import type { LookUpResults, ResultEntry } from './answerMapping';
 import { referenceKey, type OrderReference } from './references';
+import { simplifiedOrder } from './simplify';
 
 export const UNMATCHED_BEHAVIOURS = ['foundFalse', 'skip', 'error'] as const;
 type UnmatchedBehaviour = (typeof UNMATCHED_BEHAVIOURS)[number];
 
 export const OUTPUT_MODES = ['order', 'entry'] as const;
-type OutputMode = (typeof OUTPUT_MODES)[number];
+/** `simple` is Simplify on (simplify.ts); the Output option chooses between the other two when it is off. */
+type OutputMode = (typeof OUTPUT_MODES)[number] | 'simple';
 
-/** How the orders found become output: the run-wide Output and If an Order Is Not Found options. */
+/** How the orders found become output: the run-wide Simplify, Output and If an Order Is Not Found settings. */
 export interface OutputSettings {
 	unmatched: UnmatchedBehaviour;
 	output: OutputMode;
@@ -20,6 +22,7 @@ export interface OutputSettings {
  * later node could change for both (nested parts are shared, as n8n shares them between branches).
  */
 function outputFor(entry: ResultEntry, mode: OutputMode): IDataObject {
+	if (mode === 'simple') return simplifiedOrder(entry);
 	if (mode === 'entry') return { ...entry };
 	const order = { ...(entry.order ?? {}) };
 	// The order record has no such field, so adding it cannot collide, and a failure is never hidden.
