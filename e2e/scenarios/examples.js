@@ -65,7 +65,8 @@ module.exports = (getContext) => {
 					// Get Many's Simplify (on by default) gives tracking_numbers of the shipments not voided.
 					tracking_numbers: order.shipments
 						.filter((shipment) => !shipment.voided)
-						.map((shipment) => shipment.response.tracking_number)
+						.map((shipment) => shipment.response?.tracking_number)
+						.filter((number) => typeof number === 'string' && number !== '')
 						.join(', '),
 				})),
 			);

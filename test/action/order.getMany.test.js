@@ -262,7 +262,10 @@ test('Simplify (on by default): ten fields read from the order record, and barco
 			shipped_date: order.shipped_date,
 			tags: order.tags,
 			line_items: order.stash.items.map((line) => ({ sku: line.sku, quantity: line.quantity, name: line.lineName })),
-			tracking_numbers: order.shipments.filter((shipment) => !shipment.voided).map((shipment) => shipment.response.tracking_number),
+			tracking_numbers: order.shipments
+				.filter((shipment) => !shipment.voided)
+				.map((shipment) => shipment.response?.tracking_number)
+				.filter((number) => typeof number === 'string' && number !== ''),
 			...(order.barcode_generation_failed === undefined ? {} : { barcode_generation_failed: order.barcode_generation_failed }),
 		};
 		// A field the record lacks (the sandbox's profiles leave some out) is left out, not invented.
