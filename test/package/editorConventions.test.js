@@ -129,3 +129,22 @@ test('placeholders look like the data (ids are numbers such as 1002), and collec
 	for (const property of [...byName('storeId'), ...byName('orderNumber')]) expect(property.placeholder).toMatch(/^e\.g\. \d+$/);
 	for (const property of byName('options')) expect(property.placeholder).toBe('Add option');
 });
+
+test('no sticky note of an example covers a node (a node is drawn about 100 px square from its position)', () => {
+	const fs = require('node:fs');
+	const dir = path.resolve(__dirname, '../../examples');
+	const covered = [];
+	for (const file of fs.readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+		const { nodes } = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+		const stickies = nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote');
+		for (const sticky of stickies) {
+			const [x, y] = sticky.position;
+			const { width = 240, height = 160 } = sticky.parameters;
+			for (const node of nodes.filter((candidate) => candidate.type !== 'n8n-nodes-base.stickyNote')) {
+				const [nx, ny] = node.position;
+				if (nx + 100 > x && nx < x + width && ny + 100 > y && ny < y + height) covered.push(`${file}: ${node.name}`);
+			}
+		}
+	}
+	expect(covered).toEqual([]);
+});
