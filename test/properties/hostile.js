@@ -11,6 +11,9 @@ const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);
 // A 31-bit seed: fast-check takes any integer; this keeps it short to copy.
 const SEED = Number(process.env.PROPERTY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const settings = { numRuns: RUNS, seed: SEED, endOnFailure: true };
+// A case takes some 20-150 ms over HTTP; on a loaded machine several times that. The time-out follows the runs, so
+// more runs never fail for time alone (jest's 30 s default fits about 30 cases under load).
+jest.setTimeout(Math.max(30_000, RUNS * 1_000));
 // Straight to stderr: jest holds console output back until a file ends and prints it with a stack line.
 process.stderr.write(`property suites: PROPERTY_SEED=${SEED} PROPERTY_RUNS=${RUNS} (${require.main?.filename ?? 'jest'})\n`);
 
