@@ -86,6 +86,8 @@ test('no selector is 400 MISSING_SHIPMENT_SELECTOR; store_id and order_number ar
 	expectError(await restore({ store_id: '1001', order_number: '1000', tracking_number: '' }), 400, 'MISSING_SHIPMENT_SELECTOR');
 	expectError(await restore({ order_number: '1000', shipment_id: 'x' }), 400, 'MISSING_FIELD');
 	expectError(await restore({ store_id: '1001', order_number: '1000', shipment_id: 'x', no_refresh: 'yes' }), 400, 'INVALID_FIELD_TYPE');
+	// The credential test's probe of the App Base URL: names nothing, so it is refused as incomplete.
+	expectError(await restore({}), 400, 'MISSING_FIELD');
 });
 
 test('no_refresh: true keeps the order record\'s inventory snapshot; without it the snapshot follows the stock', async () => {
