@@ -170,6 +170,19 @@ describe('Kit -> Create: the kit was made, so the item stays, saying which id is
 	});
 });
 
+describe('Webhook Handler -> Add', () => {
+	test('an answer that is not an object is an error naming it, never an item spread from text', async () => {
+		await answer('/api/webhook/add_handler', 'created');
+		const result = await ctx.run(
+			{ resource: 'webhookHandler', operation: 'add', eventType: 'order.shipped', name: 'N', url: 'https://example.com/h', method: 'POST', headers: {} },
+			{ continueOnFail: true },
+		);
+		expect(jsonOf(result.items)[0].error).toBe(
+			'The service answered /webhook/add_handler with text "created" where an object was expected',
+		);
+	});
+});
+
 describe('Webhook Handler -> Remove: one reading with the trigger (transport/answers.ts)', () => {
 	const remove = () =>
 		ctx.run({ resource: 'webhookHandler', operation: 'remove', handlerId: 'h-1' }, { continueOnFail: true });

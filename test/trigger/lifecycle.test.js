@@ -266,6 +266,14 @@ test('an unknown handler counts as removed, whichever way the service says so', 
 	}
 });
 
+test('an add_handler answer that is not an object fails the activation naming it, and removes what was added', async () => {
+	failNthCall(ADD_ROUTE, 2, { status: 200, body: 'created' });
+	const stored = workflow('wf-add-text', THREE_TYPES);
+	const error = await harness.activate(stored).catch((caught) => caught);
+	expect(error.message).toContain('The service answered /webhook/add_handler with text "created" where an object was expected');
+	if (REMOVABLE) expect(await harness.handlers()).toEqual([]);
+});
+
 // The same answers as Webhook Handler -> Remove reads (test/action/answerShapes.test.js), read in one place.
 test('remove_handler answers read as the Remove operation reads them: bare false logged as nothing removed, a reason kept', async () => {
 	if (!REMOVABLE) return;
