@@ -101,6 +101,9 @@ export async function inventoryOpsApiRequest<T = unknown>(
 	const gate = options.rateLimitGate ?? new RateLimitGate();
 	let readRetries = 0;
 
+	// The one retry loop of the nodes' calls. The credential test keeps a loop of its own around the same
+	// RateLimitGate (credentialTest.ts): its context offers only n8n's legacy `helpers.request`, without credential
+	// authentication, and it needs the last answer itself (401, 403, a page...) to word its verdict, not an error.
 	for (let attempt = 0; ; attempt++) {
 		let response: FullResponse;
 		await gate.pass();
