@@ -65,11 +65,15 @@ function buildApp(state, tokens) {
 		done(new ServiceError(400, 'INVALID_CONTENT_TYPE', 'The request body must be sent as Content-Type: application/json'));
 	});
 
-	// Every request outside the admin API is recorded, in arrival order, to count calls and duplicates.
-	app.addHook('onRequest', async (request) => {
+	// Every request outside the admin API is recorded, in arrival order, to count calls and duplicates, with the
+	// number of service calls open at its arrival (itself included): what a client's calls in flight look like here.
+	let open = 0;
+	app.addHook('onRequest', async (request, reply) => {
 		if (request.url.startsWith(ADMIN_PREFIX)) return;
 		request.startedAt = process.hrtime.bigint();
-		request.call = { route: request.url.split('?')[0], method: request.method, status: null, body: undefined, time: new Date().toISOString() };
+		open++;
+		reply.raw.once('close', () => open--);
+		request.call = { route: request.url.split('?')[0], method: request.method, status: null, body: undefined, time: new Date().toISOString(), concurrent: open };
 		state.calls.push(request.call);
 	});
 	app.addHook('onSend', async (request, reply) => {

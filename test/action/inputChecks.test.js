@@ -229,6 +229,7 @@ describe('options given by expression are checked too', () => {
 	test.each([
 		['batchSize', 'Batch Size'],
 		['callsInFlight', 'Calls in Flight'],
+		['maxCallsInFlight', 'Max Calls in Flight'],
 	])(
 		'Get Many with %s "abc" fails naming the option (it crashed, or reported found orders as not found)',
 		async (option, field) => {

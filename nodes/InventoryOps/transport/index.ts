@@ -47,6 +47,19 @@ interface RequestOptions {
 	timeoutMs?: number;
 	/** Shared by all calls of a run so that a Retry-After holds them all; by default the call has its own. */
 	rateLimitGate?: RateLimitGate;
+	/** Told of every attempt (Calls in Flight: Auto learns from them). */
+	observer?: CallObserver;
+}
+
+/**
+ * Sees each attempt of a call: it may hold the attempt back before the 429 gate (Auto's number of calls in flight
+ * counts retries too), learns when it is sent and the status it got, or that none came.
+ */
+export interface CallObserver {
+	admit(): Promise<void>;
+	sending(): void;
+	/** `undefined` when no answer came: a time-out or a dropped connection. */
+	settled(status: number | undefined): void;
 }
 
 interface FullResponse {
@@ -106,14 +119,18 @@ export async function inventoryOpsApiRequest<T = unknown>(
 	// authentication, and it needs the last answer itself (401, 403, a page...) to word its verdict, not an error.
 	for (let attempt = 0; ; attempt++) {
 		let response: FullResponse;
+		await options.observer?.admit();
 		await gate.pass();
+		options.observer?.sending();
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(
 				this,
 				CREDENTIAL_TYPE,
 				request,
 			)) as FullResponse;
+			options.observer?.settled(response.statusCode);
 		} catch (error) {
+			options.observer?.settled(undefined);
 			// A read may be repeated once after a dropped connection; a write never is.
 			if (!changesData && readRetries++ < 1) continue;
 			throw apiErrorFromNetworkFailure(error, errorContext);

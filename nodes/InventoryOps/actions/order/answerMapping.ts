@@ -3,6 +3,7 @@ import { NodeApiError, type IDataObject, type IExecuteFunctions, type JsonObject
 import { readBulkAnswer } from '../../transport';
 import { ENDPOINTS } from '../../transport/endpoints';
 import { referenceKey, type AskedReference } from './references';
+import type { CallsInFlightReport } from '../helpers/callsInFlight';
 
 export interface ResultEntry extends IDataObject {
 	order?: IDataObject;
@@ -19,6 +20,8 @@ export interface LookUpResults {
 	failed: Map<string, unknown>;
 	/** Set when the service refused the batch size asked for and a smaller one went through for the rest. */
 	batchSizeUsed?: number;
+	/** Set when Calls in Flight was Auto: what the run settled on. */
+	callsInFlight?: CallsInFlightReport;
 }
 
 /** An answer of the bulk lookup the node cannot read, as the error of the item that asked. */

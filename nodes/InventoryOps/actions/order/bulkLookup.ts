@@ -1,13 +1,16 @@
 import { NodeApiError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { inventoryOpsApiRequest, RateLimitGate, runRetryPolicy } from '../../transport';
+import { AutoCallsInFlight } from '../helpers/callsInFlight';
 import { chunk, runWithConcurrency } from '../helpers/concurrency';
 import { mapAnswer, unexpectedAnswer, type Batch, type LookUpResults } from './answerMapping';
 import type { AskedReferences } from './references';
 
 export interface LookUpSettings {
 	batchSize: number;
-	callsInFlight: number;
+	/** A fixed number, or 'auto' (helpers/callsInFlight.ts) up to maxCallsInFlight. */
+	callsInFlight: number | 'auto';
+	maxCallsInFlight: number;
 	timeoutMs: number;
 	/** The most the run waits for the service's rate limit in all, in milliseconds. */
 	rateLimitWaitMs: number;
@@ -43,6 +46,7 @@ export async function lookUpOrders(
 	let extraCalls = 0;
 	let answersLackStoreId = false;
 	let stoppingError: unknown;
+	const auto = settings.callsInFlight === 'auto' ? new AutoCallsInFlight(settings.maxCallsInFlight) : undefined;
 
 	/** Sends a batch; true when every part of it was accepted (each reference answered or known missing). */
 	const send = async (batch: Batch): Promise<boolean> => {
@@ -60,7 +64,7 @@ export async function lookUpOrders(
 				this,
 				'orderGetSingleBulk',
 				{ order: batch.map(([, entry]) => entry.reference) },
-				{ itemIndex, timeoutMs: settings.timeoutMs, rateLimitGate: gate },
+				{ itemIndex, timeoutMs: settings.timeoutMs, rateLimitGate: gate, observer: auto?.observer() },
 			)) as unknown[];
 			const mapped = mapAnswer.call(this, batch, answer, results, itemIndex);
 			if (mapped.withoutStoreId) answersLackStoreId = true;
@@ -101,7 +105,7 @@ export async function lookUpOrders(
 
 	await runWithConcurrency(
 		chunk([...asked.entries()], settings.batchSize),
-		settings.callsInFlight,
+		auto ? () => auto.limit : Number(settings.callsInFlight),
 		async (batch) => {
 			await send(batch);
 		},
@@ -109,6 +113,7 @@ export async function lookUpOrders(
 	);
 	if (stoppingError !== undefined) throw stoppingError;
 	if (sendSize < settings.batchSize) results.batchSizeUsed = sendSize;
+	if (auto) results.callsInFlight = auto.report();
 	return results;
 }
 

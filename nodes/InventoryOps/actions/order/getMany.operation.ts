@@ -10,6 +10,7 @@ import { optionsCollection } from '../helpers/descriptions';
 import { forEachItem } from '../helpers/execution';
 import { runWideParameter } from '../helpers/runWide';
 import { ItemValidator, MAX_TIMEOUT_MS } from '../helpers/validation';
+import type { CallsInFlightReport } from '../helpers/callsInFlight';
 import { lookUpOrders, type LookUpSettings } from './bulkLookup';
 import { itemOutput, OUTPUT_MODES, UNMATCHED_BEHAVIOURS, type OutputSettings } from './output';
 import { collectReferences, readLookUp, STORE_AND_ORDER_NUMBER_VALUES } from './references';
@@ -108,9 +109,19 @@ const properties: INodeProperties[] = [
 			name: 'callsInFlight',
 			type: 'number',
 			noDataExpression: true,
-			typeOptions: { minValue: 1, maxValue: 16 },
-			default: 4,
-			description: 'How many bulk calls may run at the same time',
+			typeOptions: { minValue: 0, maxValue: 16 },
+			default: 0,
+			description:
+				'How many bulk calls may run at the same time. 0 is Auto: the node raises the number while calls stay as fast as the fastest and the service answers well, and lowers it at once on a 429, a 5xx or a time-out, up to Max Calls in Flight. A number from 1 to 16 keeps it fixed.',
+		},
+		{
+			displayName: 'Max Calls in Flight',
+			name: 'maxCallsInFlight',
+			type: 'number',
+			noDataExpression: true,
+			typeOptions: { minValue: 1, maxValue: 64 },
+			default: 16,
+			description: 'With Calls in Flight 0 (Auto): the most bulk calls the node keeps running at the same time',
 		},
 		{
 			displayName: 'Rate Limit Wait (Seconds)',
@@ -181,6 +192,16 @@ function reportBatchSize(this: IExecuteFunctions, asked: number, used: number): 
 	this.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
 }
 
+/** Said when Auto had room to move (more calls than it starts with): what the run settled on, for a fixed setting. */
+function reportCallsInFlight(this: IExecuteFunctions, report: CallsInFlightReport): void {
+	const causes = [
+		report.rateLimited ? 'the service answered 429 (rate limit), so it kept below that for the rest of the run' : '',
+		report.failures > 0 ? `${report.failures} call(s) failed or timed out, and each lowered it` : '',
+	].filter(Boolean);
+	const message = `Calls in Flight (Auto) settled on ${report.settledOn} at a time in this run (it reached ${report.peak}; Max Calls in Flight is ${report.cap})${causes.length > 0 ? `: ${causes.join('; ')}` : ''}. Set Calls in Flight (in Options) to a number to keep it fixed.`;
+	this.addExecutionHints({ message, type: 'info', location: 'outputPane' });
+}
+
 /**
  * The options that shape the calls and the output of the whole run, read once (runWide.ts: an expression that
  * gives items different values stops the run, naming the option).
@@ -197,9 +218,11 @@ function readSettings(this: IExecuteFunctions, itemCount: number): { lookUp: Loo
 	if (check.optionalBoolean(runWideParameter.call(this, 'simplify', 'Simplify', true, itemCount), 'Simplify') ?? true) {
 		output.output = 'simple';
 	}
+	const callsInFlight = check.count(option('callsInFlight', 'Calls in Flight', 0), 'Calls in Flight', 0, 16);
 	const lookUp: LookUpSettings = {
 		batchSize: check.count(option('batchSize', 'Batch Size', 100), 'Batch Size', 1, 10_000),
-		callsInFlight: check.count(option('callsInFlight', 'Calls in Flight', 4), 'Calls in Flight', 1, 16),
+		callsInFlight: callsInFlight === 0 ? 'auto' : callsInFlight,
+		maxCallsInFlight: check.count(option('maxCallsInFlight', 'Max Calls in Flight', 16), 'Max Calls in Flight', 1, 64),
 		timeoutMs: check.count(option('timeout', 'Timeout', DEFAULT_TIMEOUT_MS), 'Timeout', 1, MAX_TIMEOUT_MS),
 		rateLimitWaitMs:
 			check.count(option('rateLimitWait', 'Rate Limit Wait (Seconds)', 60), 'Rate Limit Wait (Seconds)', 0, 3600) * 1000,
@@ -218,6 +241,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 
 	const results = await lookUpOrders.call(this, asked, settings.lookUp);
 	if (results.batchSizeUsed !== undefined) reportBatchSize.call(this, settings.lookUp.batchSize, results.batchSizeUsed);
+	if (results.callsInFlight?.moved) reportCallsInFlight.call(this, results.callsInFlight);
 
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		if (inputErrors.has(itemIndex)) throw inputErrors.get(itemIndex);

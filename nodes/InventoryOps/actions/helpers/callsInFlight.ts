@@ -1,0 +1,128 @@
+import type { CallObserver } from '../../transport';
+
+/** Auto starts where the fixed default used to be, so that a fast service is treated as before. */
+const AUTO_START = 4;
+/** A call counts as "as fast as ever" within this factor of the fastest call of the run, plus a little jitter. */
+const FLAT_FACTOR = 1.5;
+const FLAT_SLACK_MS = 5;
+/** Beyond this factor the calls queue somewhere (the service, the network, this process): one fewer in flight. */
+const SLOW_FACTOR = 2;
+
+/** What a run of Auto did, for the output notice. */
+export interface CallsInFlightReport {
+	/** Auto raised or lowered the number (a run of a few batches leaves it where it started: nothing to say). */
+	moved: boolean;
+	cap: number;
+	/** Where the run ended. */
+	settledOn: number;
+	/** The most it kept in flight. */
+	peak: number;
+	/** The service answered 429 at least once, so the run kept at or below what it was cut to. */
+	rateLimited: boolean;
+	/** Answers that lowered it: 5xx, time-outs, dropped connections. */
+	failures: number;
+}
+
+/**
+ * Calls in Flight: Auto, for reads only (a lookup changes nothing, so more of them at once risks nothing but the
+ * service's patience). Additive increase, multiplicative decrease, as TCP does with its window:
+ * - while every call answers 2xx about as fast as the fastest call of the run, one more call per call answered
+ *   (the number doubles per round, up to the cap), and after the first trouble one more per round;
+ * - a 429, a 5xx or no answer (time-out, dropped connection) halves it at once, once per round: calls sent before
+ *   the cut were sent under the old number and say nothing about the new one. After a 429 the number never rises
+ *   again in this run (the service has a rate, not a width; more calls in flight would only draw more 429s);
+ * - calls much slower than the fastest (queueing) take one off, but not below the start, so that a service that
+ *   is slow for every caller is asked as the fixed default asked it.
+ * The time of a call is measured per attempt from sending to answer; the wait at the 429 gate is not in it.
+ */
+export class AutoCallsInFlight {
+	private window: number;
+	private threshold: number;
+	private ceiling: number;
+	private fastestMs = Number.POSITIVE_INFINITY;
+	private sent = 0;
+	private lastCut = 0;
+	private open = 0;
+	private peakOpen = 0;
+	private waiting: Array<() => void> = [];
+	private rateLimited = false;
+	private failures = 0;
+
+	private readonly start: number;
+
+	constructor(readonly cap: number) {
+		this.start = Math.min(AUTO_START, cap);
+		this.window = this.start;
+		this.threshold = cap;
+		this.ceiling = cap;
+	}
+
+	/** How many calls may be in flight now. */
+	get limit(): number {
+		return Math.max(1, Math.min(this.ceiling, Math.floor(this.window)));
+	}
+
+	/**
+	 * One observer per call: each attempt of that call (429 retries included) takes one of the places in flight
+	 * before it is sent, so that calls waiting out a 429 do not all go again at once when the gate opens.
+	 */
+	observer(): CallObserver {
+		let ticket = 0;
+		let startedAt = 0;
+		return {
+			admit: async () => {
+				if (this.open < this.limit) this.take();
+				else await new Promise<void>((resolve) => this.waiting.push(resolve));
+			},
+			sending: () => {
+				ticket = ++this.sent;
+				startedAt = Date.now();
+			},
+			settled: (status) => {
+				const full = this.open >= this.limit;
+				this.open--;
+				this.settled(ticket, status, Date.now() - startedAt, full);
+				this.wake();
+			},
+		};
+	}
+
+	private take(): void {
+		this.peakOpen = Math.max(this.peakOpen, ++this.open);
+	}
+
+	/** Lets waiting attempts go, first come first served, while there is room; their places are taken here. */
+	private wake(): void {
+		while (this.open < this.limit && this.waiting.length > 0) {
+			this.take();
+			this.waiting.shift()?.();
+		}
+	}
+
+	report(): CallsInFlightReport {
+		return { moved: this.limit !== this.start || this.peakOpen > this.start, cap: this.cap, settledOn: this.limit, peak: this.peakOpen, rateLimited: this.rateLimited, failures: this.failures };
+	}
+
+	private settled(ticket: number, status: number | undefined, ms: number, full: boolean): void {
+		if (status === 429 || status === undefined || status >= 500) {
+			if (status === 429) this.rateLimited = true;
+			else this.failures++;
+			if (ticket <= this.lastCut) return;
+			this.lastCut = this.sent;
+			this.window = Math.max(1, Math.floor(this.limit / 2));
+			this.threshold = this.window;
+			if (status === 429) this.ceiling = this.window;
+			return;
+		}
+		if (status >= 300) return;
+		this.fastestMs = Math.min(this.fastestMs, ms);
+		if (ms <= this.fastestMs * FLAT_FACTOR + FLAT_SLACK_MS) {
+			// Raising a number the run does not use would only let a later burst through unmeasured.
+			if (!full || this.window >= this.ceiling) return;
+			this.window = Math.min(this.ceiling, this.window + (this.window < this.threshold ? 1 : 1 / this.window));
+		} else if (ms > this.fastestMs * SLOW_FACTOR + FLAT_SLACK_MS && this.window > AUTO_START) {
+			this.window = Math.max(AUTO_START, this.window - 1);
+			this.threshold = Math.min(this.threshold, this.window);
+		}
+	}
+}

@@ -1,0 +1,103 @@
+// Calls in Flight: Auto (Order -> Get Many's default) against the sandbox over real HTTP, with the sandbox's
+// `latencyMs` switch. Every assertion reads what the sandbox observed: `concurrent` on each recorded call is how many
+// service calls were open when it arrived (sandbox/README.md), never a time measured here.
+const { useInventoryOps } = require('../helpers/inventoryOps');
+
+const ROUTE = '/api/order/get_single_bulk';
+const BY_LIST = { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ $json.refs }}' };
+const COUNTED = { bulkMaxLength: 500, bulkOrderFields: 'all', retryAfter: 'seconds' };
+
+const ctx = useInventoryOps({ orders: 4000 });
+let known;
+
+beforeAll(async () => {
+	known = (await ctx.sandbox.orders({ limit: 4000 })).map(({ store_id, order_number }) => ({ store_id, order_number }));
+});
+
+const mostInFlight = (calls) => Math.max(...calls.map((call) => call.concurrent));
+const hintsOf = (result) => result.run.data.resultData.runData[Object.keys(result.run.data.resultData.runData).at(-1)][0].hints ?? [];
+
+/** Looks up `count` known orders in one input item (Batch Size 50) and checks each was found. */
+async function lookUp(count, options = {}) {
+	const refs = known.slice(0, count);
+	const result = await ctx.run({ ...BY_LIST, options: { batchSize: 50, ...options } }, { items: [{ refs }] });
+	expect(result.error).toBeUndefined();
+	expect(result.items).toHaveLength(count);
+	expect(result.items.filter((item) => item.json._id === undefined)).toEqual([]);
+	return { result, calls: await ctx.sandbox.calls(ROUTE) };
+}
+
+test('Auto keeps more calls in flight at 100 ms per call than at 0 ms, and says where it settled', async () => {
+	await ctx.sandbox.config({ ...COUNTED, latencyMs: 0 });
+	const atZero = await lookUp(4000);
+	await ctx.sandbox.reset();
+	await ctx.sandbox.config({ ...COUNTED, latencyMs: 100 });
+	const atHundred = await lookUp(4000);
+
+	expect(atZero.calls).toHaveLength(80);
+	expect(atHundred.calls).toHaveLength(80);
+	// Slow calls that stay as slow as the fastest: Auto raises toward its cap (16) and ends above the start (4).
+	expect(mostInFlight(atHundred.calls)).toBeGreaterThan(mostInFlight(atZero.calls));
+	expect(mostInFlight(atHundred.calls)).toBeGreaterThan(8);
+	expect(hintsOf(atHundred.result).map((hint) => hint.message)).toEqual([
+		expect.stringMatching(/^Calls in Flight \(Auto\) settled on \d+ at a time in this run \(it reached \d+; Max Calls in Flight is 16\)\./),
+	]);
+}, 60_000);
+
+test('Auto never keeps more calls in flight than Max Calls in Flight', async () => {
+	await ctx.sandbox.config({ ...COUNTED, latencyMs: 100 });
+	const { calls, result } = await lookUp(2000, { maxCallsInFlight: 3 });
+	expect(mostInFlight(calls)).toBe(3);
+	expect(hintsOf(result)[0].message).toMatch(/Max Calls in Flight is 3\)/);
+}, 60_000);
+
+test('a fixed number stays fixed: Calls in Flight 2 keeps 2 in flight however slow the calls', async () => {
+	await ctx.sandbox.config({ ...COUNTED, latencyMs: 100 });
+	const { calls, result } = await lookUp(1000, { callsInFlight: 2 });
+	expect(mostInFlight(calls)).toBe(2);
+	expect(hintsOf(result)).toEqual([]);
+}, 60_000);
+
+test('a 429 storm: Auto backs off to one call at a time, fails no item, and says the rate limit held it', async () => {
+	// Three calls per second: more calls in flight than that can only draw 429s.
+	await ctx.sandbox.config({ ...COUNTED, latencyMs: 20, rateLimit: { max: 3, windowMs: 1000 } });
+	const { calls, result } = await lookUp(1000, { rateLimitWait: 60 });
+	const limited = calls.filter((call) => call.status === 429);
+	expect(limited.length).toBeGreaterThan(0);
+	expect(calls.filter((call) => call.status === 200)).toHaveLength(20);
+	// Two halvings after the first 429s (4 -> 2 -> 1), a round apart; from then on one call at a time.
+	const firstLimited = calls.indexOf(limited[0]);
+	expect(mostInFlight(calls.slice(firstLimited + 8))).toBe(1);
+	expect(hintsOf(result)[0].message).toMatch(/settled on 1 at a time.*the service answered 429 \(rate limit\)/);
+}, 60_000);
+
+test('a 5xx lowers Auto at once (the call fails, as before)', async () => {
+	await ctx.sandbox.config({ ...COUNTED, latencyMs: 50 });
+	await ctx.sandbox.fault({ route: ROUTE, count: 1, status: 503 });
+	const refs = known.slice(0, 2000);
+	const result = await ctx.run({ ...BY_LIST, options: { batchSize: 50 } }, { items: [{ refs }], continueOnFail: true });
+	const calls = await ctx.sandbox.calls(ROUTE);
+	expect(calls[0].status).toBe(503);
+	expect(hintsOf(result)[0].message).toMatch(/1 call\(s\) failed or timed out, and each lowered it/);
+}, 60_000);
+
+test('writes never run in parallel: Kit -> Create for many items sends one call at a time, even at 100 ms', async () => {
+	await ctx.sandbox.config({ latencyMs: 100 });
+	const [component] = await ctx.sandbox.items();
+	const items = Array.from({ length: 8 }, (_, n) => ({ n }));
+	const result = await ctx.run(
+		{
+			resource: 'kit',
+			operation: 'create',
+			inputMode: 'fields',
+			name: '={{ "Kit " + $json.n }}',
+			sku: '={{ "KIT-PAR-" + $json.n }}',
+			kitItems: { item: [{ itemId: component.item_id, sku: '', quantity: 1, type: 'item' }] },
+		},
+		{ items },
+	);
+	expect(result.error).toBeUndefined();
+	const calls = await ctx.sandbox.calls('/api/kit/create');
+	expect(calls).toHaveLength(8);
+	expect(calls.map((call) => call.concurrent)).toEqual(Array(8).fill(1));
+}, 60_000);
