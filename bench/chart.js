@@ -50,14 +50,46 @@ function chartSpec(summary) {
 	};
 }
 
-async function drawChart(summary) {
+/** Time over the ideal by latency per call: ours (Auto), the same node fixed at 4, the raw keep-alive client at its best. */
+function latencyChartSpec(network) {
+	const cells = network.latency.filter((cell) => !cell.missing);
+	const values = cells.flatMap((cell) => [
+		{ latencyMs: cell.latencyMs, scenario: 'ours (Calls in Flight: Auto)', overIdeal: Number(cell.oursOverIdeal.toFixed(2)) },
+		{ latencyMs: cell.latencyMs, scenario: `ours, fixed ${network.fixedCallsInFlight}`, overIdeal: Number(cell.oursFixedOverIdeal.toFixed(2)) },
+		{ latencyMs: cell.latencyMs, scenario: 'raw keep-alive client, best fixed width', overIdeal: Number((cell.bestLimitMs / cell.idealMs).toFixed(2)) },
+	]);
+	return {
+		$schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+		config: { font: 'Helvetica, Arial, sans-serif', view: { stroke: null } },
+		title: 'Time / the ideal, by latency per call (lower is better; goal for ours: 1.15 at 20 ms and up)',
+		width: 520,
+		height: 240,
+		data: { values },
+		layer: [
+			{
+				mark: { type: 'line', point: true },
+				encoding: {
+					x: { field: 'latencyMs', type: 'ordinal', title: 'latency per call, ms', axis: { labelAngle: 0 } },
+					y: { field: 'overIdeal', type: 'quantitative', title: 'time / ideal' },
+					color: { field: 'scenario', type: 'nominal', title: null, sort: null },
+				},
+			},
+			{ data: { values: [{ goal: 1.15 }] }, mark: { type: 'rule', strokeDash: [4, 4], color: '#888' }, encoding: { y: { field: 'goal', type: 'quantitative' } } },
+		],
+	};
+}
+
+async function render(vegaLiteSpec) {
 	const vegaLite = await import('vega-lite');
 	const vega = await import('vega');
-	const { spec } = vegaLite.compile(chartSpec(summary));
+	const { spec } = vegaLite.compile(vegaLiteSpec);
 	const view = new vega.View(vega.parse(spec), { renderer: 'none' });
 	const svg = await view.toSVG();
 	view.finalize();
 	return svg;
 }
 
-module.exports = { drawChart, chartSpec };
+const drawChart = (summary) => render(chartSpec(summary));
+const drawLatencyChart = (network) => render(latencyChartSpec(network));
+
+module.exports = { drawChart, drawLatencyChart, chartSpec, latencyChartSpec };

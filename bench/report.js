@@ -5,7 +5,7 @@ const { execSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 
-const { LATENCY_HEADER, latencyRows, networkLines, summariseNetwork } = require('./networkReport');
+const { LATENCY_HEADER, RATE_HEADER, latencyRows, networkLines, rateRows, summariseNetwork } = require('./networkReport');
 
 const MiB = 2 ** 20;
 const GOALS = { perItemSpeedup: 20, shareOfLimit: 0.8, rssOverOrders: 2, triggerMedianMs: 1 };
@@ -213,7 +213,14 @@ function printTable({ summary, config }) {
 		...goalLines(summary),
 		'',
 		...(summary.network
-			? ['network (sandbox latency per call; one run each):', textTable(LATENCY_HEADER, latencyRows(summary.network)), '', ...networkLines(summary.network, summary.memory), '']
+			? [
+					'network (sandbox latency per call; one run each):',
+					textTable(LATENCY_HEADER, latencyRows(summary.network)),
+					'',
+					...(summary.network.rateLimited.length > 0 ? ['rate-limited services:', textTable(RATE_HEADER, rateRows(summary.network)), ''] : []),
+					...networkLines(summary.network, summary.memory),
+					'',
+				]
 			: []),
 	];
 	process.stdout.write(`${out.join('\n')}\n`);
@@ -221,12 +228,22 @@ function printTable({ summary, config }) {
 
 function networkMarkdown(summary, config) {
 	return [
-		'### Over a network',
+		'### Over a network: Calls in Flight by latency',
 		'',
-		`The sandbox's \`latencyMs\` switch makes every call wait that long (a call on a new connection twice as long: its TCP handshake, no TLS). One run per cell, ${config.orders.toLocaleString('en-US')} lookups, default options (Batch Size ${config.batchSize}, Calls in Flight ${config.callsInFlight}). One call per item is measured on the first ${config.perItemOrders} references (at 100 ms all of them would take a quarter of an hour) and scaled to all by its time per lookup. The ideal: the calls ours makes, Calls in Flight at a time, each paying the latency once, plus the transfer at the limit client's speed (its time at no latency). "ours calls / connections" counts what the sandbox received.`,
+		`The sandbox's \`latencyMs\` switch makes every call wait that long (a call on a new connection twice as long: its TCP handshake, no TLS; n8n's request helper opens one per call). One run per cell, ${config.orders.toLocaleString('en-US')} lookups, Batch Size ${config.batchSize}. **ours** is the node with its defaults (Calls in Flight 0 = Auto, Max Calls in Flight 16); **fixed ${config.fixedCallsInFlight}** the same node with Calls in Flight ${config.fixedCallsInFlight} (the default before Auto). The ideal, computed as before Auto: the calls at Batch Size ${config.batchSize}, ${config.fixedCallsInFlight} at a time, each paying the latency once, plus the transfer at the raw client's speed (its time at no latency, ${config.fixedCallsInFlight} in flight). The raw keep-alive client ran at ${config.limitCallsInFlight.join(', ')} calls in flight; its best is shown (reported, not a goal). One call per item is measured on the first references only (the count in brackets) and scaled to all by its time per lookup. "Auto settled / peak" is what the node's notice said. "ours calls / connections" counts what the sandbox received.`,
 		'',
 		markdownTable(LATENCY_HEADER, latencyRows(summary.network)),
 		'',
+		'![ours / ideal by latency: Auto, fixed 4 and the raw keep-alive client at its best](latency.svg)',
+		'',
+		...(summary.network.rateLimited.length > 0
+			? [
+					`Rate-limited services (the sandbox's per-token limit, ${summary.network.capped?.latencyMs ?? 20} ms per call, Rate Limit Wait 600 s so that the budget is not what is measured; a fresh window for each run; 429s = calls beyond one per batch):`,
+					'',
+					markdownTable(RATE_HEADER, rateRows(summary.network)),
+					'',
+				]
+			: []),
 		...networkLines(summary.network, summary.memory).map((line) => `- ${line}`),
 		'',
 	];
@@ -241,7 +258,7 @@ function markdownReport({ summary, config, machine: host, generatedAt, durationM
 		'- **ours**: Inventory Ops → Order → Get Many over one input item per order, through n8n\'s real engine (`WorkflowExecute`), Look Up By = Fields of Each Input Item (`store_id`, `order_number`), default batch options. With Look Up By = Store ID and Order Number as expressions, n8n evaluates two expressions per item, which cost ~74% of the node\'s time in an earlier run (848 lookups/s, 3.9x per item).',
 		'- **ours, one item listing all references**: the same node with Look Up By = List of References and one input item; it shows what the node costs with a single input item.',
 		'- **per item**: one `get_single_bulk` call per input item, one item at a time, through n8n\'s `httpRequestWithAuthentication` — what a workflow built from the HTTP Request node does, without its per-item parameter work.',
-		'- **limit**: the same references as raw bulk calls from a plain Node `http` client with keep-alive, same batch size and calls in flight.',
+		`- **limit**: the same references as raw bulk calls from a plain Node \`http\` client with keep-alive, same batch size, ${config.fixedCallsInFlight} calls in flight (ours: Calls in Flight Auto, the default).`,
 		'',
 		markdownTable(MAIN_HEADER, mainRows(summary)),
 		'',

@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { drawChart } = require('./chart');
+const { drawChart, drawLatencyChart } = require('./chart');
 const { runNetworkScenarios } = require('./network');
 const { machine, markdownReport, printTable, summarise } = require('./report');
 
@@ -28,8 +28,12 @@ function nodeDefaults() {
 		(property) => property.name === 'options' && property.displayOptions?.show?.operation?.includes('lookUp'),
 	);
 	const defaultOf = (name) => options.options.find((option) => option.name === name).default;
-	return { batchSize: defaultOf('batchSize'), callsInFlight: defaultOf('callsInFlight') };
+	// Calls in Flight 0 is Auto: runs of ours record it as 'auto'; clients that need a number take the fixed one.
+	return { batchSize: defaultOf('batchSize'), callsInFlight: defaultOf('callsInFlight') || 'auto' };
 }
+
+/** The fixed Calls in Flight before Auto: the ideal's width, "fixed 4", and the limit client's default width. */
+const FIXED_CALLS_IN_FLIGHT = 4;
 
 const config = {
 	smoke,
@@ -42,7 +46,11 @@ const config = {
 	// node one item listing all references ('list'); BENCH_GRID_SHAPE=fields runs it one item per order instead.
 	gridKind: env('BENCH_GRID_SHAPE', 'list') === 'fields' ? 'ours' : 'oursList',
 	deliveries: Number(env('BENCH_DELIVERIES', smoke ? 500 : 10_000)),
-	latencies: String(env('BENCH_LATENCIES', smoke ? '20' : '0,20,100')).split(',').map(Number).filter((n) => n >= 0),
+	latencies: String(env('BENCH_LATENCIES', smoke ? '20' : '0,20,100,300')).split(',').map(Number).filter((n) => n >= 0),
+	// The raw keep-alive client at each latency, at these fixed calls in flight; the best of them is reported.
+	limitCallsInFlight: list(env('BENCH_LIMIT_IN_FLIGHT', smoke ? '4' : '4,8,16')),
+	fixedCallsInFlight: FIXED_CALLS_IN_FLIGHT,
+	rateLimitedOrders: Number(env('BENCH_RATE_LIMITED_ORDERS', 2000)),
 	perItemOrders: Number(env('BENCH_PER_ITEM_ORDERS', smoke ? 20 : 500)),
 	cappedLatencyMs: Number(env('BENCH_CAPPED_LATENCY', 20)),
 	outDir: path.resolve(ROOT, env('BENCH_OUT', smoke ? 'reports/bench-smoke' : 'bench')),
@@ -123,16 +131,19 @@ async function main() {
 		if (references.length !== config.orders) throw new Error(`the sandbox has ${references.length} orders, not ${config.orders}`);
 		log(`bench: sandbox seeded in ${Math.round(sandbox.seedMs)} ms at ${sandbox.origin}`);
 
-		const measure = async (kind, { batchSize = config.batchSize, callsInFlight = config.callsInFlight, group, repetition = 0, latencyMs = 0, references: asked = references }) => {
-			const label = `${group}-${kind}-b${batchSize}-f${callsInFlight}-l${latencyMs}-r${repetition}`;
-			const task = { kind, label, sandbox, references: asked, batchSize, callsInFlight, deliveries: config.deliveries, profileDir: config.profileDir };
+		const measure = async (kind, { batchSize = config.batchSize, callsInFlight = config.callsInFlight, group, repetition = 0, latencyMs = 0, references: asked = references, options = {}, tag }) => {
+			// Only the node knows Auto; the raw clients run at a fixed width.
+			if (callsInFlight === 'auto' && kind.startsWith('limit')) callsInFlight = config.fixedCallsInFlight;
+			const label = `${group}-${kind}-b${batchSize}-f${callsInFlight}-l${latencyMs}${tag ? `-${tag}` : ''}-r${repetition}`;
+			const nodeCallsInFlight = callsInFlight === 'auto' ? 0 : callsInFlight;
+			const task = { kind, label, sandbox, references: asked, batchSize, callsInFlight: nodeCallsInFlight, options, deliveries: config.deliveries, profileDir: config.profileDir };
 			const result = await runScenario(task);
 			const perItem = kind === 'perItem';
-			const run = { group, kind, batchSize: perItem ? 1 : batchSize, callsInFlight: perItem ? 1 : callsInFlight, repetition, latencyMs, asked: asked.length, ...result };
+			const run = { group, kind, tag, batchSize: perItem ? 1 : batchSize, callsInFlight: perItem ? 1 : callsInFlight, repetition, latencyMs, asked: asked.length, ...result };
 			runs.push(run);
 			const figures = kind === 'trigger'
 				? `median ${run.medianMs.toFixed(3)} ms, p99 ${run.p99Ms.toFixed(3)} ms, heap ${Math.round(run.heapBytesPerDelivery)} B/delivery`
-				: `${Math.round(run.nodeMs)} ms, found ${run.found}, peak RSS ${(run.peakRss / 2 ** 20).toFixed(0)} MiB`;
+				: `${Math.round(run.nodeMs)} ms, found ${run.found}, ${run.httpCalls} calls, peak RSS ${(run.peakRss / 2 ** 20).toFixed(0)} MiB${run.hints?.length ? `; ${run.hints.join(' ')}` : ''}`;
 			log(`  ${label}: ${figures}`);
 		};
 
@@ -161,11 +172,12 @@ async function main() {
 	};
 	fs.writeFileSync(path.join(config.outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 	fs.writeFileSync(path.join(config.outDir, 'throughput.svg'), await drawChart(summary));
+	if (summary.network) fs.writeFileSync(path.join(config.outDir, 'latency.svg'), await drawLatencyChart(summary.network));
 	fs.writeFileSync(path.join(config.outDir, 'results.md'), markdownReport(results));
 	// Only a full run into bench/ is the README's run; smoke, profiling and other BENCH_OUT runs leave it alone.
 	if (!config.smoke && config.outDir === __dirname && !config.profileDir) updateReadme(results);
 	printTable(results);
-	log(`bench: wrote ${path.relative(ROOT, config.outDir)}/results.json, throughput.svg, results.md in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+	log(`bench: wrote ${path.relative(ROOT, config.outDir)}/results.json, throughput.svg, latency.svg, results.md in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 	if (summary.problems.length > 0) {
 		log(`bench: FAILED\n  ${summary.problems.join('\n  ')}`);
 		process.exitCode = 1;

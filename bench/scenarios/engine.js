@@ -10,7 +10,7 @@ const WARM_UP_ITEMS = 100;
 const NODE_NAME = 'Node under test';
 const BY_FIELDS = { storeId: '={{ $json.store_id }}', orderNumber: '={{ $json.order_number }}' };
 
-function nodeFor(kind, { batchSize, callsInFlight }) {
+function nodeFor(kind, { batchSize, callsInFlight, options = {} }) {
 	if (kind === 'perItem') return { type: 'benchPerItemLookup', parameters: BY_FIELDS, name: NODE_NAME };
 	// ours: one input item per order, the store ID and order number read from the items' own fields (Look Up By =
 	// Fields of Each Input Item), so n8n evaluates no expression per item. oursList: one input item listing them all.
@@ -21,7 +21,7 @@ function nodeFor(kind, { batchSize, callsInFlight }) {
 	return {
 		type: 'inventoryOps',
 		name: NODE_NAME,
-		parameters: { resource: 'order', operation: 'lookUp', ...lookUp, options: { batchSize, callsInFlight } },
+		parameters: { resource: 'order', operation: 'lookUp', ...lookUp, options: { batchSize, callsInFlight, ...options } },
 	};
 }
 
@@ -44,7 +44,9 @@ async function prepare(kind, task) {
 		const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
 		if (result.error) throw result.error;
 		const nodeRun = result.run.data.resultData.runData[NODE_NAME][0];
-		return { wallMs, nodeMs: nodeRun.executionTime, orders: result.items.map((item) => item.json) };
+		// The node's notices (Calls in Flight: Auto says where it settled).
+		const hints = (nodeRun.hints ?? []).map((hint) => hint.message);
+		return { wallMs, nodeMs: nodeRun.executionTime, hints, orders: result.items.map((item) => item.json) };
 	};
 	await runOnce(itemsFor(kind, task.references.slice(0, WARM_UP_ITEMS)));
 	const items = itemsFor(kind, task.references);
