@@ -22,7 +22,7 @@ test('calls records every request outside the admin API, in order, with route, s
 		['/api/nowhere', 404],
 		['/api/kit/create', 401],
 	]);
-	expect(calls[1]).toEqual({ route: '/api/kit/create', method: 'POST', status: 200, body: { data: { name: 'K', sku: 'K-CALLS' } }, time: expect.stringMatching(/Z$/), ms: expect.any(Number) });
+	expect(calls[1]).toEqual({ route: '/api/kit/create', method: 'POST', status: 200, body: { data: { name: 'K', sku: 'K-CALLS' } }, time: expect.stringMatching(/Z$/), ms: expect.any(Number), concurrent: 1 });
 	const kitCalls = (await client.admin.get('/calls', { route: '/api/kit/create' })).calls;
 	expect(kitCalls).toHaveLength(3);
 	// A filter that can match nothing is refused: "no call to it" would prove nothing (the restore route is under /s).

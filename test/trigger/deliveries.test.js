@@ -171,6 +171,22 @@ test('Include Request Headers adds the headers without the secret', async () => 
 	expect(Object.keys(headers)).not.toContain(SECRET_HEADER);
 });
 
+test('a delivery uses the Options of the published version, kept at activation: an unpublished edit changes nothing', async () => {
+	const stored = await published('wf-options-kept', { options: { includeHeaders: true } });
+	stored.parameters = { ...stored.parameters, options: { includeHeaders: false } };
+	await harness.emit('order.shipped', {});
+	expect(harness.runs[0].items[0].headers['content-type']).toBe('application/json');
+});
+
+test('a registration recorded before the Options were kept with it reads them from the node, as before', async () => {
+	const stored = await published('wf-options-old-record', { options: { includeHeaders: true } });
+	const registration = harness.staticState(stored.staticData).registrations[harness.webhookUrl(stored, false)];
+	expect(registration.delivery).toEqual({ ignoreRepeats: true, includeHeaders: true });
+	delete registration.delivery;
+	await harness.emit('order.shipped', {});
+	expect(harness.runs[0].items[0].headers['content-type']).toBe('application/json');
+});
+
 test('a repeated delivery of the same event id starts one run, unless the option is off', async () => {
 	await published('wf-repeat');
 	await harness.emit('order.shipped', { n: 1 }, 'evt_same');

@@ -4,7 +4,8 @@ import { matchesAnyEventType } from '../shared/events';
 import { unremovableNotice } from './notices';
 import { SECRET_HEADER, secretMatches } from './secret';
 import { isRepeatedDelivery, registrationKey } from './repeats';
-import { readState, type Registration, type TriggerState } from './state';
+import { readDeliveryOptions } from './selection';
+import { readRegistration, readState, type Registration } from './state';
 import { EVENT_TYPE_HEADER, readDeliveredEvents } from './eventBody';
 
 function reply(this: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
@@ -17,15 +18,16 @@ function reply(this: IWebhookFunctions, status: number, body: IDataObject): IWeb
  * production URL otherwise. getWebhookResourceUrl names the served URL; n8n versions without it only give the
  * production URL, so there a test request (manual mode) is matched with the one test registration.
  */
-function findRegistration(this: IWebhookFunctions, state: TriggerState): Registration | undefined {
+function findRegistration(this: IWebhookFunctions, staticData: IDataObject): Registration | undefined {
 	if (typeof this.getWebhookResourceUrl === 'function') {
 		const url = this.getWebhookResourceUrl('default');
-		return url === undefined ? undefined : state.registrations[url];
+		return url === undefined ? undefined : readRegistration(staticData, url);
 	}
 	if (this.getMode() !== 'manual') {
 		const url = this.getNodeWebhookUrl('default');
-		return url === undefined ? undefined : state.registrations[url];
+		return url === undefined ? undefined : readRegistration(staticData, url);
 	}
+	const state = readState(staticData);
 	const testRegistrations = Object.values(state.registrations).filter((registration) => registration.kind === 'test');
 	return testRegistrations.length === 1 ? testRegistrations[0] : undefined;
 }
@@ -44,9 +46,7 @@ function warningsFor(registration: Registration): string[] {
  * for the URL it arrived on: a missing or wrong secret, or no stored secret at all, gets 401.
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const staticData = this.getWorkflowStaticData('node');
-	const state = readState(staticData);
-	const registration = findRegistration.call(this, state);
+	const registration = findRegistration.call(this, this.getWorkflowStaticData('node'));
 	const headers = this.getHeaderData() as IDataObject;
 	if (registration === undefined || !secretMatches(registration.secret, headers[SECRET_HEADER])) {
 		return reply.call(this, 401, { error: 'Missing or invalid webhook secret' });
@@ -60,9 +60,10 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		});
 	}
 
-	// The types the handlers were registered for are the selection of the published version: no parameter read.
+	// The types the handlers were registered for and the Options kept at activation are the published version's:
+	// no parameter read (a registration from before the Options were kept reads them).
 	const registeredTypes = registration.handlers.map((record) => record.type);
-	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const options = registration.delivery ?? readDeliveryOptions.call(this);
 	const warnings = warningsFor(registration);
 	const receivedAt = new Date().toISOString();
 	const ignored: string[] = [];
@@ -73,7 +74,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			ignored.push(`event type ${event.type} is not selected`);
 			continue;
 		}
-		if (options.ignoreRepeatedDeliveries !== false && event.id !== undefined) {
+		if (options.ignoreRepeats && event.id !== undefined) {
 			repeatsKey ??= registrationKey(registration.url, registration.secret);
 			if (isRepeatedDelivery(repeatsKey, event.id)) {
 				ignored.push(`event ${event.id} was already received`);
@@ -88,7 +89,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			data: event.data as IDataObject,
 		};
 		if (event.raw !== undefined) json.rawBody = event.raw as IDataObject;
-		if (options.includeHeaders === true) json.headers = headersWithoutSecret(headers);
+		if (options.includeHeaders) json.headers = headersWithoutSecret(headers);
 		if (warnings.length > 0) json.warnings = warnings;
 		items.push(json);
 	}

@@ -10,7 +10,7 @@ import { unremovableNotice } from './notices';
 import { asLeftovers, describeHandler, removeHandlerRecords, type RemovalFailure } from './removal';
 import { EVENT_TYPE_HEADER } from './eventBody';
 import { createSecret, SECRET_HEADER } from './secret';
-import { readSelectedEventTypes } from './selection';
+import { readDeliveryOptions, readSelectedEventTypes } from './selection';
 import { unreachableHost, webhookUrlWarning } from './webhookUrl';
 import { readState, writeState, type HandlerRecord, type RegistrationKind, type TriggerState } from './state';
 
@@ -191,6 +191,7 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 		kind,
 		secret,
 		handlers: added,
+		delivery: readDeliveryOptions.call(this),
 	};
 	writeState(staticData, state);
 	for (const record of added.filter((handler) => handler.id === undefined)) {

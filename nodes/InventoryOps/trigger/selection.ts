@@ -1,4 +1,4 @@
-import { NodeOperationError, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 
 import {
 	combineEventTypes,
@@ -7,6 +7,13 @@ import {
 	parseCustomEventTypes,
 	withoutCoveredTypes,
 } from '../shared/events';
+import type { DeliveryOptions } from './state';
+
+/** The trigger's Options as a delivery uses them; read at activation and kept with the registration. */
+export function readDeliveryOptions(this: IHookFunctions | IWebhookFunctions): DeliveryOptions {
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	return { ignoreRepeats: options.ignoreRepeatedDeliveries !== false, includeHeaders: options.includeHeaders === true };
+}
 
 /** The event types this trigger registers: the selected patterns plus valid custom types, each once, none covered by another. */
 export function readSelectedEventTypes(this: IHookFunctions | IWebhookFunctions): string[] {

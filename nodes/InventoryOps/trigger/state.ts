@@ -14,12 +14,23 @@ export interface HandlerRecord {
 	addedAt: string;
 }
 
+/** The trigger's Options that shape a delivery's item (selection.ts reads them). */
+export interface DeliveryOptions {
+	ignoreRepeats: boolean;
+	includeHeaders: boolean;
+}
+
 /** What one activation at one webhook URL holds. */
 export interface Registration {
 	url: string;
 	kind: RegistrationKind;
 	secret: string;
 	handlers: HandlerRecord[];
+	/**
+	 * The Options of the activated version, so that a delivery reads no parameter (in n8n 2.x each read goes
+	 * through the expression engine). Missing in records written before they were kept here.
+	 */
+	delivery?: DeliveryOptions;
 }
 
 export interface TriggerState {
@@ -58,7 +69,20 @@ function asRegistration(url: string, value: unknown): Registration | undefined {
 		kind: value.kind === 'test' ? 'test' : 'production',
 		secret: typeof value.secret === 'string' ? value.secret : '',
 		handlers: asHandlers(value.handlers),
+		delivery: asDeliveryOptions(value.delivery),
 	};
+}
+
+function asDeliveryOptions(value: unknown): DeliveryOptions | undefined {
+	if (!isPlainObject(value) || typeof value.ignoreRepeats !== 'boolean' || typeof value.includeHeaders !== 'boolean') return undefined;
+	return { ignoreRepeats: value.ignoreRepeats, includeHeaders: value.includeHeaders };
+}
+
+/** The registration at one URL alone, checked as readState checks it: what a delivery needs, without the rest. */
+export function readRegistration(staticData: IDataObject, url: string): Registration | undefined {
+	const raw: unknown = staticData[STATE_KEY];
+	if (!isPlainObject(raw) || !isPlainObject(raw.registrations) || !Object.hasOwn(raw.registrations, url)) return undefined;
+	return asRegistration(url, raw.registrations[url]);
 }
 
 /**
