@@ -77,6 +77,7 @@ function summariseNetwork(runs, config, mainLimit) {
 		const limitedOf = (run) => run && run.httpCalls - Math.ceil(run.asked / run.batchSize);
 		return {
 			tag,
+			latencyMs: auto?.latencyMs,
 			orders: auto?.asked,
 			autoMs: auto?.nodeMs,
 			fixedMs: fixedRun?.nodeMs,
@@ -172,7 +173,7 @@ function networkLines(network, memory) {
 	if (at20) lines.push(`ours vs one call per item at 20 ms: ${fixed(at20.measured, 0)}x faster (goal >= ${GOALS.perItemSpeedupAt20}x): ${at20.met ? 'met' : 'MISSED'}`);
 	for (const cell of network.rateLimited) {
 		lines.push(
-			`rate limit ${cell.tag} (${cell.orders} orders, ${network.capped?.latencyMs ?? 20} ms per call): Auto drew ${cell.autoLimited} 429s in ${thousands(cell.autoMs)} ms, fixed ${network.fixedCallsInFlight} drew ${cell.fixedLimited} in ${thousands(cell.fixedMs)} ms (goal: Auto no more): ${cell.autoLimited <= cell.fixedLimited ? 'met' : 'MISSED'}; found ${cell.found.join(' and ')}`,
+			`rate limit ${cell.tag} (${cell.orders} orders, ${cell.latencyMs} ms per call): Auto drew ${cell.autoLimited} 429s in ${thousands(cell.autoMs)} ms, fixed ${network.fixedCallsInFlight} drew ${cell.fixedLimited} in ${thousands(cell.fixedMs)} ms (goal: Auto no more): ${cell.autoLimited <= cell.fixedLimited ? 'met' : 'MISSED'}; found ${cell.found.join(' and ')}`,
 		);
 	}
 	const capped = network.capped;
