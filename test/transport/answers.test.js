@@ -1,0 +1,136 @@
+// The one reading of answers (transport/answers.ts), its pure parts one by one: what arrived is named exactly,
+// which answers are refusals, and what a restore or a removal answer says. The same readings over real HTTP, through
+// both nodes: test/action/answerShapes.test.js and test/trigger/lifecycle.test.js.
+const path = require('node:path');
+
+const answers = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/transport/answers.js'));
+
+describe('describeArrived names what arrived', () => {
+	test.each([
+		[undefined, 'nothing'],
+		[null, 'null'],
+		[[], 'a list of 0 entries'],
+		[[1], 'a list of 1 entry'],
+		['', 'an empty body'],
+		['  \n ', 'an empty body'],
+		['OK', 'text "OK"'],
+		['a\n  b', 'text "a b"'],
+		['x'.repeat(81), `text "${'x'.repeat(80)}…"`],
+		[new Uint8Array(Buffer.from('bytes')), 'text "bytes"'],
+		[{}, 'an empty object'],
+		[{ a: 1, b: 2 }, 'an object with a, b'],
+		[Object.fromEntries('abcdefghi'.split('').map((key) => [key, 1])), 'an object with a, b, c, d, e, f, g, h, …'],
+		[42, 'number 42'],
+		[false, 'boolean false'],
+	])('%p -> %s', (value, expected) => {
+		expect(answers.describeArrived(value)).toBe(expected);
+	});
+});
+
+test('shapeProblem: a list where the route answers a list, an object elsewhere', () => {
+	expect(answers.shapeProblem('orderGetSingleBulk', [])).toBeUndefined();
+	expect(answers.shapeProblem('orderGetSingleBulk', {})).toBe('an empty object where a list was expected');
+	expect(answers.shapeProblem('kitCreate', {})).toBeUndefined();
+	expect(answers.shapeProblem('kitCreate', [])).toBe('a list of 0 entries where an object was expected');
+	expect(answers.shapeProblem('webhookRemoveHandler', null)).toBe('null where an object was expected');
+});
+
+describe('refusalIn', () => {
+	test('success: false with a reason is a refusal on every route, remove_handler included', () => {
+		for (const endpoint of ['orderGetSingleBulk', 'kitCreate', 'shipmentRestoreInventory', 'webhookAddHandler', 'webhookRemoveHandler']) {
+			expect(answers.refusalIn(endpoint, { success: false, message: 'No' })).toMatchObject({ message: 'No' });
+			expect(answers.refusalIn(endpoint, { success: false, error: { code: 'LOCKED' } })).toMatchObject({ code: 'LOCKED' });
+			expect(answers.refusalIn(endpoint, { success: true, message: 'fine' })).toBeUndefined();
+			expect(answers.refusalIn(endpoint, [{ success: false, message: 'No' }])).toBeUndefined();
+		}
+	});
+
+	test('a bare success: false is a refusal except from remove_handler', () => {
+		expect(answers.refusalIn('kitCreate', { success: false })).toEqual(expect.any(Object));
+		expect(answers.refusalIn('webhookRemoveHandler', { success: false })).toBeUndefined();
+	});
+});
+
+test('readBulkAnswer: entries placed, "not found" markers skipped, every other entry named', () => {
+	const order = { store_id: 'S', order_number: '1' };
+	const { entries, unreadable } = answers.readBulkAnswer([
+		{ order },
+		{ order: { order_number: 2 } },
+		{ order: null },
+		{ order: {} },
+		{},
+		'x',
+		{ order: [order] },
+		{ order: { store_id: 'S', order_number: null } },
+	]);
+	expect(entries.map(({ storeId, orderNumber }) => [storeId, orderNumber])).toEqual([
+		['S', '1'],
+		[undefined, 2],
+	]);
+	expect(unreadable).toEqual([
+		'entry 5 is text "x"',
+		'entry 6 has as its order a list of 1 entry',
+		'entry 7 has an order without an order_number',
+	]);
+});
+
+test('missingFromKitAnswer: ids that are not non-empty text or a number', () => {
+	expect(answers.missingFromKitAnswer({ _id: 'k', new_kit_id: 7 })).toEqual([]);
+	expect(answers.missingFromKitAnswer({ _id: ' ', new_kit_id: Number.NaN })).toEqual(['_id', 'new_kit_id']);
+	expect(answers.missingFromKitAnswer({ _id: {}, new_kit_id: null })).toEqual(['_id', 'new_kit_id']);
+});
+
+describe('readRestoreAnswer picks the restored shipment by every selector given', () => {
+	const record = (id, tracking, carrier) => ({ _id: id, response: { tracking_number: tracking, shipment_id: carrier } });
+	const shipments = [record('s1', 'T1', 'C1'), record('s2', 'T2', 'C2'), record('s3', 'T2', 'C3')];
+
+	test.each([
+		[{ shipment_id: 's2' }, 's2'],
+		[{ tracking_number: 'T1' }, 's1'],
+		[{ carrier_shipment_id: 'C3' }, 's3'],
+		[{ tracking_number: 'T2', carrier_shipment_id: 'C2' }, 's2'],
+	])('%j -> %s', (selectors, id) => {
+		const restored = shipments.find((shipment) => shipment._id === id);
+		expect(answers.readRestoreAnswer({ _id: 'o', shipments }, selectors)).toEqual({ shipments, restored, missing: [] });
+	});
+
+	test('two records matching, or none, is named rather than guessed', () => {
+		expect(answers.readRestoreAnswer({ _id: 'o', shipments }, { tracking_number: 'T2' }).missing).toEqual([
+			'the restored shipment (got 2 records matching it)',
+		]);
+		expect(answers.readRestoreAnswer({ _id: 'o', shipments }, { shipment_id: 'nope' }).restored).toBeUndefined();
+	});
+
+	test('shipments that are not a list of records, and a missing _id', () => {
+		expect(answers.readRestoreAnswer({ shipments: [record('s1'), 'x', 3] }, { shipment_id: 's1' })).toEqual({
+			missing: ['_id (got nothing)', 'shipments (got a list with 2 entries that are not records)'],
+		});
+		expect(answers.readRestoreAnswer({ _id: 'o', shipments: 'none' }, {}).missing).toEqual(['shipments (got text "none")']);
+	});
+
+	test('restoredItemsOf: the record\'s request.order_items, or nothing', () => {
+		expect(answers.restoredItemsOf({ request: { order_items: [{ sku: 'A', quantity: 2 }] } })).toEqual([{ sku: 'A', quantity: 2 }]);
+		expect(answers.restoredItemsOf({ request: { order_items: 'A' } })).toBeUndefined();
+		expect(answers.restoredItemsOf({})).toBeUndefined();
+	});
+});
+
+test('readRemovalAnswer: removed, nothing removed, or another shape', () => {
+	expect(answers.readRemovalAnswer({ success: true })).toEqual({ removed: true });
+	expect(answers.readRemovalAnswer({ success: false })).toEqual({ removed: false });
+	expect(answers.readRemovalAnswer({ success: 'true' })).toEqual({
+		problem: 'an object with success, without success true or false',
+	});
+});
+
+test('saysHandlerUnknown: a 404 about the handler or a refusal saying so; never a 404 about the route', () => {
+	expect(answers.saysHandlerUnknown('404', 'HANDLER_NOT_FOUND', 'No webhook handler with _id h')).toBe(true);
+	expect(answers.saysHandlerUnknown('404', 'ROUTE_NOT_FOUND', 'Not found')).toBe(false);
+	expect(answers.saysHandlerUnknown('404', undefined, 'Route POST /x not found')).toBe(false);
+	expect(answers.saysHandlerUnknown('404', undefined, 'no such path')).toBe(false);
+	expect(answers.saysHandlerUnknown('200', undefined, 'The service refused /webhook/remove_handler: Handler not found')).toBe(true);
+	expect(answers.saysHandlerUnknown('200', 'UNKNOWN_HANDLER', 'The service refused /webhook/remove_handler: gone')).toBe(true);
+	expect(answers.saysHandlerUnknown('200', 'LOCKED', 'The service refused /webhook/remove_handler: Handler is locked')).toBe(false);
+	expect(answers.saysHandlerUnknown('500', undefined, 'not found')).toBe(false);
+	expect(answers.saysHandlerUnknown(undefined, undefined, 'not found')).toBe(false);
+});
