@@ -1,0 +1,116 @@
+// The trigger's record in the workflow's static data (trigger/state.ts) as an older version or a damaged database
+// may have left it: each entry is checked, an unreadable one is skipped, the rest still works. Found unguarded by
+// the mutation run (test/mutation/README.md); counted in the calls the sandbox received, over real HTTP.
+const { useTriggerHarness } = require('./helpers/setup');
+
+const REMOVE_ROUTE = '/api/webhook/remove_handler';
+const STATIC_KEY = 'node:Inventory Ops Trigger';
+
+const context = useTriggerHarness();
+let harness;
+beforeEach(() => ({ harness } = context));
+
+const removedIds = async () =>
+	(await harness.admin('GET', `/calls?route=${REMOVE_ROUTE}`)).calls.map((call) => call.body._id).sort();
+
+function storedWith(id, record) {
+	const stored = harness.storedWorkflow({
+		id,
+		name: `State ${id}`,
+		parameters: { events: ['order.shipped'], customEventTypes: '', options: {} },
+	});
+	stored.staticData = { [STATIC_KEY]: { inventoryOpsTrigger: record } };
+	return stored;
+}
+
+test('damaged handler records are skipped; the readable ones are removed on deactivation', async () => {
+	const stored = storedWith('wf-damaged', {});
+	const url = harness.webhookUrl(stored, false);
+	const handler = (fields) => ({ type: 'order.shipped', url, name: 'h', kind: 'production', ...fields });
+	stored.staticData[STATIC_KEY].inventoryOpsTrigger = {
+		registrations: {
+			[url]: {
+				kind: 'production',
+				secret: 's',
+				handlers: [
+					handler({ id: 'good-1' }),
+					handler({ id: 'no-type', type: 5 }),
+					handler({ id: 'no-url', url: null }),
+					'not a record',
+					null,
+					handler({ id: '' }),
+					handler({ id: 'good-2', name: 7, addedAt: 3 }),
+				],
+			},
+			'https://elsewhere.example/hook': 'not a registration',
+		},
+		leftovers: [handler({ id: 'left-1', kind: 'production' }), handler({ id: 'left-test', kind: 'test' })],
+	};
+
+	expect(await harness.deactivate(stored)).toBe(true);
+	expect(await removedIds()).toEqual(['good-1', 'good-2', 'left-1']);
+	// What stays: the test kind's leftover, as it was read (the unreadable registration is dropped).
+	expect(harness.staticState(stored.staticData)).toEqual({
+		registrations: {},
+		leftovers: [{ type: 'order.shipped', id: 'left-test', name: 'h', url, kind: 'test', addedAt: '' }],
+	});
+});
+
+test('a record that is not an object, or lists that are not lists, read as empty: activation starts afresh', async () => {
+	for (const [index, record] of [
+		'junk',
+		{ registrations: [], leftovers: 'x' },
+		{ registrations: { 'https://x.example/h': { handlers: 'x' } }, leftovers: null },
+	].entries()) {
+		await harness.admin('POST', '/reset');
+		const stored = storedWith(`wf-empty-${index}`, record);
+		await harness.activate(stored);
+		expect(await removedIds()).toEqual([]);
+		const state = harness.staticState(stored.staticData);
+		expect(Object.keys(state.registrations)).toEqual([harness.webhookUrl(stored, false)]);
+		expect(state.leftovers).toEqual([]);
+	}
+});
+
+test('a registration without its secret is not "already registered": activation replaces it', async () => {
+	const stored = storedWith('wf-no-secret', {});
+	const url = harness.webhookUrl(stored, false);
+	stored.staticData[STATIC_KEY].inventoryOpsTrigger = {
+		registrations: {
+			[url]: {
+				kind: 'production',
+				secret: 17,
+				handlers: [{ type: 'order.shipped', url, id: 'old-1', name: 'h', kind: 'production', addedAt: '' }],
+			},
+		},
+		leftovers: [],
+	};
+	await harness.activate(stored);
+	expect(await removedIds()).toEqual(['old-1']);
+	const registration = harness.staticState(stored.staticData).registrations[url];
+	expect(registration.secret).toMatch(/^[0-9a-f]{64}$/);
+});
+
+test('handlers that cannot be removed are kept for the next activation, the newest 100 at most', async () => {
+	const stored = storedWith('wf-many-leftovers', {});
+	const url = harness.webhookUrl(stored, false);
+	const leftovers = Array.from({ length: 120 }, (_, index) => ({
+		type: 'order.shipped',
+		url,
+		id: `gone-${String(index).padStart(3, '0')}`,
+		name: `left ${index}`,
+		kind: 'production',
+		addedAt: '',
+	}));
+	stored.staticData[STATIC_KEY].inventoryOpsTrigger = {
+		registrations: { [url]: { kind: 'production', secret: 's', handlers: [] } },
+		leftovers,
+	};
+	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 1000, status: 500 });
+
+	expect(await harness.deactivate(stored)).toBe(false);
+	const kept = harness.staticState(stored.staticData).leftovers.map((leftover) => leftover.id);
+	expect(kept).toHaveLength(100);
+	expect(kept[0]).toBe('gone-020');
+	expect(kept.at(-1)).toBe('gone-119');
+});
