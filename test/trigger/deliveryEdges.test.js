@@ -123,3 +123,22 @@ test('a JSON null body, or a list with one unreadable entry, is refused whole', 
 	expect((await post([{ id: 'u1', type: 'order.shipped', data: {} }, 5])).status).toBe(400);
 	expect(harness.runs).toHaveLength(0);
 });
+
+// repeats.ts: each registration remembers its last 1000 event ids; the oldest is forgotten first.
+test('the 1001st event id pushes the oldest out: it starts a run again, the newest is still a repeat', async () => {
+	const post = await publishedPoster('wf-recent', ['order.shipped']);
+	const ids = Array.from({ length: 1001 }, (_, index) => `e${index}`);
+	await post(ids.map((id) => ({ id, type: 'order.shipped', data: {} })));
+	expect(itemsOfRuns()).toHaveLength(1001);
+	expect((await post({ id: 'e1000', type: 'order.shipped', data: {} })).answer).toEqual({
+		received: true,
+		ignored: 'event e1000 was already received',
+	});
+	expect((await post({ id: 'e1', type: 'order.shipped', data: {} })).answer).toEqual({
+		received: true,
+		ignored: 'event e1 was already received',
+	});
+	harness.runs.length = 0;
+	await post({ id: 'e0', type: 'order.shipped', data: {} });
+	expect(itemsOfRuns().map((item) => item.eventId)).toEqual(['e0']);
+});

@@ -48,6 +48,19 @@ test('no event type selected: the activation is refused, naming Events, and noth
 	expect(await harness.handlers()).toHaveLength(0);
 });
 
+// selection.ts: a custom type that is not an event type fails the activation, naming it, before any call
+test('custom event types: an invalid one is named and nothing is added; commas and new lines both separate', async () => {
+	const refused = workflow('wf-custom-bad', [], { customEventTypes: 'order.created, order shipped\nitem..x' });
+	const error = await failure(harness.activate(refused));
+	expect(error.message).toBe('Custom Event Types: "order shipped", "item..x" is not an event type');
+	expect(error.description).toContain('Separate several types with commas.');
+	expect(await calls(ADD_ROUTE)).toHaveLength(0);
+
+	const stored = workflow('wf-custom-ok', ['order.shipped'], { customEventTypes: ' order.created ,\n\norder.shipped' });
+	await harness.activate(stored);
+	expect(typesOf((await calls(ADD_ROUTE)).map((call) => call.body))).toEqual(['order.created', 'order.shipped']);
+});
+
 // recordedHandlersMatchSelection: `held.size === selected.length && ...` (the stored types a superset of the selection)
 test('a narrower selection is not "already registered": the next activation adds only the types still selected', async () => {
 	const stored = workflow('wf-narrow', ['order.shipped', 'item.inventory', 'shipment.created']);
