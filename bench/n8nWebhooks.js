@@ -21,13 +21,15 @@ const { median } = require('./report');
 const LINES = (process.env.BENCH_N8N_LINES ?? '1.x,2.x').split(',').filter(Boolean);
 // n8n 2.x gives the webhook phase of every trigger but its own Webhook node (2+) an expression isolate; its legacy
 // expression engine has none, which shows what that costs.
+// BENCH_N8N_LEGACY=0 leaves the legacy engine out (half the run on 2.x, for repetitions of the installed engine).
+const WITH_LEGACY = process.env.BENCH_N8N_LEGACY !== '0';
 const VARIANTS = LINES.flatMap((line) =>
-	line.startsWith('2')
+	line.startsWith('2') && WITH_LEGACY
 		? [
 				{ line, label: line, env: {}, profile: true },
 				{ line, label: `${line}, N8N_EXPRESSION_ENGINE=legacy`, env: { N8N_EXPRESSION_ENGINE: 'legacy' }, profile: false },
 			]
-		: [{ line, label: line, env: {}, profile: false }],
+		: [{ line, label: line, env: {}, profile: line.startsWith('2') }],
 );
 const DELIVERIES = Number(process.env.BENCH_N8N_DELIVERIES ?? 100);
 const IN_FLIGHT = (process.env.BENCH_N8N_IN_FLIGHT ?? '1,8').split(',').map(Number);
