@@ -224,6 +224,13 @@ test('without continue on fail, a failed batch stops the node with the item name
 	expect(result.error.context.itemIndex).toBe(0);
 });
 
+test('without continue on fail, the batches after a failed one are not sent', async () => {
+	await ctx.sandbox.fault({ route: ROUTE, count: 1, status: 500 });
+	const result = await ctx.run({ ...BY_FIELDS, options: { batchSize: 1, callsInFlight: 1 } }, { items: inputItems(3) });
+	expect(result.error.httpCode).toBe('500');
+	expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(1);
+});
+
 test('Simplify off: the whole entry or only the order, and barcode_generation_failed is kept either way', async () => {
 	const input = known.slice(0, 60);
 	const entries = await ctx.run({ ...BY_FIELDS, simplify: false, options: { output: 'entry' } }, { items: input });
