@@ -10,7 +10,7 @@ import { receiveDelivery } from './trigger/delivery';
 import { MAIN_CONNECTION } from './shared/connections';
 import { testInventoryOpsApiCredential } from './transport';
 import { recordedHandlersMatchSelection, registerHandlers, removeHandlers } from './trigger/lifecycle';
-import { triggerPanel, triggerProperties } from './trigger/properties';
+import { triggerPanel, triggerProperties, triggerSubtitle } from './trigger/properties';
 
 export class InventoryOpsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -22,7 +22,7 @@ export class InventoryOpsTrigger implements INodeType {
 		// n8n opens a documentationUrl starting with http as it is; from the codex file it would append its tracking
 		// query after the #anchor, which then matches no heading.
 		documentationUrl: 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#inventory-ops-trigger',
-		subtitle: '={{"Events: " + $parameter["events"].join(", ")}}',
+		subtitle: triggerSubtitle,
 		description:
 			'Starts the workflow when Inventory Ops sends an event, e.g. an order shipped, an order status changed or a shipment voided',
 		defaults: { name: 'Inventory Ops Trigger' },

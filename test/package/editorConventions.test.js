@@ -148,3 +148,16 @@ test('no sticky note of an example covers a node (a node is drawn about 100 px s
 	}
 	expect(covered).toEqual([]);
 });
+
+test("the trigger's canvas subtitle names the selected events in words, through n8n's own expression engine", () => {
+	const { Workflow } = require('n8n-workflow');
+	const node = { id: '1', name: 'Trigger', type: 'x.inventoryOpsTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+	const nodeTypes = { getByNameAndVersion: () => new InventoryOpsTrigger(), getByName: () => new InventoryOpsTrigger(), getKnownTypes: () => ({}) };
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const subtitleFor = (events) => {
+		node.parameters = { events };
+		return workflow.expression.getSimpleParameterValue(node, trigger.subtitle, 'internal', {});
+	};
+	expect(subtitleFor(['order.shipped', 'order.status.*'])).toBe('Order Shipped, Order Status Changed');
+	expect(subtitleFor([])).toBe('');
+});

@@ -115,3 +115,8 @@ export const triggerPanel: TriggerPanelDefinition = {
 			'The workflow is published: its handlers are registered with Inventory Ops for production. A test listen adds test handlers of its own beside them.',
 	},
 };
+
+const EVENT_NAMES = Object.fromEntries(EVENT_TYPE_OPTIONS.map((option) => [option.value, option.name]));
+
+/** What the canvas shows under the trigger: the selected events by name ("Order Shipped"), not their types. */
+export const triggerSubtitle = `={{ ($parameter["events"] || []).map(type => (${JSON.stringify(EVENT_NAMES)})[type] || type).join(", ") }}`;
