@@ -63,7 +63,7 @@ hosts=()
 [ "$core" = 1 ] && hosts+=(1.x 2.x)
 [[ " ${chosen[*]} " == *" swapped "* ]] && hosts+=(1.x 2.x)
 [[ " ${chosen[*]} " == *" queue "* ]] && hosts+=(2.x)
-[[ " ${chosen[*]} " == *" oldest "* ]] && hosts+=(1.99)
+[[ " ${chosen[*]} " == *" oldest "* ]] && hosts+=('1.99')
 hosts=($(printf '%s\n' "${hosts[@]}" | sort -u))
 
 install_pid=
