@@ -11,7 +11,7 @@ const WILDCARD_EVENTS = EVENT_TYPE_OPTIONS.map((option) => String(option.value))
 /**
  * The overlap notice, shown only when a type can be covered by another selected pattern. No two listed events
  * overlap, so it takes a custom type: with a listed pattern (A), with a custom pattern and a listed event (B), or
- * with a custom pattern in the custom types (C; shown for it alone too). displayOptions cannot say "A or B or C", hence three
+ * with a custom pattern among several custom types (C). displayOptions cannot say "A or B or C", hence three
  * notices with one text, each hidden where an earlier one shows. `_cnd` works on every supported n8n (1.99 and
  * newer). n8n draws every notice in its warning colour; here it is one: a selected type gets no handler.
  */
@@ -39,10 +39,14 @@ const overlapNotices: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 		displayOptions: {
-			// A "*" (also with one entry alone). Not a regex condition: n8n evaluates display conditions whenever it
-			// builds the workflow, for every delivery too, and a regex runs under a 250 ms budget (safeRegex) that a
-			// loaded machine exceeds, failing the delivery with 500 before the secret is even checked.
-			show: { customEventTypes: [{ _cnd: { includes: '*' } }] },
+			// A "*" and at least two entries (a comma or a line break; the same field under its two names is an "and").
+			// Not a regex condition: n8n evaluates display conditions whenever it builds the workflow, for every
+			// delivery too, and a regex runs under a 250 ms budget (safeRegex) that a loaded machine exceeds, failing
+			// the delivery with 500 before the secret is even checked.
+			show: {
+				customEventTypes: [{ _cnd: { includes: '*' } }],
+				'/customEventTypes': [{ _cnd: { includes: ',' } }, { _cnd: { includes: '\n' } }],
+			},
 			hide: { events: [{ _cnd: { exists: true } }] },
 		},
 	},
