@@ -1,4 +1,5 @@
-// Reads Stryker's JSON report (reports/mutation/mutation.json) and prints the mutation score of every module of
+// Reads Stryker's results (the committed test/mutation/stryker-incremental.json, which every run rewrites; or
+// --report reports/mutation/mutation.json) and prints the mutation score of every module of
 // nodes/, against the goals of issue 23: 90% in transport/, trigger/, actions/order/, actions/shipment/, 80% elsewhere.
 // A mutant listed in test/mutation/equivalent-mutants.tsv (it cannot change what the package does) counts in no
 // score; every other survivor is printed. Columns: killed includes timed out; errors are mutants that broke the
@@ -8,7 +9,7 @@
 //   - with --baseline <incremental file as committed> (`npm run mutation:ci`): a module whose source changed since
 //     that file has a survivor that was not one there and is not listed, or misses its goal.
 //
-//   node scripts/mutation-report.js [--report reports/mutation/mutation.json] [--baseline <file>]
+//   node scripts/mutation-report.js [--report <results or report file>] [--baseline <file>]
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -76,7 +77,7 @@ function goalOf(file) {
 }
 
 function main() {
-	const reportFile = path.resolve(ROOT, argument('--report', 'reports/mutation/mutation.json'));
+	const reportFile = path.resolve(ROOT, argument('--report', 'test/mutation/stryker-incremental.json'));
 	const baselineFile = argument('--baseline');
 	const equivalent = readEquivalent();
 	const files = readFiles(reportFile);
