@@ -117,11 +117,35 @@ test('JSON sent as text is read as JSON; a record without a type takes the type 
 	]);
 });
 
-test('a JSON null body, or a list with one unreadable entry, is refused whole', async () => {
+test('a JSON null body, or a list with one unreadable entry, is refused whole, saying what a body must be', async () => {
 	const post = await publishedPoster('wf-null', ['order.shipped']);
-	expect((await post('null')).status).toBe(400);
-	expect((await post([{ id: 'u1', type: 'order.shipped', data: {} }, 5])).status).toBe(400);
+	const refusal = {
+		status: 400,
+		answer: { error: 'The body is not an Inventory Ops event: expected JSON (an event, an array of events, or a record)' },
+	};
+	expect(await post('null')).toEqual(refusal);
+	expect(await post([{ id: 'u1', type: 'order.shipped', data: {} }, 5])).toEqual(refusal);
+	expect(await post([null])).toEqual(refusal);
+	expect(await post('not json', { 'content-type': 'text/plain' })).toEqual(refusal);
 	expect(harness.runs).toHaveLength(0);
+});
+
+test('a wrong secret is answered 401 with a reason that names no secret', async () => {
+	const post = await publishedPoster('wf-401', ['order.shipped']);
+	expect(await post({ id: 's1', type: 'order.shipped', data: {} }, { [SECRET_HEADER]: 'f'.repeat(64) })).toEqual({
+		status: 401,
+		answer: { error: 'Missing or invalid webhook secret' },
+	});
+});
+
+test('entries that are not objects take the type from the handler header, each kept whole as data and rawBody', async () => {
+	const post = await publishedPoster('wf-scalars', ['order.shipped']);
+	await post([5, 'text', [1]], { [TYPE_HEADER]: 'order.shipped' });
+	expect(itemsOfRuns().map(({ eventType, data, rawBody }) => ({ eventType, data, rawBody }))).toEqual([
+		{ eventType: 'order.shipped', data: 5, rawBody: 5 },
+		{ eventType: 'order.shipped', data: 'text', rawBody: 'text' },
+		{ eventType: 'order.shipped', data: [1], rawBody: [1] },
+	]);
 });
 
 // repeats.ts: each registration remembers its last 1000 event ids; the oldest is forgotten first.

@@ -201,8 +201,9 @@ async function createTriggerHarness({ sandbox, logger }) {
 			return;
 		}
 		const raw = await readBody(req);
+		// As n8n's body parser: JSON is parsed when the request says it is JSON; any other body arrives as text.
 		try {
-			req.body = JSON.parse(raw);
+			req.body = /json/i.test(req.headers['content-type'] ?? '') ? JSON.parse(raw) : raw;
 		} catch {
 			req.body = raw;
 		}
