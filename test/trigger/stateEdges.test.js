@@ -114,3 +114,37 @@ test('handlers that cannot be removed are kept for the next activation, the newe
 	expect(kept[0]).toBe('gone-020');
 	expect(kept.at(-1)).toBe('gone-119');
 });
+
+// recordedHandlersMatchSelection: only this URL's record, no other of its kind, no leftovers of its kind
+test('checkExists says "not registered" while another record of its kind, or a leftover of its kind, remains', async () => {
+	for (const [index, extra] of [
+		{ registrations: { 'https://old.example/hook': { kind: 'production', secret: 's', handlers: [] } } },
+		{ leftovers: [{ type: 'item.updated', url: 'https://old.example/hook', id: 'left-x', name: 'l', kind: 'production', addedAt: '' }] },
+	].entries()) {
+		await harness.admin('POST', '/reset');
+		const stored = storedWith(`wf-exists-${index}`, {});
+		await harness.activate(stored);
+		const record = stored.staticData[STATIC_KEY].inventoryOpsTrigger;
+		Object.assign(record.registrations, extra.registrations ?? {});
+		record.leftovers.push(...(extra.leftovers ?? []));
+		await harness.activate(stored);
+		// create ran again: a second add_handler for the one type, and the state holds only this URL's record.
+		expect((await harness.admin('GET', '/calls?route=/api/webhook/add_handler')).calls).toHaveLength(2);
+		const state = harness.staticState(stored.staticData);
+		expect(Object.keys(state.registrations)).toEqual([harness.webhookUrl(stored, false)]);
+	}
+});
+
+test('a leftover of the test kind is neither removed nor dropped by a published activation', async () => {
+	const stored = storedWith('wf-test-leftover', {});
+	const url = harness.webhookUrl(stored, true);
+	const leftover = { type: 'order.shipped', url, id: 'test-left', name: 'l', kind: 'test', addedAt: '' };
+	stored.staticData[STATIC_KEY].inventoryOpsTrigger = { registrations: {}, leftovers: [leftover, { ...leftover }] };
+	await harness.activate(stored);
+	expect(await removedIds()).toEqual([]);
+	// Kept once: the same handler recorded twice is one leftover.
+	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 10, status: 500 });
+	const registration = await harness.listenForTest(stored, { copy: true }).catch((error) => error);
+	expect(registration).toBeInstanceOf(Error);
+	expect(harness.staticState(stored.staticData).leftovers).toEqual([leftover]);
+});
