@@ -34,7 +34,7 @@ async function startContext(line, { log = () => {} } = {}) {
 		await n8n.setUpOwner();
 		const credentialData = { accessToken: sandbox.demoToken, baseUrl: sandbox.baseUrl, appBaseUrl: sandbox.appBaseUrl };
 		const credential = await n8n.createCredential({ name: 'Sandbox', type: CREDENTIAL_TYPE, data: credentialData });
-		return new Context({ sandbox, n8n, credential, credentialData });
+		return new Context({ line, sandbox, n8n, credential, credentialData });
 	} catch (error) {
 		if (n8n) await n8n.kill();
 		await sandbox.close();
@@ -43,7 +43,8 @@ async function startContext(line, { log = () => {} } = {}) {
 }
 
 class Context {
-	constructor({ sandbox, n8n, credential, credentialData }) {
+	constructor({ line, sandbox, n8n, credential, credentialData }) {
+		this.line = line;
 		/** How the sandbox answers each open point in this run (its profile): what scenarios read expectations from. */
 		this.answers = profileValues(sandboxProfile());
 		this.sandbox = sandbox;

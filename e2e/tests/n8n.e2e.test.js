@@ -18,6 +18,7 @@ afterAll(async () => {
 describe(`n8n host line ${line}`, () => {
 	require('../scenarios/credential')(getContext);
 	require('../scenarios/actions')(getContext);
+	require('../scenarios/editor')(getContext);
 	// Not on the oldest supported line (run only when named): n8n 1.99.1's n8n-workflow has no nodeNameToToolName to
 	// name the tool with, and its editor's "execute step" request for a tool differs; the AI Agent tool is claimed from
 	// 1.123.81 on (README, Compatibility).

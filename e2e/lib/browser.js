@@ -1,0 +1,98 @@
+// One signed-in browser on the host's editor, and the user tasks the browser scenarios combine (shaped like n8n's own
+// Playwright composables: sign in, open a workflow, open a node, open a credential). The browser is Debian's
+// `chromium` (installed with apt-get when missing and the harness runs as root; CHROMIUM=/path overrides), driven by
+// playwright-core from e2e/tools/ (installed on demand into .cache/tools/).
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { REPO_ROOT, newestHostLine } = require('./hosts');
+const { requireTool } = require('./tools');
+
+// Without the networking switches Chromium keeps calling home, and a machine with no general internet refuses those
+// connections many at a time.
+const CHROMIUM_ARGS = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+function chromiumPath() {
+	const found = () => process.env.CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(fs.existsSync);
+	if (found()) return found();
+	if (process.getuid?.() === 0) {
+		execFileSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
+		execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+	}
+	if (!found()) throw new Error('No Chromium found: `apt-get install chromium`, or set CHROMIUM');
+	return found();
+}
+
+/** Where a screenshot goes: docs/ for the newest line when E2E_SCREENSHOTS=docs (README shows them), else reports/. */
+function screenshotPath(line, name) {
+	if (process.env.E2E_SCREENSHOTS === 'docs' && line === newestHostLine() && !name.endsWith('-failed')) return path.join(REPO_ROOT, 'docs', `${name}.png`);
+	return path.join(REPO_ROOT, 'reports', 'screenshots', `${line}-${name}.png`);
+}
+
+async function openEditor(context) {
+	const { chromium } = await requireTool('playwright-core');
+	const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
+	const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+	// The editor loads ~700 assets; on a loaded 2-core machine that alone can take a minute.
+	page.setDefaultTimeout(60_000);
+	page.setDefaultNavigationTimeout(120_000);
+	const { n8n } = context;
+	await page.goto(`${n8n.baseUrl}/signin`, { waitUntil: 'domcontentloaded' });
+	await page.locator('input[type="email"], input[name="emailOrLdapLoginId"], input[name="email"]').first().fill(n8n.owner.email);
+	await page.locator('input[type="password"]').first().fill(n8n.owner.password);
+	await page.keyboard.press('Enter');
+	await page.waitForURL((url) => !url.pathname.includes('signin'), { timeout: 120_000, waitUntil: 'domcontentloaded' });
+
+	const settle = async () => {
+		await page.waitForLoadState('networkidle').catch(() => {});
+		await page.keyboard.press('Escape'); // a first-visit popover
+	};
+	return {
+		page,
+		async newWorkflow() {
+			await page.goto(`${n8n.baseUrl}/workflow/new`, { waitUntil: 'domcontentloaded' });
+			await page.locator('[data-test-id="canvas-plus-button"]').first().waitFor({ timeout: 60_000 });
+			await settle();
+		},
+		async openNode(workflowId, nodeName) {
+			await page.goto(`${n8n.baseUrl}/workflow/${workflowId}`, { waitUntil: 'domcontentloaded' });
+			const canvasNode = page.locator('[data-test-id="canvas-node"]').filter({ hasText: nodeName });
+			await canvasNode.first().waitFor({ timeout: 60_000 });
+			await settle();
+			await canvasNode.first().dblclick();
+			await page.locator('[data-test-id="node-parameters"]').first().waitFor();
+		},
+		async openCredential(credentialId) {
+			await page.goto(`${n8n.baseUrl}/home/credentials/${credentialId}`, { waitUntil: 'domcontentloaded' });
+			await page.locator('[data-test-id="credential-edit-dialog"], [data-test-id="editCredential-modal"]').first().waitFor({ timeout: 60_000 });
+		},
+		async screenshot(name) {
+			const target = screenshotPath(context.line, name);
+			fs.mkdirSync(path.dirname(target), { recursive: true });
+			await page.screenshot({ path: target });
+		},
+		/** Runs the steps; when they fail, saves what the screen showed (reports/screenshots/) before failing. */
+		async screenshotOnFailure(name, steps) {
+			try {
+				await steps();
+			} catch (error) {
+				await this.screenshot(`${name}-failed`).catch(() => {});
+				throw error;
+			}
+		},
+		async close() {
+			await browser.close();
+		},
+	};
+}
+
+module.exports = { openEditor };
