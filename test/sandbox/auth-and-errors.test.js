@@ -64,7 +64,9 @@ describe('auth', () => {
 	});
 
 	test('a token accepted before is refused once it expires (verified tokens are cached only until exp)', async () => {
-		const token = await client.sandbox.issueToken({ scopes: ['platformApi'], expiresInSeconds: 1 });
+		// exp is in whole seconds, so a token of 1 s may have only milliseconds left when it is issued (CI on d04bc25
+		// saw it refused on its first call): 3 s leaves at least 2 s for the first call.
+		const token = await client.sandbox.issueToken({ scopes: ['platformApi'], expiresInSeconds: 3 });
 		expect((await client.bulk([], { token })).status).toBe(200);
 		const expiry = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).exp * 1000;
 		await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiry - Date.now()) + 50));
