@@ -310,12 +310,16 @@ describe(`queue mode (host ${LINE}): main + 2 webhook processors + 2 workers, Re
 			expect(cutOff.filter((id) => finishedBySurvivor.has(id))).toEqual(cutOff);
 			expect(executions).toMatchObject({ executedOnce: KILL_EVENT_COUNT, lost: 0, notSuccessful: 0, withoutEvent: 0 });
 		} else {
-			// Exactly the cut-off executions failed (visible in n8n, retryable from there); nothing else was lost.
-			expect(executions.notSuccessfulIds).toEqual(cutOff);
+			// Every cut-off execution failed (visible in n8n, retryable from there), and every failure was a job the killed
+			// worker held: a job it had taken from the queue but not yet logged as started fails too (the CI run of
+			// d17c465 saw one), so the failures may exceed the cut-off ones, never by a job the survivor ran.
+			const startedBySurvivor = new Set(survivor.startedExecutionIds());
+			expect(cutOff.filter((id) => !executions.notSuccessfulIds.includes(id))).toEqual([]);
+			expect(executions.notSuccessfulIds.filter((id) => startedBySurvivor.has(id) || finishedBySurvivor.has(id))).toEqual([]);
 			expect(cutOff.filter((id) => finishedBySurvivor.has(id))).toEqual([]);
 			expect(executions.executedOnce + executions.withoutEvent).toBe(KILL_EVENT_COUNT);
 			expect(executions.lost).toBe(executions.withoutEvent);
-			expect(executions.withoutEvent).toBeLessThanOrEqual(cutOff.length);
+			expect(executions.withoutEvent).toBeLessThanOrEqual(executions.notSuccessful);
 		}
 	});
 
