@@ -71,6 +71,44 @@ async function openEditor(context) {
 			await canvasNode.first().dblclick();
 			await page.locator('[data-test-id="node-parameters"]').first().waitFor();
 		},
+		async openWorkflow(workflowId) {
+			await page.goto(`${n8n.baseUrl}/workflow/${workflowId}`, { waitUntil: 'domcontentloaded' });
+			await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: 60_000 });
+			await settle();
+		},
+		/** Types into a parameter of the open node, as a user does (then leaves the field, which commits it). */
+		async fill(parameterName, value) {
+			const field = page.locator(`[data-test-id="parameter-input-${parameterName}"]`).first();
+			await field.locator('input, textarea').first().fill(value);
+			await page.keyboard.press('Tab');
+		},
+		/**
+		 * Publish (2.x: the header's Publish button, then the dialog's) or activate (1.x: the header's switch), as far as
+		 * n8n's "Workflow published/activated" dialog, which stays open for the caller to look at or close.
+		 */
+		async publish() {
+			if (n8n.major >= 2) {
+				await page.locator('[data-test-id="workflow-open-publish-modal-button"]').first().click();
+				await page.locator('[data-test-id="workflow-publish-button"]').first().click();
+			} else {
+				await page.locator('[data-test-id="workflow-activate-switch"]').first().click();
+			}
+			await page.locator('[data-test-id="activation-modal"]').first().waitFor();
+		},
+		async closeActivationDialog() {
+			await page.locator('[data-test-id="activation-modal"]').getByRole('button', { name: 'Got it' }).first().click();
+			await page.locator('[data-test-id="activation-modal"]').first().waitFor({ state: 'hidden' });
+		},
+		/** Unpublish (2.x: the Publish button's menu, Unpublish, confirmed) or deactivate (1.x: the switch again). */
+		async unpublish() {
+			if (n8n.major >= 2) {
+				await page.locator('[data-test-id="version-menu-button"]').first().click();
+				await page.locator('[data-test-id="version-menu-item-unpublish"]').first().click();
+				await page.getByRole('dialog').getByRole('button', { name: 'Unpublish' }).last().click();
+			} else {
+				await page.locator('[data-test-id="workflow-activate-switch"]').first().click();
+			}
+		},
 		async openCredential(credentialId) {
 			await page.goto(`${n8n.baseUrl}/home/credentials/${credentialId}`, { waitUntil: 'domcontentloaded' });
 			await page.locator('[data-test-id="credential-edit-dialog"], [data-test-id="editCredential-modal"]').first().waitFor({ timeout: 60_000 });

@@ -7,8 +7,8 @@ const TRIGGER_TYPE = 'n8n-nodes-inventory-ops.inventoryOpsTrigger';
 const CREDENTIAL_TYPE = 'inventoryOpsApi';
 const MANUAL_TRIGGER = 'When clicking ‘Execute workflow’';
 
-/** Any node as the editor saves it; `credential` (optional) is attached as our credential. */
-function node(name, type, parameters = {}, { position = [0, 0], typeVersion = 1, credential, webhookId } = {}) {
+/** Any node as the editor saves it; `credential` (optional) is attached as our credential, or as `credentialType`. */
+function node(name, type, parameters = {}, { position = [0, 0], typeVersion = 1, credential, credentialType = CREDENTIAL_TYPE, webhookId } = {}) {
 	return {
 		id: crypto.randomUUID(),
 		name,
@@ -17,7 +17,7 @@ function node(name, type, parameters = {}, { position = [0, 0], typeVersion = 1,
 		position,
 		...(webhookId ? { webhookId } : {}),
 		parameters,
-		...(credential ? { credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } } } : {}),
+		...(credential ? { credentials: { [credentialType]: { id: credential.id, name: credential.name } } } : {}),
 	};
 }
 

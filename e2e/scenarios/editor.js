@@ -3,7 +3,11 @@
 // screen, with n8n's own `data-test-id` selectors. With E2E_SCREENSHOTS=docs the newest host line saves its
 // screenshots into docs/ (README shows them); otherwise they go to reports/screenshots/.
 const { openEditor } = require('../lib/browser');
-const { MANUAL_TRIGGER, actionNode, manualTrigger, node } = require('../lib/workflows');
+const { seededShipment } = require('../lib/examples');
+const { waitFor } = require('../lib/wait');
+const { MANUAL_TRIGGER, actionNode, manualTrigger, node, triggerWorkflow } = require('../lib/workflows');
+
+const TRIGGER = 'Inventory Ops Trigger';
 
 module.exports = (getContext) => {
 	describe('the editor in a real browser', () => {
@@ -57,14 +61,29 @@ module.exports = (getContext) => {
 			await editor.openCredential(bad.id);
 			await editor.screenshotOnFailure('editor-credential-refused', async () => {
 				await page.getByText(/Couldn.t connect with these settings/).first().waitFor({ timeout: 60_000 });
-				// The reason itself ("The service refused the access token (401)...") sits behind "More details"; the
-				// e2e credential scenario reads it from n8n's credential test endpoint.
-				await page.getByText('More details').first().waitFor();
+				// The reason itself sits behind "More details".
+				await page.getByText('More details').first().click();
+				await page.getByText(/refused the access token \(401\)/).first().waitFor({ timeout: 15_000 });
 			});
+			await editor.screenshot('editor-credential-refused');
 			// The dialog keeps its success banner in the page, hidden: only what is shown counts.
 			await expect(page.getByText('Connection tested successfully').filter({ visible: true }).count()).resolves.toBe(0);
 			await page.keyboard.press('Escape');
-		}, 180_000);
+
+			// The App Base URL is checked too: the Base URL given for both (a user's likeliest slip) is named as wrong.
+			const wrongApp = await context.n8n.createCredential({
+				name: 'Sandbox, wrong App Base URL',
+				type: 'inventoryOpsApi',
+				data: { ...context.credentialData, appBaseUrl: context.credentialData.baseUrl },
+			});
+			await editor.openCredential(wrongApp.id);
+			await editor.screenshotOnFailure('editor-credential-wrong-app-url', async () => {
+				await page.getByText(/Couldn.t connect with these settings/).first().waitFor({ timeout: 60_000 });
+				await page.getByText('More details').first().click();
+				await page.getByText(/Wrong App Base URL/).first().waitFor({ timeout: 15_000 });
+			});
+			await page.keyboard.press('Escape');
+		}, 240_000);
 
 		test('Order → Get Many: its fields, Simplify on, no "Execute Once" hint, and the orders in the output panel', async () => {
 			const context = getContext();
@@ -73,6 +92,11 @@ module.exports = (getContext) => {
 				{ store: '1002', number: '1001' },
 				{ store: '1002', number: '1002' },
 			];
+			const n8nApi = await context.n8n.createCredential({
+				name: 'This n8n',
+				type: 'n8nApi',
+				data: { apiKey: context.n8n.apiKey, baseUrl: `${context.n8n.baseUrl}/api/v1` },
+			});
 			const workflow = await context.n8n.createWorkflow({
 				name: 'Browser: Get Many',
 				nodes: [
@@ -88,10 +112,22 @@ module.exports = (getContext) => {
 						storeIdField: 'store',
 						orderNumberField: 'number',
 					}, [440, 0]),
+					// n8n's own node with an operation n8n counts as list-like (getAll), on the same two items: it must show the
+					// hint, or the check below could not see it either. It lists this n8n's workflows through its public API.
+					node('List Workflows', 'n8n-nodes-base.n8n', { resource: 'workflow', operation: 'getAll', returnAll: false, limit: 1 }, {
+						position: [440, 200],
+						credential: n8nApi,
+						credentialType: 'n8nApi',
+					}),
 				],
 				connections: {
 					[MANUAL_TRIGGER]: { main: [[{ node: 'Two References', type: 'main', index: 0 }]] },
-					'Two References': { main: [[{ node: 'Get Many', type: 'main', index: 0 }]] },
+					'Two References': {
+						main: [[
+							{ node: 'Get Many', type: 'main', index: 0 },
+							{ node: 'List Workflows', type: 'main', index: 0 },
+						]],
+					},
 				},
 			});
 			await editor.openNode(workflow.id, 'Get Many');
@@ -109,8 +145,167 @@ module.exports = (getContext) => {
 			const shown = await output.innerText();
 			expect(shown).toContain('order_number');
 			// n8n's generic hint for list-like operation names ("This node runs multiple times... Execute Once").
-			expect(shown).not.toMatch(/runs multiple times|Execute Once/i);
+			const executeOnceHint = /runs multiple times|Execute Once/i;
+			expect(shown).not.toMatch(executeOnceHint);
 			await page.keyboard.press('Escape');
+
+			await editor.openNode(workflow.id, 'List Workflows');
+			await page.locator(ids('node-execute-button')).first().click();
+			await output.getByText(executeOnceHint).first().waitFor({ timeout: 60_000 });
+		}, 240_000);
+
+		test('every operation opens with its own fields, and only those', async () => {
+			const context = getContext();
+			const { page } = editor;
+			// Each operation with one field of its own and one field of another operation that must not show.
+			const operations = [
+				{ resource: 'kit', operation: 'create', own: 'sku', foreign: 'handlerId' },
+				{ resource: 'shipment', operation: 'restoreInventory', own: 'trackingNumber', foreign: 'sku' },
+				{ resource: 'webhookHandler', operation: 'add', own: 'url', foreign: 'trackingNumber' },
+				{ resource: 'webhookHandler', operation: 'remove', own: 'handlerId', foreign: 'url' },
+			];
+			const nodes = [manualTrigger([0, 0])];
+			operations.forEach(({ resource, operation }, index) =>
+				nodes.push(actionNode(`${resource} ${operation}`, context.credential, { resource, operation }, [220 * (index + 1), 0])),
+			);
+			const workflow = await context.n8n.createWorkflow({ name: 'Browser: every operation', nodes, connections: {} });
+			for (const { resource, operation, own, foreign } of operations) {
+				await editor.openNode(workflow.id, `${resource} ${operation}`);
+				await expect(page.locator(ids(`parameter-input-${own}`)).count()).resolves.toBe(1);
+				await expect(page.locator(ids(`parameter-input-${foreign}`)).count()).resolves.toBe(0);
+				await editor.screenshot(`editor-${resource}-${operation}`);
+				await page.keyboard.press('Escape');
+			}
+		}, 300_000);
+
+		test('Kit → Create: the form a user fills in creates one kit, with what was typed', async () => {
+			const context = getContext();
+			const { page } = editor;
+			const [component] = (await context.admin('GET', '/items')).items;
+			const workflow = await context.n8n.createWorkflow({
+				name: 'Browser: Kit Create',
+				nodes: [manualTrigger([0, 0]), actionNode('Create Kit', context.credential, { resource: 'kit', operation: 'create' }, [220, 0])],
+				connections: { [MANUAL_TRIGGER]: { main: [[{ node: 'Create Kit', type: 'main', index: 0 }]] } },
+			});
+			await editor.openNode(workflow.id, 'Create Kit');
+			const sku = `KIT-BROWSER-${Date.now()}`;
+			await editor.fill('name', 'Browser Bundle');
+			await editor.fill('sku', sku);
+			await page.getByText('Add Component Item', { exact: true }).first().click();
+			await editor.fill('itemId', component.item_id);
+			await editor.screenshot('editor-kit-create-filled');
+			await page.locator(ids('node-execute-button')).first().click();
+			await page.locator(ids('output-panel')).getByText('new_kit_id').first().waitFor({ timeout: 60_000 });
+			const kits = (await context.admin('GET', '/kits')).kits.filter((kit) => kit.sku === sku);
+			expect(kits).toHaveLength(1);
+			expect(kits[0]).toMatchObject({ name: 'Browser Bundle' });
+			expect(kits[0].items.map((item) => [item.item_id, item.quantity])).toEqual([[component.item_id, 1]]);
+			await page.keyboard.press('Escape');
+		}, 240_000);
+
+		test('Shipment → Restore Inventory twice: the second run\'s error says it was already restored and nothing changed', async () => {
+			const context = getContext();
+			const { page } = editor;
+			const shipment = await seededShipment(context.sandbox);
+			const workflow = await context.n8n.createWorkflow({
+				name: 'Browser: Restore twice',
+				nodes: [
+					manualTrigger([0, 0]),
+					actionNode('Restore', context.credential, {
+						resource: 'shipment',
+						operation: 'restoreInventory',
+						storeId: shipment.store_id,
+						orderNumber: shipment.order_number,
+						shipmentId: shipment.shipment_id,
+					}, [220, 0]),
+				],
+				connections: { [MANUAL_TRIGGER]: { main: [[{ node: 'Restore', type: 'main', index: 0 }]] } },
+			});
+			await editor.openNode(workflow.id, 'Restore');
+			const output = page.locator(ids('output-panel'));
+			await page.locator(ids('node-execute-button')).first().click();
+			await output.getByText('1 item').first().waitFor({ timeout: 60_000 });
+			// What was restored is in the output: the shipment and what it put back.
+			await output.getByText(/restoredItems/).first().waitFor({ timeout: 30_000 });
+			// Opened anew for the second run, as a user coming back to it would: in n8n 2.41.1 a second "Execute step" in
+			// the same open panel fails in the editor itself ("Cannot read properties of null").
+			await editor.openNode(workflow.id, 'Restore');
+			await page.locator(ids('node-execute-button')).first().click();
+			await output.getByText(/already restored/).first().waitFor({ timeout: 60_000 });
+			await editor.screenshot('editor-restore-error');
+			const shown = await output.innerText();
+			expect(shown).toContain('Nothing was changed');
+			// The generic 409 text spoke of a duplicate SKU, which a shipment does not have.
+			expect(shown).not.toMatch(/SKU/);
+			await page.keyboard.press('Escape');
+		}, 240_000);
+
+		test('the trigger: the overlap notice only where a type is covered twice, and the Docs link lands on its section', async () => {
+			const context = getContext();
+			const { page } = editor;
+			const overlap = 'gets no handler of its own';
+			const workflow = await context.n8n.createWorkflow(
+				triggerWorkflow('Browser: overlap notice', context.credential, ['order.shipped'], { triggerName: TRIGGER }),
+			);
+			await editor.openNode(workflow.id, TRIGGER);
+			const parameters = page.locator(ids('node-parameters'));
+			await expect(parameters.getByText(overlap).count()).resolves.toBe(0);
+			await editor.fill('customEventTypes', 'order.*');
+			await parameters.getByText(overlap).first().waitFor({ timeout: 15_000 });
+			await editor.screenshot('editor-trigger-overlap');
+			const docs = await page.locator('a[href*="n8n-nodes-inventory-ops"]').first().getAttribute('href');
+			// n8n appends its tracking query after a codex URL's #anchor; a documentationUrl is opened as written.
+			expect(new URL(docs).hash).toBe('#inventory-ops-trigger');
+			await page.keyboard.press('Escape');
+		}, 240_000);
+
+		test('the trigger: its help, then listening for a test event registers test handlers, and an event shows in the output panel', async () => {
+			const context = getContext();
+			const { page } = editor;
+			const types = ['order.shipped'];
+			const workflow = await context.n8n.createWorkflow(triggerWorkflow('Browser: listen', context.credential, types, { triggerName: TRIGGER }));
+			const triggerNode = workflow.nodes.find((candidate) => candidate.name === TRIGGER);
+			await editor.openNode(workflow.id, TRIGGER);
+			// The trigger panel's help, below n8n's generic text: the service must reach n8n (WEBHOOK_URL).
+			await page.getByText('When will this node trigger my flow?').first().click();
+			await page.getByText(/set n8n's WEBHOOK_URL environment variable/).first().waitFor({ timeout: 15_000 });
+			await editor.screenshot('editor-trigger-help');
+			// The panel's run button: "Execute step" while the trigger is idle (n8n then shows "Listening for test event").
+			await page.locator(ids('node-execute-button')).first().click();
+			await page.getByText('Listening for test event').first().waitFor({ timeout: 30_000 });
+			const handlers = await waitFor(async () => {
+				const { test } = await context.handlersOf(triggerNode);
+				return test.length === types.length ? test : undefined;
+			}, { timeoutMs: 60_000, what: 'the test handlers of the listening trigger' });
+			expect(handlers.map((handler) => handler.type)).toEqual(types);
+			await editor.screenshot('editor-trigger-listening');
+			const trackingNumber = `TRK-BROWSER-${Date.now()}`;
+			await context.emit('order.shipped', { store_id: '1001', order_number: '1000', tracking_number: trackingNumber });
+			await page.locator(ids('output-panel')).getByText(trackingNumber).first().waitFor({ timeout: 60_000 });
+			// The event arrived: n8n stops listening, and the trigger removes its test handlers.
+			await waitFor(async () => ((await context.handlersOf(triggerNode)).test.length === 0 ? true : undefined), {
+				timeoutMs: 30_000,
+				what: 'the test handlers to be removed after the event',
+			});
+			await page.keyboard.press('Escape');
+		}, 240_000);
+
+		test('publish in the editor: handlers registered, an event runs in production; unpublish: handlers gone', async () => {
+			const context = getContext();
+			const types = ['order.shipped', 'item.inventory'];
+			const workflow = await context.n8n.createWorkflow(triggerWorkflow('Browser: publish', context.credential, types, { triggerName: TRIGGER }));
+			const triggerNode = workflow.nodes.find((candidate) => candidate.name === TRIGGER);
+			await editor.openWorkflow(workflow.id);
+			await editor.publish();
+			await context.waitForProductionHandlers(triggerNode, types, { timeoutMs: 60_000 });
+			await editor.screenshot('editor-published');
+			await editor.closeActivationDialog();
+			await context.emit('order.shipped', { store_id: '1001', order_number: '1000', tracking_number: 'TRK-BROWSER-PUBLISHED' });
+			const executions = await context.waitForExecutions(workflow.id, 1);
+			expect(executions.map((execution) => execution.mode)).toEqual(['webhook']);
+			await editor.unpublish();
+			expect(await context.waitForProductionHandlers(triggerNode, [], { timeoutMs: 60_000 })).toEqual([]);
 		}, 240_000);
 	});
 };
+

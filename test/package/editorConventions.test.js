@@ -77,7 +77,7 @@ describe('the overlap notice: shown only when a selected type can be covered by 
 
 test('the trigger panel says what is particular: test handlers while listening, one per event type when published, removed when unpublished, WEBHOOK_URL', () => {
 	const { executionsHelp, activationHint } = trigger.triggerPanel;
-	expect(executionsHelp.inactive).toMatch(/Listen for test event.*test webhook handler.*each selected event type.*removes them/);
+	expect(executionsHelp.inactive).toMatch(/'Execute step' \(n8n then shows 'Listening for test event'\).*test webhook handler.*each selected event type.*removes them/);
 	expect(executionsHelp.inactive).toMatch(/publish.*one handler per event type.*Unpublishing.*removes those handlers/);
 	for (const text of [executionsHelp.inactive, executionsHelp.active]) expect(text).toMatch(/reach n8n's webhook URL.*WEBHOOK_URL/);
 	expect(activationHint.inactive).toMatch(/publish/);

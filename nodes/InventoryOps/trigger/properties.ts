@@ -108,7 +108,7 @@ const REACH_N8N =
 export const triggerPanel: TriggerPanelDefinition = {
 	executionsHelp: {
 		inactive:
-			"<b>While building your workflow</b>, click 'Listen for test event': the trigger registers a test webhook handler with Inventory Ops for each selected event type, and removes them when the event has arrived or you stop listening. Then make such an event happen in Inventory Ops.<br /><br /><b>Once you publish the workflow</b> (n8n 1.x: activate it), it registers one handler per event type for production, and every matching event starts an execution (see Executions). Unpublishing (1.x: deactivating) removes those handlers.<br /><br />" +
+			"<b>While building your workflow</b>, click 'Execute step' (n8n then shows 'Listening for test event'): the trigger registers a test webhook handler with Inventory Ops for each selected event type, and removes them when the event has arrived or you stop listening. Then make such an event happen in Inventory Ops.<br /><br /><b>Once you publish the workflow</b> (n8n 1.x: activate it), it registers one handler per event type for production, and every matching event starts an execution (see Executions). Unpublishing (1.x: deactivating) removes those handlers.<br /><br />" +
 			REACH_N8N,
 		active:
 			'<b>The workflow is published</b> (1.x: active): one webhook handler per selected event type is registered with Inventory Ops, and every matching event starts an execution (see Executions). Unpublishing removes those handlers.<br /><br />' +
