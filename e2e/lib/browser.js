@@ -109,6 +109,16 @@ async function openEditor(context) {
 				await page.locator('[data-test-id="workflow-activate-switch"]').first().click();
 			}
 		},
+		/** Create credential → pick the type by its display name → Continue: the new credential's empty form. */
+		async newCredential(typeDisplayName) {
+			await page.goto(`${n8n.baseUrl}/home/credentials/create`, { waitUntil: 'domcontentloaded' });
+			const select = page.locator('[data-test-id="new-credential-type-select"]').first();
+			await select.waitFor({ timeout: 60_000 });
+			await select.locator('input').first().fill(typeDisplayName);
+			await page.locator('[data-test-id="new-credential-type-select-option"]').filter({ hasText: typeDisplayName }).first().click();
+			await page.locator('[data-test-id="new-credential-type-button"]').first().click();
+			await page.locator('[data-test-id="credential-save-button"]').first().waitFor();
+		},
 		async openCredential(credentialId) {
 			await page.goto(`${n8n.baseUrl}/home/credentials/${credentialId}`, { waitUntil: 'domcontentloaded' });
 			await page.locator('[data-test-id="credential-edit-dialog"], [data-test-id="editCredential-modal"]').first().waitFor({ timeout: 60_000 });
@@ -116,7 +126,8 @@ async function openEditor(context) {
 		async screenshot(name) {
 			const target = screenshotPath(context.line, name);
 			fs.mkdirSync(path.dirname(target), { recursive: true });
-			await page.screenshot({ path: target });
+			// Finished, not mid-way: n8n's panels fade in and out.
+			await page.screenshot({ path: target, animations: 'disabled' });
 		},
 		/** Runs the steps; when they fail, saves what the screen showed (reports/screenshots/) before failing. */
 		async screenshotOnFailure(name, steps) {

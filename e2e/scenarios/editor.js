@@ -42,14 +42,24 @@ module.exports = (getContext) => {
 			for (const text of texts) expect(text).not.toMatch(/\b(\w+ \w+)\b.*\b\1\b/i);
 		}, 180_000);
 
-		test('the credential dialog shows the Test result: a good token passes, a bad one is refused', async () => {
+		test('the credential form: created empty, filled in and saved, its Test passes; a bad token and a wrong App Base URL are refused', async () => {
 			const context = getContext();
 			const { page } = editor;
-			await editor.openCredential(context.credential.id);
-			await page.getByText('Connection tested successfully').first().waitFor({ timeout: 30_000 });
+			// Created as a user does: Create credential, pick the type, fill in the form, Save (n8n then runs the Test).
+			await editor.newCredential('Inventory Ops API');
 			for (const field of ['accessToken', 'baseUrl', 'appBaseUrl']) {
-				await expect(page.locator(ids(`parameter-input-${field}`)).count()).resolves.toBe(1);
+				// Nothing filled in for the user: no address of ours is saved unless typed.
+				await expect(page.locator(ids(`parameter-input-${field}`)).locator('input').first().inputValue()).resolves.toBe('');
 			}
+			await expect(page.locator(ids('parameter-input-baseUrl')).locator('input').first().getAttribute('placeholder')).resolves.toMatch(
+				/^https:\/\/inventory\.example\.com\//,
+			);
+			await editor.screenshot('editor-credential-new');
+			for (const field of ['accessToken', 'baseUrl', 'appBaseUrl']) {
+				await page.locator(ids(`parameter-input-${field}`)).locator('input').first().fill(context.credentialData[field]);
+			}
+			await page.locator(ids('credential-save-button')).first().click();
+			await page.getByText('Connection tested successfully').first().waitFor({ timeout: 60_000 });
 			await editor.screenshot('editor-credential');
 			await page.keyboard.press('Escape');
 
