@@ -63,18 +63,15 @@ async function openEditor(context) {
 			await page.locator('[data-test-id="canvas-plus-button"]').first().waitFor({ timeout: 60_000 });
 			await settle();
 		},
-		async openNode(workflowId, nodeName) {
-			await page.goto(`${n8n.baseUrl}/workflow/${workflowId}`, { waitUntil: 'domcontentloaded' });
-			const canvasNode = page.locator('[data-test-id="canvas-node"]').filter({ hasText: nodeName });
-			await canvasNode.first().waitFor({ timeout: 60_000 });
-			await settle();
-			await canvasNode.first().dblclick();
-			await page.locator('[data-test-id="node-parameters"]').first().waitFor();
-		},
 		async openWorkflow(workflowId) {
 			await page.goto(`${n8n.baseUrl}/workflow/${workflowId}`, { waitUntil: 'domcontentloaded' });
 			await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: 60_000 });
 			await settle();
+		},
+		async openNode(workflowId, nodeName) {
+			await this.openWorkflow(workflowId);
+			await page.locator('[data-test-id="canvas-node"]').filter({ hasText: nodeName }).first().dblclick();
+			await page.locator('[data-test-id="node-parameters"]').first().waitFor();
 		},
 		/** Types into a parameter of the open node, as a user does (then leaves the field, which commits it). */
 		async fill(parameterName, value) {

@@ -279,6 +279,8 @@ module.exports = (getContext) => {
 			// The trigger panel's help, below n8n's generic text: the service must reach n8n (WEBHOOK_URL).
 			await page.getByText('When will this node trigger my flow?').first().click();
 			await page.getByText(/set n8n's WEBHOOK_URL environment variable/).first().waitFor({ timeout: 15_000 });
+			// It names the button this panel shows.
+			await page.getByText(/click 'Execute step' \(n8n then shows 'Listening for test event'\)/).first().waitFor({ timeout: 15_000 });
 			await editor.screenshot('editor-trigger-help');
 			// The panel's run button: "Execute step" while the trigger is idle (n8n then shows "Listening for test event").
 			await page.locator(ids('node-execute-button')).first().click();

@@ -34,8 +34,13 @@ const CONFLICT_HINTS: Record<string, string> = {
 	NOTHING_TO_RESTORE: 'This shipment never deducted inventory, so there was nothing to restore. Nothing was changed.',
 };
 
-const RESTORE_CONFLICT_HINT =
-	'The service refused the restore as a conflict without saying which: most likely the inventory of this shipment was already restored, or the shipment never deducted any. Nothing was changed.';
+/** A 409 whose code says no more (or a gateway's page with no code), per operation. */
+const ENDPOINT_CONFLICT_HINTS: Partial<Record<Endpoint, string>> = {
+	// A 409 is a refusal, so the restore did not happen, whatever the answer's body.
+	shipmentRestoreInventory:
+		'The service refused the restore as a conflict without saying which: most likely the inventory of this shipment was already restored, or the shipment never deducted any. Nothing was changed.',
+	kitCreate: `${STATUS_HINTS[409]} A kit's SKU must not be used by another item or kit.`,
+};
 
 /** A 404 about a record the service looked for (e.g. HANDLER_NOT_FOUND), per operation: the address was right. */
 const RECORD_NOT_FOUND_HINTS: Partial<Record<Endpoint, string>> = {
@@ -59,9 +64,7 @@ function hintFor(status: number, endpoint: Endpoint, code: string | undefined): 
 	if (status === 404) return notFoundHint(endpoint, code);
 	if (status === 409) {
 		if (code !== undefined && CONFLICT_HINTS[code] !== undefined) return CONFLICT_HINTS[code];
-		// A 409 is a refusal, so the restore did not happen, whatever the answer's body (a gateway's page has no code).
-		if (endpoint === 'shipmentRestoreInventory') return RESTORE_CONFLICT_HINT;
-		if (endpoint === 'kitCreate') return `${STATUS_HINTS[409]} A kit's SKU must not be used by another item or kit.`;
+		if (ENDPOINT_CONFLICT_HINTS[endpoint] !== undefined) return ENDPOINT_CONFLICT_HINTS[endpoint];
 	}
 	const hint = STATUS_HINTS[status] ?? (status >= 500 ? STATUS_HINTS[500] : undefined);
 	if (status < 500 || !ENDPOINTS[endpoint].changesData) return hint;
