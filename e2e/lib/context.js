@@ -96,16 +96,23 @@ class Context {
 		);
 	}
 
-	/** Publishes (activates) the workflow and waits for its trigger's production handlers, one per type; returns them. */
+	/**
+	 * Publishes (activates) the workflow and waits for its trigger's production handlers, one per type, and for n8n
+	 * to have finished the publication (the handlers reach the service before n8n saves them); returns them.
+	 */
 	async publish(workflow, triggerNode, types) {
 		await this.n8n.publish(workflow.id);
-		return await this.waitForProductionHandlers(triggerNode, types);
+		const handlers = await this.waitForProductionHandlers(triggerNode, types);
+		await this.n8n.waitForPublicationSettled(workflow.id);
+		return handlers;
 	}
 
-	/** Unpublishes (deactivates) the workflow and waits until its trigger has no production handler left. */
+	/** Unpublishes (deactivates) the workflow, waits until its trigger has no production handler left and n8n is done. */
 	async unpublish(workflow, triggerNode) {
 		await this.n8n.unpublish(workflow.id);
-		return await this.waitForProductionHandlers(triggerNode, []);
+		const handlers = await this.waitForProductionHandlers(triggerNode, []);
+		await this.n8n.waitForPublicationSettled(workflow.id);
+		return handlers;
 	}
 
 	/** Emits an event and answers once every delivery of it settled: `{ event_id, handlers }`. */

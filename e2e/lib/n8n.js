@@ -329,6 +329,23 @@ class N8nInstance {
 		return await this.api('POST', `/workflows/${id}/${this.major >= 2 ? 'unpublish' : 'deactivate'}`, this.major >= 2 ? {} : undefined);
 	}
 
+	/**
+	 * 2.x applies a publish or unpublish from an outbox (one record at a time per workflow, leased for 2 minutes):
+	 * resolves once no record of this workflow is in flight, so that what n8n did is saved, static data included.
+	 * A record in flight when n8n is killed is taken up again only when its lease ends, and later ones for the
+	 * same workflow wait behind it. 1.x applies an activation within the API call.
+	 */
+	async waitForPublicationSettled(id, { timeoutMs = 30_000 } = {}) {
+		if (this.major < 2) return;
+		return await waitFor(
+			async () => {
+				const { status } = await this.rest('GET', `/workflows/${id}/publication-status`);
+				return status === 'in_progress' ? undefined : status;
+			},
+			{ timeoutMs, what: `n8n to finish publishing or unpublishing workflow ${id}` },
+		);
+	}
+
 	/** Every execution of a workflow (public API, 250 a page), with their data unless told otherwise. */
 	async executions(workflowId, { includeData = true } = {}) {
 		const found = [];

@@ -53,3 +53,12 @@ test('a Base URL without the service still names the Base URL (no code naming a 
 	expect(result.error.description).toMatch(/Check the Base URL in the credential/);
 	expect(result.error.description).not.toMatch(/^Not found\b/i);
 });
+
+test("a kit whose SKU is taken (409): the error says a kit's SKU must not be used by another item or kit", async () => {
+	const kit = { resource: 'kit', operation: 'create', name: 'Kit', sku: 'KIT-WORDS-TAKEN' };
+	expect((await ctx.run(kit)).error).toBeUndefined();
+	const again = await ctx.run(kit);
+	expect(again.error.httpCode).toBe('409');
+	expect(again.error.description).toMatch(/A kit's SKU must not be used by another item or kit\./);
+	expect(again.error.description).not.toMatch(/restore/i);
+});
