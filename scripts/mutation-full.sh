@@ -1,11 +1,21 @@
 #!/usr/bin/env bash
 # `npm run mutation`: every mutant of nodes/ again (Stryker --force, which also rewrites the committed results
 # file test/mutation/stryker-incremental.json), then the score of every module (scripts/mutation-report.js).
-# Uses both cores for over an hour: on a shared machine run it under the shared lock. Arguments go to Stryker,
-# e.g. `npm run mutation -- --mutate nodes/InventoryOps/trigger/lifecycle.ts` or `-- --ignoreStatic false`.
+# Uses both cores for hours on the 2-core machine: on a shared machine run it under the shared lock. Arguments go to
+# Stryker, e.g. `npm run mutation -- --mutate 'nodes/InventoryOps/trigger/**/*.ts'` (a part: the results file keeps
+# every other module's earlier results, scripts/mutation-merge.js) or `-- --ignoreStatic false`. Interrupted
+# (Ctrl-C), Stryker saves what it finished; `npx stryker run` (incremental, no --force) goes on from there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+results=test/mutation/stryker-incremental.json
+previous=reports/mutation/results-before-run.json
+mkdir -p reports/mutation
+rm -f "$previous"
+[ -f "$results" ] && cp "$results" "$previous"
 start=$(date +%s)
-stryker run --force "$@" || exit $?
+stryker run --force "$@"
+status=$?
+node scripts/mutation-merge.js "$previous" "$results"
+[ "$status" = 0 ] || exit "$status"
 echo "mutation: Stryker finished in $(( $(date +%s) - start ))s"
 node scripts/mutation-report.js

@@ -236,3 +236,64 @@ describe('what a failed test says', () => {
 		expect(await sandbox.calls()).toEqual([]);
 	});
 });
+
+describe('answers no other test gives', () => {
+	test('the lookup answered 200 with text: wrong Base URL, text is not the service', async () => {
+		await sandbox.fault({ route: BULK, count: 1, status: 200, body: 'OK' });
+		const result = await testCredential(sandbox.credentials());
+		expect(result.message).toMatch(/^Wrong Base URL: .*\/api\/order\/get_single_bulk answered 200 with text, not the service's JSON\./);
+	});
+
+	test('the lookup answered 503 (JSON) or 418: the status and what the service said, or nothing when it said nothing', async () => {
+		await sandbox.fault({ route: BULK, count: 1, status: 503, body: { error: { code: 'MAINTENANCE', message: 'back at 6' } } });
+		const failed = await testCredential(sandbox.credentials());
+		expect(failed.message).toBe('The service failed (503) before it checked the token: test again later. The service said: MAINTENANCE: back at 6.');
+		await sandbox.fault({ route: BULK, count: 1, status: 503, body: {} });
+		const silent = await testCredential(sandbox.credentials());
+		expect(silent.message).toBe('The service failed (503) before it checked the token: test again later.');
+		await sandbox.fault({ route: BULK, count: 1, status: 418, body: { error: { message: 'short and stout' } } });
+		const other = await testCredential(sandbox.credentials());
+		expect(other.message).toMatch(/^The service answered 418 to an empty order lookup at .*\/api\/order\/get_single_bulk\. The service said: short and stout\.$/);
+	});
+
+	test('a 429 that lasts without Retry-After: no Retry-After named', async () => {
+		await sandbox.fault({ route: BULK, count: 50, status: 429 });
+		const result = await testCredential(sandbox.credentials());
+		expect(result.message).toMatch(/^The service is rate limiting \(429\) and still was after \d answer\(s\) 429 and [\d.]+ s of waiting\. This says nothing about the token/);
+	});
+
+	test('the App Base URL probe answered 401 or 403: both addresses, the same account, with what the service said', async () => {
+		await sandbox.fault({ route: RESTORE, count: 1, status: 403, body: { error: { message: 'not yours' } } });
+		const result = await testCredential(sandbox.credentials());
+		expect(result.message).toMatch(/^The Base URL accepted the access token, but the App Base URL .*\/s\/ship\/shipping\/restore_inventory refused it \(403\)\. Check that both addresses belong to the same Inventory Ops account.* The service said: not yours\.$/);
+	});
+
+	test('the App Base URL probe rate limited for good: says so, not the credential', async () => {
+		await sandbox.fault({ route: RESTORE, count: 50, status: 429, retryAfter: 0 });
+		const result = await testCredential(sandbox.credentials());
+		expect(result.message).toMatch(/^The service is rate limiting \(429\) the App Base URL .*restore_inventory\. This says nothing about the credential/);
+	});
+
+	test('the App Base URL probe failed with 5xx: JSON with what the service said, a page without its markup', async () => {
+		await sandbox.fault({ route: RESTORE, count: 1, status: 502, body: { error: { message: 'upstream down' } } });
+		const json = await testCredential(sandbox.credentials());
+		expect(json.message).toMatch(/restore_inventory failed \(502\): the App Base URL could not be checked\. Test again later, and check the App Base URL if it persists\. The service said: upstream down\.$/);
+		await sandbox.fault({ route: RESTORE, count: 1, status: 502, body: '<html><head><title>502 Bad Gateway</title></head></html>' });
+		const page = await testCredential(sandbox.credentials());
+		expect(page.message).toMatch(/failed \(502\): the App Base URL could not be checked\. Test again later, and check the App Base URL if it persists\.$/);
+	});
+
+	test('the App Base URL probe answered 200: something else answers there', async () => {
+		await sandbox.fault({ route: RESTORE, count: 1, status: 200, body: { success: true } });
+		const result = await testCredential(sandbox.credentials());
+		expect(result.message).toMatch(/^Wrong App Base URL: .*restore_inventory answered 200 to a restore that names no shipment, which the service refuses as incomplete; something else answers there\./);
+	});
+
+	test('addresses that are not text (a number from an import): refused as empty, nothing sent', async () => {
+		const base = await testCredential({ ...sandbox.credentials(), baseUrl: 5 });
+		expect(base.message).toMatch(/^Base URL must start with http:\/\/ or https:\/\/.* \(got ""\)\.$/);
+		const app = await testCredential({ ...sandbox.credentials(), appBaseUrl: 5 });
+		expect(app.message).toMatch(/^App Base URL must start with http:\/\/ or https:\/\/.* \(got ""\)\.$/);
+		expect(await sandbox.calls()).toEqual([]);
+	});
+});

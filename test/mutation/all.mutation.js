@@ -6,7 +6,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { SUITE_FOLDERS, PROPERTY_SEED } = require('./suites');
+const { SUITE_FOLDERS, PROPERTY_SEED, SLOW_SUITES } = require('./suites');
 
 // The property suites draw from a fixed seed here: a mutant must meet the same inputs as the run that measured
 // which tests cover it.
@@ -26,6 +26,8 @@ const suites = SUITE_FOLDERS.flatMap((folder) =>
 		.sort()
 		.map((name) => `${folder}/${name}`),
 );
+const slowness = (suite) => SLOW_SUITES.indexOf(suite);
+suites.sort((a, b) => slowness(a) - slowness(b));
 const named = pattern ? suites.filter((suite) => pattern.includes(`(${escaped(suite)} `)) : [];
 for (const suite of named.length > 0 ? named : suites) {
 	describe(suite, () => {

@@ -66,6 +66,31 @@ describe('the service error shape', () => {
 		expect(readServiceError(null)).toEqual({});
 	});
 
+	test('a page without <title>: its first heading, markup and &nbsp; removed; a page with neither: said so', () => {
+		expect(
+			readServiceError('<!doctype html><html><body><h1 class="big">Service&nbsp;<b>Unavailable</b>\n now</h1></body></html>'),
+		).toEqual({ message: 'Service Unavailable now', page: true });
+		expect(readServiceError('<html><body><p>Down</p></body></html>')).toEqual({ message: 'a page without a title', page: true });
+	});
+
+	test('text: on one line and cut at 300 characters; JSON sent as text is read as JSON, text that only looks like it is text', () => {
+		const long = readServiceError(`${'word '.repeat(100)}end`).message;
+		expect(long).toBe(`${'word '.repeat(60).slice(0, 300)}…`);
+		expect(readServiceError('  {"error":{"message":"m","code":"C"}}\n')).toMatchObject({ message: 'm', code: 'C' });
+		expect(readServiceError(Buffer.from('[{"message":"in a list"}]'))).toEqual({});
+		expect(readServiceError('{not json')).toEqual({ message: '{not json' });
+		expect(readServiceError('   ')).toEqual({});
+	});
+
+	test('{ error: "text" } gives that text as the message, keeping the other fields; a message beside it wins', () => {
+		expect(readServiceError({ error: 'Forbidden here', code: 'F', traceId: 't2' })).toMatchObject({
+			message: 'Forbidden here',
+			code: 'F',
+			serviceTraceId: 't2',
+		});
+		expect(readServiceError({ error: 'short', message: 'the message' })).toMatchObject({ message: 'the message' });
+	});
+
 	test('an expired JWT gives its expiry time, never the token', () => {
 		const token = jwt({ exp: 1_700_000_000, scopes: ['platformApi'] });
 		expect(jwtExpiry(token)?.toISOString()).toBe('2023-11-14T22:13:20.000Z');
