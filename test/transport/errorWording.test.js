@@ -3,7 +3,7 @@
 // unknown handler id that does not blame the Base URL. Where the profile's service sends no error code (web-page
 // errors), only what the node can know is checked.
 const { useInventoryOps } = require('../helpers/inventoryOps');
-const { errorSeen } = require('../helpers/profile');
+const { errorSeen, refusalSeen } = require('../helpers/profile');
 
 const ctx = useInventoryOps({ orders: 50 });
 let order;
@@ -58,7 +58,30 @@ test("a kit whose SKU is taken (409): the error says a kit's SKU must not be use
 	const kit = { resource: 'kit', operation: 'create', name: 'Kit', sku: 'KIT-WORDS-TAKEN' };
 	expect((await ctx.run(kit)).error).toBeUndefined();
 	const again = await ctx.run(kit);
+	expect(again.error.description).not.toMatch(/restore/i);
+	if (refusalSeen(409).httpCode === '200') {
+		// The profile's service refuses with 200 success: false, in its own words.
+		expect(again.error.message).toMatch(/SKU "KIT-WORDS-TAKEN" is already used/);
+		return;
+	}
 	expect(again.error.httpCode).toBe('409');
 	expect(again.error.description).toMatch(/A kit's SKU must not be used by another item or kit\./);
-	expect(again.error.description).not.toMatch(/restore/i);
+});
+
+test('a 404 whose code names a record no operation has its own words for: the record, not the address', async () => {
+	await ctx.sandbox.fault({
+		route: '/api/kit/create',
+		count: 1,
+		status: 404,
+		body: { error: { code: 'ITEM_NOT_FOUND', message: 'No item 77' } },
+	});
+	const result = await ctx.run({ resource: 'kit', operation: 'create', name: 'Kit', sku: 'KIT-WORDS-404', items: [] });
+	expect(result.error.message).toBe('No item 77');
+	expect(result.error.description).toMatch(/^The service does not know the record named in the message\. Check the identifiers sent\./);
+});
+
+test('an error without a message: the status and the address stand in for it', async () => {
+	await ctx.sandbox.fault({ route: '/api/kit/create', count: 1, status: 400, body: {} });
+	const result = await ctx.run({ resource: 'kit', operation: 'create', name: 'Kit', sku: 'KIT-WORDS-400' });
+	expect(result.error.message).toBe('The service answered 400 to /kit/create');
 });

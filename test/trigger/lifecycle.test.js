@@ -301,6 +301,17 @@ test('remove_handler answers read as the Remove operation reads them: bare false
 	expect(await harness.deactivate(stored)).toBe(false);
 	expect(harness.staticState(stored.staticData).leftovers.map((record) => record.id)).toContain(second._id);
 	expect(harness.warnings.join('\n')).toContain('The service refused /webhook/remove_handler: Handler is locked');
+
+	// An answer without success true or false: not counted as removed, kept for the next activation, named.
+	await harness.activate(stored);
+	const third = (await harness.handlers()).find((other) => ![handler._id, second._id].includes(other._id));
+	harness.warnings.length = 0;
+	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 1, status: 200, body: { done: 1 } });
+	expect(await harness.deactivate(stored)).toBe(false);
+	expect(harness.staticState(stored.staticData).leftovers.map((record) => record.id)).toContain(third._id);
+	expect(harness.warnings.join('\n')).toContain(
+		'The service answered /webhook/remove_handler with an object with done, without success true or false',
+	);
 });
 
 test('test listening while published: the production handlers survive', async () => {
