@@ -42,6 +42,37 @@ describe('Order -> Get Many', () => {
 		);
 	});
 
+	test('unreadable entries: the first three are named, more are marked with an ellipsis', async () => {
+		const [order] = await ctx.sandbox.orders({ limit: 1 });
+		const wanted = [{ store_id: order.store_id, order_number: order.order_number }];
+		await answer(BULK, [1, 2, 3]);
+		expect(jsonOf((await lookUp(wanted)).items)[0].error).toMatch(
+			/with 3 entries the node cannot read \(entry 0 is number 1; entry 1 is number 2; entry 2 is number 3\), so/,
+		);
+		await answer(BULK, [1, 2, 3, 4]);
+		expect(jsonOf((await lookUp(wanted)).items)[0].error).toMatch(
+			/with 4 entries the node cannot read \(entry 0 is number 1; entry 1 is number 2; entry 2 is number 3; …\), so/,
+		);
+	});
+
+	test('an order returned twice: the first copy is kept; an order no reference of the batch asked for: given to no one', async () => {
+		const [first] = await ctx.sandbox.orders({ limit: 1 });
+		const missing = { store_id: first.store_id, order_number: 'NO-SUCH-ORDER' };
+		// The first call (first's batch) also returns a copy of first and an order for the reference of the next batch,
+		// which the service then says it does not have.
+		await answer(BULK, [
+			{ order: first },
+			{ order: { ...first, _id: 'second-copy' } },
+			{ order: { ...first, ...missing, _id: 'stray' } },
+		]);
+		const result = await lookUp([{ store_id: first.store_id, order_number: first.order_number }, missing], {
+			options: { batchSize: 1, callsInFlight: 1 },
+		});
+		const [kept, notFound] = jsonOf(result.items);
+		expect(kept._id).toBe(first._id);
+		expect(notFound).toEqual({ found: false, ...missing });
+	});
+
 	test('an entry without an order (or with an empty one) still says "not found", as documented', async () => {
 		const [order] = await ctx.sandbox.orders({ limit: 1 });
 		await answer(BULK, [{ order: {} }]);

@@ -101,6 +101,33 @@ test('orders without store_id: mapped by order_number, and numbers shared by sto
 	expect(sent.slice(1).every((order) => new Set(order.map((ref) => ref.order_number)).size === order.length)).toBe(true);
 });
 
+test('orders without store_id over several batches: once an answer lacked it, later batches ask each number once per call', async () => {
+	await ctx.sandbox.config({ ...COUNTED, bulkOrderFields: 'noStoreId' });
+	const input = known.slice(0, 60);
+	const result = await ctx.run({ ...BY_LIST, options: { batchSize: 20, callsInFlight: 1 } }, { items: input });
+	expect(result.error).toBeUndefined();
+	expect(problemsOf(input, result.items)).toEqual([]);
+	const ids = new Map((await ctx.sandbox.orders({ limit: 60 })).map((order) => [keyOf(order), order._id]));
+	input.forEach((reference, index) => expect(result.items[index].json._id).toBe(ids.get(keyOf(reference))));
+	const lists = (await ctx.sandbox.calls(ROUTE)).map((call) => call.body.order);
+	const repeats = (list) => list.length - new Set(list.map((reference) => reference.order_number)).size;
+	// The first batch goes as it is (nothing says yet that answers lack store_id), and its numbers repeat.
+	expect(repeats(lists[0])).toBeGreaterThan(0);
+	expect(lists.slice(1).map(repeats)).toEqual(lists.slice(1).map(() => 0));
+	// The first batch, asked again apart, then the two others split by number: no batch sent whole twice.
+	expect(lists.filter((list) => list.length === 20)).toHaveLength(1);
+});
+
+test('without Continue On Fail, a failure in the first half of a refused batch sends no other half', async () => {
+	await ctx.sandbox.config(COUNTED);
+	await ctx.sandbox.fault({ route: ROUTE, count: 1, status: 400 });
+	await ctx.sandbox.fault({ route: ROUTE, count: 1, status: 500 });
+	const input = known.slice(0, 10);
+	const result = await ctx.run({ ...BY_LIST, options: { batchSize: 10, callsInFlight: 1 } }, { items: input });
+	expect(result.error?.httpCode).toBe('500');
+	expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.status)).toEqual([400, 500]);
+});
+
 describe('429s share one gate and one wait budget per run', () => {
 	test('a storm with Retry-After completes, and no call is sent while the service asked the run to wait', async () => {
 		await ctx.sandbox.config({ ...COUNTED, rateLimit: { max: 3, windowMs: 1000 } });
