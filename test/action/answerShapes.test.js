@@ -160,6 +160,29 @@ describe('Shipment -> Restore Inventory: the restore was applied, so there is al
 		]);
 	});
 
+	test('split, an empty shipments list: the notice names everything else the answer lacks', async () => {
+		await answer(RESTORE, { _id: 'order-1', shipments: [] });
+		const [item] = jsonOf((await restore({ splitShipments: true })).items);
+		expect(item.notice).toBe(
+			'The service restored the inventory (it answered 200), but its answer holds no shipment records to split into; this item stands for the restore. It also lacks: the restored shipment (got no record matching the shipment asked for).',
+		);
+		await answer(RESTORE, { shipments: [] });
+		const [lacking] = jsonOf((await restore({ splitShipments: true })).items);
+		expect(lacking.missingFromAnswer).toEqual([
+			'_id (got nothing)',
+			'the restored shipment (got no record matching the shipment asked for)',
+		]);
+	});
+
+	test('the restored record without request.order_items: no restoredItems, and the output says they are missing', async () => {
+		const bare = { ...record('ship-2', 'T2', 3), request: {} };
+		await answer(RESTORE, { _id: 'order-1', shipments: [record('ship-1', 'T1', 1), bare] });
+		const [item] = jsonOf((await restore()).items);
+		expect(item.restoredShipment).toEqual(bare);
+		expect(item.restoredItems).toBeUndefined();
+		expect(item.missingFromAnswer).toEqual(["the restored shipment's request.order_items"]);
+	});
+
 	test('_id alone, or shipments without the one restored: the output lists what the answer lacks', async () => {
 		await answer(RESTORE, { shipments: [record('ship-1', 'T1', 1)] });
 		const [item] = jsonOf((await restore()).items);
