@@ -98,3 +98,36 @@ describe('secretMatches', () => {
 		expect(secretMatches(undefined, 'anything')).toBe(false);
 	});
 });
+
+describe('repeated deliveries are remembered per registration, within bounds', () => {
+	const { isRepeatedDelivery, registrationKey } = require(path.join(DIST, 'trigger/repeats.js'));
+
+	test('500 registrations are remembered; the 501st makes the oldest forget its ids', () => {
+		const key = (n) => registrationKey(`https://n8n.example/webhook/units-${n}`, `${String(n).padStart(16, '0')}ffff`);
+		expect(isRepeatedDelivery(key(0), 'event-1')).toBe(false);
+		expect(isRepeatedDelivery(key(0), 'event-1')).toBe(true);
+		for (let n = 1; n < 500; n++) isRepeatedDelivery(key(n), 'event-1');
+		expect(isRepeatedDelivery(key(0), 'event-1')).toBe(true);
+		isRepeatedDelivery(key(500), 'event-1');
+		expect(isRepeatedDelivery(key(0), 'event-1')).toBe(false);
+		expect(isRepeatedDelivery(key(499), 'event-1')).toBe(true);
+	});
+
+	test('a registration remembers its last 1,000 event ids', () => {
+		const key = registrationKey('https://n8n.example/webhook/units-ids', 'abcdef0123456789ffff');
+		for (let n = 0; n < 1000; n++) isRepeatedDelivery(key, `id-${n}`);
+		expect(isRepeatedDelivery(key, 'id-0')).toBe(true);
+		isRepeatedDelivery(key, 'id-1000');
+		expect(isRepeatedDelivery(key, 'id-0')).toBe(false);
+		expect(isRepeatedDelivery(key, 'id-2')).toBe(true);
+		expect(isRepeatedDelivery(key, 'id-1000')).toBe(true);
+	});
+});
+
+test('a handler without an id is described as such', () => {
+	const { describeHandler } = require(path.join(DIST, 'trigger/removal.js'));
+	expect(describeHandler({ name: 'n8n: Orders - order.shipped', type: 'order.shipped' })).toBe(
+		'"n8n: Orders - order.shipped" (type order.shipped, no id)',
+	);
+	expect(describeHandler({ name: 'h', type: 't', id: 'abc' })).toBe('"h" (type t, id abc)');
+});
