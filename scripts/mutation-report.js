@@ -76,11 +76,26 @@ function goalOf(file) {
 	return STRICT_AREAS.some((area) => inside.startsWith(area)) ? 90 : 80;
 }
 
-function main() {
+/**
+ * How many mutants Stryker makes of each module's source (the same instrumenter, without running anything): a
+ * module with fewer results than that comes from an interrupted run, and its score is not yet its score.
+ */
+async function mutantCounts(files) {
+	const { Instrumenter } = await import('@stryker-mutator/instrumenter');
+	const quiet = { debug() {}, info() {}, warn() {}, error() {}, trace() {}, isDebugEnabled: () => false, isTraceEnabled: () => false };
+	const inputs = [...files].map(([name, { source }]) => ({ name, mutate: true, content: source }));
+	const { mutants } = await new Instrumenter(quiet).instrument(inputs, { plugins: null, excludedMutations: [], ignorers: [], noHeader: true });
+	const counts = new Map();
+	for (const mutant of mutants) counts.set(mutant.fileName, (counts.get(mutant.fileName) ?? 0) + 1);
+	return counts;
+}
+
+async function main() {
 	const reportFile = path.resolve(ROOT, argument('--report', 'test/mutation/stryker-incremental.json'));
 	const baselineFile = argument('--baseline');
 	const equivalent = readEquivalent();
 	const files = readFiles(reportFile);
+	const counts = await mutantCounts(files);
 	const baseline = baselineFile && fs.existsSync(baselineFile) ? readFiles(baselineFile) : baselineFile ? new Map() : undefined;
 
 	const rows = [];
@@ -103,6 +118,8 @@ function main() {
 		if (counted + row.equivalent + row.static === 0) continue;
 		row.score = counted === 0 ? 100 : (100 * row.detected) / counted;
 		row.goal = goalOf(file);
+		row.made = counts.get(file) ?? mutants.length;
+		row.partial = mutants.length < row.made;
 		const old = baseline?.get(file);
 		row.changed = baseline !== undefined && old?.source !== source;
 		if (baseline === undefined || row.changed) {
@@ -113,22 +130,27 @@ function main() {
 			for (const { mutant } of fresh) {
 				failures.push(`${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} survived (${mutant.status}): ${oneLine(originalText(source, mutant.location))} -> ${oneLine(mutant.replacement ?? '')}`);
 			}
-			if (row.score < row.goal) failures.push(`${file}: ${row.score.toFixed(1)}% killed, goal ${row.goal}%`);
+			if (row.partial) {
+				failures.push(`${file}: only ${mutants.length} of its ${row.made} mutants have a result (an interrupted run; \`npx stryker run\` goes on)`);
+			} else if (row.score < row.goal) failures.push(`${file}: ${row.score.toFixed(1)}% killed, goal ${row.goal}%`);
 		}
 		rows.push(row);
 	}
 
 	const width = Math.max(...rows.map((row) => row.file.length - NODES.length), 6);
-	console.log(`${'module'.padEnd(width)}  score  goal  killed  survived  equivalent  static  errors${baseline ? '  changed' : ''}`);
+	console.log(`${'module'.padEnd(width)}  score  goal  killed  survived  equivalent  static  errors  results${baseline ? '  changed' : ''}`);
 	for (const row of rows) {
+		const results = row.partial ? `partial ${files.get(row.file).mutants.length}/${row.made}` : 'all';
 		console.log(
-			`${row.file.replace(NODES, '').padEnd(width)}  ${row.score.toFixed(1).padStart(5)}  ${String(row.goal).padStart(4)}  ${String(row.detected).padStart(6)}  ${String(row.survivors.length).padStart(8)}  ${String(row.equivalent).padStart(10)}  ${String(row.static).padStart(6)}  ${String(row.errors).padStart(6)}${baseline ? `  ${row.changed ? 'yes' : ''}` : ''}`,
+			`${row.file.replace(NODES, '').padEnd(width)}  ${row.score.toFixed(1).padStart(5)}  ${String(row.goal).padStart(4)}  ${String(row.detected).padStart(6)}  ${String(row.survivors.length).padStart(8)}  ${String(row.equivalent).padStart(10)}  ${String(row.static).padStart(6)}  ${String(row.errors).padStart(6)}  ${results.padStart(7)}${baseline ? `  ${row.changed ? 'yes' : ''}` : ''}`,
 		);
 	}
-	const total = rows.reduce((sum, row) => ({ detected: sum.detected + row.detected, survivors: sum.survivors + row.survivors.length }), { detected: 0, survivors: 0 });
-	const staticCount = rows.reduce((sum, row) => sum + row.static, 0);
+	const complete = rows.filter((row) => !row.partial);
+	const total = complete.reduce((sum, row) => ({ detected: sum.detected + row.detected, survivors: sum.survivors + row.survivors.length }), { detected: 0, survivors: 0 });
+	const staticCount = complete.reduce((sum, row) => sum + row.static, 0);
+	const partialCount = rows.length - complete.length;
 	console.log(
-		`all modules: ${((100 * total.detected) / (total.detected + total.survivors)).toFixed(1)}% killed (${total.detected} killed, ${total.survivors} survived; equivalent ones not counted; ${staticCount} static mutants not run, see test/mutation/README.md)`,
+		`${partialCount === 0 ? 'all modules' : `the ${complete.length} modules with every result (${partialCount} partial left out)`}: ${((100 * total.detected) / Math.max(1, total.detected + total.survivors)).toFixed(1)}% killed (${total.detected} killed, ${total.survivors} survived; equivalent ones not counted; ${staticCount} static mutants not run, see test/mutation/README.md)`,
 	);
 	const stale = [...equivalent.keys()].filter((key) => !usedEquivalents.has(key) && files.has(key.split('\t')[0]));
 	for (const key of stale) console.log(`note: listed as equivalent but not a survivor now: ${key.replace(/\t/g, ' | ')}`);
@@ -140,4 +162,7 @@ function main() {
 	}
 }
 
-main();
+main().catch((error) => {
+	console.error(error);
+	process.exitCode = 2;
+});
