@@ -163,6 +163,16 @@ describe('429s share one gate and one wait budget per run', () => {
 		expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(1);
 	});
 
+	test('waits that add up beyond the budget: the run stops at the first 429 that would pass it', async () => {
+		await ctx.sandbox.config(COUNTED);
+		await ctx.sandbox.fault({ route: ROUTE, count: 10, status: 429, retryAfter: 1 });
+		const result = await ctx.run({ ...BY_LIST, options: { rateLimitWait: 2, callsInFlight: 1 } }, { items: known.slice(0, 3) });
+		expect(result.error.httpCode).toBe('429');
+		expect(result.error.description).toMatch(/Waited 2 s for the rate limit before this answer; the wait allowed is 2 s/);
+		// Two waits of 1 s fit in 2 s; the third would not, so the third 429 is the last call.
+		expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.status)).toEqual([429, 429, 429]);
+	});
+
 	// Waiting out a Retry-After above the old 30 s cap takes that long for real; it runs with LONG_TESTS=1
 	// (the `properties` slice of `npm run test:all`, scripts/test-all.sh), not in every CI run.
 	(process.env.LONG_TESTS === '1' ? test : test.skip)(

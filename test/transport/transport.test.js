@@ -5,7 +5,7 @@ const path = require('node:path');
 
 const dist = (file) => require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/transport', file));
 const { parseRetryAfter, nextRetryDelay } = dist('rateLimit.js');
-const { jwtExpiry, apiErrorFromResponse } = dist('errors.js');
+const { jwtExpiry, apiErrorFromResponse, networkReason } = dist('errors.js');
 const { readServiceError } = dist('answers.js');
 
 const node = {
@@ -89,6 +89,14 @@ describe('the service error shape', () => {
 			serviceTraceId: 't2',
 		});
 		expect(readServiceError({ error: 'short', message: 'the message' })).toMatchObject({ message: 'the message' });
+	});
+
+	test('a network failure with nothing readable in it: an unknown network error, not a time-out', () => {
+		for (const error of ['boom', undefined, {}, { code: 500, message: '' }]) {
+			expect(networkReason(error)).toEqual({ reason: 'unknown network error', timedOut: false });
+		}
+		expect(networkReason({ cause: { code: 'ECONNRESET' }, message: 'socket hang up' })).toEqual({ reason: 'ECONNRESET', timedOut: false });
+		expect(networkReason({ message: 'timeout of 30000ms exceeded' })).toEqual({ reason: 'timeout of 30000ms exceeded', timedOut: true });
 	});
 
 	test('an expired JWT gives its expiry time, never the token', () => {
