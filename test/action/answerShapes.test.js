@@ -42,6 +42,19 @@ describe('Order -> Get Many', () => {
 		);
 	});
 
+	test('an unreadable entry fails only the references left without an order; the ones answered keep theirs', async () => {
+		const [first, second] = await ctx.sandbox.orders({ limit: 2 });
+		const items = [first, second].map(({ store_id, order_number }) => ({ store_id, order_number }));
+		await answer(BULK, [{ order: first }, 42]);
+		const result = await ctx.run(
+			{ resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ [$json] }}' },
+			{ items, continueOnFail: true },
+		);
+		const [answered, unanswered] = jsonOf(result.items);
+		expect(answered._id).toBe(first._id);
+		expect(unanswered.error).toMatch(/with 1 entry the node cannot read \(entry 1 is number 42\)/);
+	});
+
 	test('unreadable entries: the first three are named, more are marked with an ellipsis', async () => {
 		const [order] = await ctx.sandbox.orders({ limit: 1 });
 		const wanted = [{ store_id: order.store_id, order_number: order.order_number }];
