@@ -55,6 +55,31 @@ describe('Order -> Get Many', () => {
 		expect(unanswered.error).toMatch(/with 1 entry the node cannot read \(entry 1 is number 42\)/);
 	});
 
+	describe('orders without store_id', () => {
+		const withoutStoreId = ({ store_id: _storeId, ...order }) => order;
+		const referenceOf = ({ store_id, order_number }) => ({ store_id, order_number });
+		const byList = { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ [$json] }}' };
+
+		test('one order back for a number asked in two stores: both asked again apart, never given to the first', async () => {
+			const orders = await ctx.sandbox.orders({ limit: 20 });
+			const [a, b] = orders.filter((order) => order.order_number === orders[0].order_number);
+			expect(b).toBeDefined();
+			await ctx.sandbox.config({ bulkOrderFields: 'noStoreId' });
+			await answer(BULK, [{ order: withoutStoreId(b) }]);
+			const result = await ctx.run(byList, { items: [referenceOf(a), referenceOf(b)], continueOnFail: true });
+			expect(jsonOf(result.items).map((item) => item._id)).toEqual([a._id, b._id]);
+		});
+
+		test('a copy of an order whose number only one reference has: the first copy kept, nothing asked again', async () => {
+			const [order] = await ctx.sandbox.orders({ limit: 1 });
+			await ctx.sandbox.config({ bulkOrderFields: 'noStoreId' });
+			await answer(BULK, [{ order: withoutStoreId(order) }, { order: { ...withoutStoreId(order), _id: 'second-copy' } }]);
+			const result = await ctx.run(byList, { items: [referenceOf(order)], continueOnFail: true });
+			expect(jsonOf(result.items).map((item) => item._id)).toEqual([order._id]);
+			expect(await ctx.sandbox.calls(BULK)).toHaveLength(1);
+		});
+	});
+
 	test('unreadable entries: the first three are named, more are marked with an ellipsis', async () => {
 		const [order] = await ctx.sandbox.orders({ limit: 1 });
 		const wanted = [{ store_id: order.store_id, order_number: order.order_number }];

@@ -58,7 +58,9 @@ describe.each([400, 413])('the service refuses a batch longer than 50 with %i', 
 		expect(calls.filter((call) => call.status === 200)).toHaveLength(20);
 
 		const hints = result.run.data.resultData.runData[Object.keys(result.run.data.resultData.runData).at(-1)][0].hints;
-		expect(hints.map((hint) => hint.message)).toEqual([expect.stringMatching(/batches of 50 went through.*Batch Size/)]);
+		expect(hints).toEqual([
+			{ message: expect.stringMatching(/batches of 50 went through.*Batch Size/), type: 'warning', location: 'outputPane' },
+		]);
 	});
 });
 
