@@ -175,6 +175,16 @@ describe('429s share one gate and one wait budget per run', () => {
 		expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.status)).toEqual([429, 429, 429]);
 	});
 
+	test('429s without Retry-After beyond the budget: the error gives the wait and the budget, and no Retry-After', async () => {
+		await ctx.sandbox.config(COUNTED);
+		await ctx.sandbox.fault({ route: ROUTE, count: 10, status: 429 });
+		const result = await ctx.run({ ...BY_LIST, options: { rateLimitWait: 1, callsInFlight: 1 } }, { items: known.slice(0, 3) });
+		expect(result.error.httpCode).toBe('429');
+		// A backoff of 0.5 s fits in 1 s; the next (1 s) would not.
+		expect(result.error.description).toMatch(/ Waited 1 s for the rate limit before this answer; the wait allowed is 1 s\.$/);
+		expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(2);
+	});
+
 	// Waiting out a Retry-After above the old 30 s cap takes that long for real; it runs with LONG_TESTS=1
 	// (the `properties` slice of `npm run test:all`, scripts/test-all.sh), not in every CI run.
 	(process.env.LONG_TESTS === '1' ? test : test.skip)(
