@@ -131,3 +131,67 @@ test('a handler without an id is described as such', () => {
 	);
 	expect(describeHandler({ name: 'h', type: 't', id: 'abc' })).toBe('"h" (type t, id abc)');
 });
+
+describe('the webhook URL check: a warning for addresses a hosted service cannot reach', () => {
+	const { unreachableHost, webhookUrlWarning } = require(path.join(DIST, 'trigger/webhookUrl.js'));
+
+	test.each([
+		['http://localhost:5678/webhook/x', 'localhost'],
+		['http://n8n.localhost/webhook/x', 'n8n.localhost'],
+		['http://127.0.0.1:5678/webhook/x', '127.0.0.1'],
+		['http://10.1.2.3/webhook/x', '10.1.2.3'],
+		['http://192.168.0.9/webhook/x', '192.168.0.9'],
+		['http://172.20.0.1/webhook/x', '172.20.0.1'],
+		['http://[::1]:5678/webhook/x', '[::1]'],
+		['https://n8n.example.com/webhook/x', undefined],
+		['http://172.32.0.1/webhook/x', undefined],
+		['http://100.64.0.1/webhook/x', undefined],
+		['not a url', undefined],
+	])('%s -> %p', (url, expected) => {
+		expect(unreachableHost(url)).toBe(expected);
+	});
+
+	test('the warning names the URL and the host, and says what to set and when it is fine', () => {
+		expect(webhookUrlWarning('http://localhost:5678/webhook/x', 'localhost')).toBe(
+			"The webhook URL n8n gives this trigger, http://localhost:5678/webhook/x, points at localhost, a local or private address: a hosted Inventory Ops service cannot deliver events there, so no event would arrive. Set n8n's WEBHOOK_URL environment variable to the public address of this n8n (e.g. https://n8n.example.com/) and restart n8n. Against a service on this machine or network (like the local sandbox), this is fine.",
+		);
+	});
+});
+
+describe('static data an older version (or a hand edit) wrote is read field by field', () => {
+	const { readState, readRegistration } = require(path.join(DIST, 'trigger/state.js'));
+	const url = 'https://n8n.example.com/webhook/abc/webhook';
+	const handler = { type: 'order.shipped', url, id: 'h1', name: 'n', kind: 'production', addedAt: '2026-11-24T00:00:00.000Z' };
+	const stored = (registration, leftovers = []) => ({
+		inventoryOpsTrigger: { registrations: { [url]: registration }, leftovers },
+	});
+
+	test('handler fields of the wrong type become absent or empty; handlers without a type or URL are dropped', () => {
+		const state = readState(
+			stored({ kind: 'production', secret: 's', handlers: [{ ...handler, id: 5, name: 7, addedAt: 3 }, { url }, 'x'] }, [
+				{ ...handler, id: '', kind: 'test' },
+			]),
+		);
+		expect(state.registrations[url].handlers).toEqual([{ type: 'order.shipped', url, id: undefined, name: '', kind: 'production', addedAt: '' }]);
+		expect(state.leftovers).toEqual([{ ...handler, id: undefined, kind: 'test' }]);
+	});
+
+	test('delivery options are kept only when both are booleans', () => {
+		const options = (delivery) => readState(stored({ secret: 's', handlers: [], delivery })).registrations[url].delivery;
+		expect(options({ ignoreRepeats: true, includeHeaders: false })).toEqual({ ignoreRepeats: true, includeHeaders: false });
+		expect(options({ ignoreRepeats: 'yes', includeHeaders: false })).toBeUndefined();
+		expect(options({ ignoreRepeats: true, includeHeaders: 1 })).toBeUndefined();
+	});
+
+	test('readRegistration: the registration at that URL, or nothing when the record or the URL is missing', () => {
+		expect(readRegistration(stored({ secret: 's', handlers: [handler] }), url)).toMatchObject({ url, secret: 's', kind: 'production' });
+		expect(readRegistration(stored({ secret: 's', handlers: [] }), `${url}/other`)).toBeUndefined();
+		expect(readRegistration({ inventoryOpsTrigger: { registrations: 'x' } }, url)).toBeUndefined();
+		expect(readRegistration({ inventoryOpsTrigger: 'x' }, url)).toBeUndefined();
+		expect(readRegistration({}, url)).toBeUndefined();
+		expect(readRegistration(stored('not an object'), url)).toBeUndefined();
+		expect(Object.keys(readState(stored('not an object')).registrations)).toEqual([]);
+		// A key inherited from Object's prototype is not a registration.
+		expect(readRegistration(stored({ secret: 's', handlers: [] }), 'toString')).toBeUndefined();
+	});
+});
