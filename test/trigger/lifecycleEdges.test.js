@@ -136,3 +136,20 @@ test('a rollback whose removal fails: the error names the handler it could not r
 		expect(error.description).toContain('Added without an id, so they cannot be removed by this trigger');
 	}
 });
+
+// registerHandlers with records the service gave no id for: the log names each one, once as left from before and
+// once as just added, with the whole notice (the same words every emitted event carries), after the warning about
+// the local webhook URL.
+test('a re-registration over a handler without an id: the log names it as left behind, and the new one too', async () => {
+	await harness.admin('POST', '/config', { addHandlerId: 'none' });
+	const stored = workflow('wf-no-id', ['order.shipped']);
+	await harness.activate(stored);
+	harness.warnings.length = 0;
+	await harness.createOnly(stored);
+	const url = harness.webhookUrl(stored, false);
+	const notice = `The Inventory Ops service did not return an id for the webhook handler "n8n: Edges wf-no-id (workflow wf-no-id) - order.shipped" (event type order.shipped, URL ${url}), so this trigger cannot remove it when the workflow is deactivated. Remove it in Inventory Ops yourself once it is no longer needed. Its deliveries are refused after a deactivation, because every activation uses a new secret.`;
+	// First the harness's local webhook URL, which a hosted service could not reach (test/trigger/units.test.js).
+	const local = `The webhook URL n8n gives this trigger, ${url}, points at ${new URL(url).hostname}, a local or private address:`;
+	expect(harness.warnings).toEqual([expect.stringMatching(new RegExp(`^${local.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`)), notice, notice]);
+	expect(await harness.handlers()).toHaveLength(2);
+});
