@@ -4,7 +4,8 @@
 # Uses both cores for hours on the 2-core machine: on a shared machine run it under the shared lock. Arguments go to
 # Stryker, e.g. `npm run mutation -- --mutate 'nodes/InventoryOps/trigger/**/*.ts'` (a part: the results file keeps
 # every other module's earlier results, scripts/mutation-merge.js) or `-- --ignoreStatic false`. Interrupted
-# (Ctrl-C), Stryker saves what it finished; `npx stryker run` (incremental, no --force) goes on from there.
+# (Ctrl-C), Stryker saves what it finished; MUTATION_FORCE=0 runs without --force (Stryker's incremental mode: only
+# mutants without a result, or whose code or covering tests changed), so it goes on from there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 results=test/mutation/stryker-incremental.json
@@ -13,7 +14,9 @@ mkdir -p reports/mutation
 rm -f "$previous"
 [ -f "$results" ] && cp "$results" "$previous"
 start=$(date +%s)
-stryker run --force "$@"
+force=--force
+[ "${MUTATION_FORCE:-1}" = 0 ] && force=
+stryker run $force "$@"
 status=$?
 node scripts/mutation-merge.js "$previous" "$results"
 [ "$status" = 0 ] || exit "$status"

@@ -131,7 +131,7 @@ async function main() {
 				failures.push(`${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} survived (${mutant.status}): ${oneLine(originalText(source, mutant.location))} -> ${oneLine(mutant.replacement ?? '')}`);
 			}
 			if (row.partial) {
-				failures.push(`${file}: only ${mutants.length} of its ${row.made} mutants have a result (an interrupted run; \`npx stryker run\` goes on)`);
+				failures.push(`${file}: only ${mutants.length} of its ${row.made} mutants have a result (an interrupted run; \`MUTATION_FORCE=0 npm run mutation\` goes on)`);
 			} else if (row.score < row.goal) failures.push(`${file}: ${row.score.toFixed(1)}% killed, goal ${row.goal}%`);
 		}
 		rows.push(row);
