@@ -1,9 +1,10 @@
-// After a run of part of nodes/ (`npm run mutation -- --mutate <globs>`): Stryker writes only the modules it
-// mutated into test/mutation/stryker-incremental.json, so this puts back the results the file held before for every
-// other module that still exists. The tests are one list per run, numbered in their order, and a mutant names the
+// After a run of part of nodes/ (`npm run mutation -- --mutate <globs>`), or an interrupted one: Stryker writes only
+// the modules, and the mutants, it got to into test/mutation/stryker-incremental.json, so this puts back the results
+// the file held before for every other module that still exists, and for the mutants of an unchanged module that
+// the run did not report. The tests are one list per run, numbered in their order, and a mutant names the
 // tests that covered or killed it by number: the kept mutants' numbers are translated through the tests' names, and
 // a test that no longer exists is dropped from them (Stryker's incremental mode then re-tests what it can no longer
-// vouch for). A full run replaces every module, so there is nothing to put back.
+// vouch for). A full run that finishes replaces every module, so there is nothing to put back.
 //
 //   node scripts/mutation-merge.js <results file before the run> <results file Stryker wrote>
 const fs = require('node:fs');
@@ -36,21 +37,30 @@ const now = testIndex(current);
 const translate = (ids) =>
 	ids?.map((id) => now.idByName.get(before.nameById.get(id))).filter((id) => id !== undefined);
 
+const withTestsOfNow = (mutant) => ({ ...mutant, coveredBy: translate(mutant.coveredBy), killedBy: translate(mutant.killedBy) });
+const placeOf = ({ mutatorName, replacement, location: { start, end } }) =>
+	[mutatorName, replacement, start.line, start.column, end.line, end.column].join(' ');
+
 const kept = [];
 for (const [file, result] of Object.entries(previous.files ?? {})) {
-	if (current.files[file] !== undefined || !fs.existsSync(path.resolve(file))) continue;
-	current.files[file] = {
-		...result,
-		mutants: result.mutants.map((mutant) => ({
-			...mutant,
-			coveredBy: translate(mutant.coveredBy),
-			killedBy: translate(mutant.killedBy),
-		})),
-	};
-	kept.push(file);
+	if (!fs.existsSync(path.resolve(file))) continue;
+	const now = current.files[file];
+	if (now === undefined) {
+		current.files[file] = { ...result, mutants: result.mutants.map(withTestsOfNow) };
+		kept.push(file);
+		continue;
+	}
+	// An interrupted run reports only the mutants it got to: the others keep their earlier result, where the
+	// source is the same.
+	if (now.source !== result.source) continue;
+	const reported = new Set(now.mutants.map(placeOf));
+	const missing = result.mutants.filter((mutant) => !reported.has(placeOf(mutant)));
+	if (missing.length === 0) continue;
+	now.mutants.push(...missing.map(withTestsOfNow));
+	kept.push(`${file} (${missing.length} mutants)`);
 }
 if (kept.length > 0) {
 	current.files = Object.fromEntries(Object.entries(current.files).sort(([a], [b]) => a.localeCompare(b)));
 	fs.writeFileSync(currentFile, JSON.stringify(current, null, 2));
-	console.log(`mutation: kept the earlier results of ${kept.length} module(s) this run did not mutate`);
+	console.log(`mutation: kept earlier results where this run gave none: ${kept.join(', ')}`);
 }
