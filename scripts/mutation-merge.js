@@ -32,10 +32,10 @@ function testIndex(report) {
 	return { nameById, idByName };
 }
 
-const before = testIndex(previous);
-const now = testIndex(current);
+const testsBefore = testIndex(previous);
+const testsNow = testIndex(current);
 const translate = (ids) =>
-	ids?.map((id) => now.idByName.get(before.nameById.get(id))).filter((id) => id !== undefined);
+	ids?.map((id) => testsNow.idByName.get(testsBefore.nameById.get(id))).filter((id) => id !== undefined);
 
 const withTestsOfNow = (mutant) => ({ ...mutant, coveredBy: translate(mutant.coveredBy), killedBy: translate(mutant.killedBy) });
 const placeOf = ({ mutatorName, replacement, location: { start, end } }) =>
@@ -44,19 +44,19 @@ const placeOf = ({ mutatorName, replacement, location: { start, end } }) =>
 const kept = [];
 for (const [file, result] of Object.entries(previous.files ?? {})) {
 	if (!fs.existsSync(path.resolve(file))) continue;
-	const now = current.files[file];
-	if (now === undefined) {
+	const written = current.files[file];
+	if (written === undefined) {
 		current.files[file] = { ...result, mutants: result.mutants.map(withTestsOfNow) };
 		kept.push(file);
 		continue;
 	}
 	// An interrupted run reports only the mutants it got to: the others keep their earlier result, where the
 	// source is the same.
-	if (now.source !== result.source) continue;
-	const reported = new Set(now.mutants.map(placeOf));
+	if (written.source !== result.source) continue;
+	const reported = new Set(written.mutants.map(placeOf));
 	const missing = result.mutants.filter((mutant) => !reported.has(placeOf(mutant)));
 	if (missing.length === 0) continue;
-	now.mutants.push(...missing.map(withTestsOfNow));
+	written.mutants.push(...missing.map(withTestsOfNow));
 	kept.push(`${file} (${missing.length} mutants)`);
 }
 if (kept.length > 0) {
