@@ -54,6 +54,18 @@ test('Auto keeps more calls in flight at 100 ms per call than at 0 ms, and says 
 	]);
 }, 60_000);
 
+test('Auto adds one call per round, never doubles a round: a service that takes a burst and then answers 429 gets no doubled round', async () => {
+	// No rate limit here: what is read is how fast the number grows while every call answers well and flat. From 4,
+	// one more per round (4, 5, 6, 7: 22 calls) comes before any call with 8 in flight; rounds that double (TCP's
+	// slow start: 4, 8) would reach 8 by the 12th call.
+	await ctx.sandbox.config({ ...COUNTED, latencyMs: 100 });
+	const { calls } = await lookUp(2000);
+	expect(calls).toHaveLength(40);
+	const firstWithEight = calls.findIndex((call) => call.concurrent >= 8);
+	expect(firstWithEight === -1 || firstWithEight >= 22).toBe(true);
+	expect(mostInFlight(calls)).toBeGreaterThan(5);
+}, 60_000);
+
 test('Auto never keeps more calls in flight than Max Calls in Flight', async () => {
 	await ctx.sandbox.config({ ...COUNTED, latencyMs: 100 });
 	const { calls, result } = await lookUp(2000, { maxCallsInFlight: 6 });

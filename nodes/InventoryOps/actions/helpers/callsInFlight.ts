@@ -26,8 +26,9 @@ export interface CallsInFlightReport {
 /**
  * Calls in Flight: Auto, for reads only (a lookup changes nothing, so more of them at once risks nothing but the
  * service's patience). Additive increase, multiplicative decrease, as TCP does with its window:
- * - while every call answers 2xx about as fast as the fastest call of the run, one more call per call answered
- *   (the number doubles per round, up to the cap), and after the first trouble one more per round;
+ * - while every call answers 2xx about as fast as the fastest call of the run, one more call per round (never
+ *   doubled per round as TCP's slow start does: a service that takes a burst and then answers 429 for the rest
+ *   of its window would get the whole doubled round as 429s);
  * - a 429, a 5xx or no answer (time-out, dropped connection) halves it at once, once per round: calls sent before
  *   the cut were sent under the old number and say nothing about the new one. After a 429 the number never rises
  *   again in this run (the service has a rate, not a width; more calls in flight would only draw more 429s);
@@ -37,7 +38,6 @@ export interface CallsInFlightReport {
  */
 export class AutoCallsInFlight {
 	private window: number;
-	private threshold: number;
 	private ceiling: number;
 	private fastestMs = Number.POSITIVE_INFINITY;
 	private sent = 0;
@@ -53,7 +53,6 @@ export class AutoCallsInFlight {
 	constructor(readonly cap: number) {
 		this.start = Math.min(AUTO_START, cap);
 		this.window = this.start;
-		this.threshold = cap;
 		this.ceiling = cap;
 	}
 
@@ -110,7 +109,6 @@ export class AutoCallsInFlight {
 			if (ticket <= this.lastCut) return;
 			this.lastCut = this.sent;
 			this.window = Math.max(1, Math.floor(this.limit / 2));
-			this.threshold = this.window;
 			if (status === 429) this.ceiling = this.window;
 			return;
 		}
@@ -119,10 +117,9 @@ export class AutoCallsInFlight {
 		if (ms <= this.fastestMs * FLAT_FACTOR + FLAT_SLACK_MS) {
 			// Raising a number the run does not use would only let a later burst through unmeasured.
 			if (!full || this.window >= this.ceiling) return;
-			this.window = Math.min(this.ceiling, this.window + (this.window < this.threshold ? 1 : 1 / this.window));
+			this.window = Math.min(this.ceiling, this.window + 1 / this.window);
 		} else if (ms > this.fastestMs * SLOW_FACTOR + FLAT_SLACK_MS && this.window > AUTO_START) {
 			this.window = Math.max(AUTO_START, this.window - 1);
-			this.threshold = Math.min(this.threshold, this.window);
 		}
 	}
 }
