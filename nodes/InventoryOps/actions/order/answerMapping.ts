@@ -14,9 +14,15 @@ export interface ResultEntry extends IDataObject {
 /** The references one call asks for, by reference key. */
 export type Batch = Array<[string, AskedReference]>;
 
-/** What the run found: orders by reference key, and why a reference has no answer (the error of its call). */
+/**
+ * What the run found: by reference key, what each found order becomes in the output (kept as each answer arrives,
+ * so that with Simplify on the whole order records are not all held until the run ends), and why a reference has
+ * no answer (the error of its call).
+ */
 export interface LookUpResults {
-	found: Map<string, ResultEntry>;
+	found: Map<string, IDataObject>;
+	/** What of a returned entry the run keeps for the output (output.ts). */
+	keep: (entry: ResultEntry) => IDataObject;
 	failed: Map<string, unknown>;
 	/** Set when the service refused the batch size asked for and a smaller one went through for the rest. */
 	batchSizeUsed?: number;
@@ -63,7 +69,7 @@ export function mapAnswer(
 			const key = referenceKey(storeId, orderNumber);
 			if (wanted.has(key) && !answered.has(key)) {
 				answered.add(key);
-				results.found.set(key, entry as ResultEntry);
+				results.found.set(key, results.keep(entry as ResultEntry));
 			}
 			continue;
 		}
@@ -71,7 +77,7 @@ export function mapAnswer(
 		const candidates = byNumber.get(String(orderNumber)) ?? [];
 		if (candidates.length === 1 && !answered.has(candidates[0])) {
 			answered.add(candidates[0]);
-			results.found.set(candidates[0], entry as ResultEntry);
+			results.found.set(candidates[0], results.keep(entry as ResultEntry));
 		} else if (candidates.length > 1) {
 			for (const key of candidates) ambiguous.add(key);
 		}

@@ -39,8 +39,9 @@ export async function lookUpOrders(
 	this: IExecuteFunctions,
 	asked: AskedReferences,
 	settings: LookUpSettings,
+	keep: LookUpResults['keep'],
 ): Promise<LookUpResults> {
-	const results: LookUpResults = { found: new Map(), failed: new Map() };
+	const results: LookUpResults = { found: new Map(), failed: new Map(), keep };
 	const gate = new RateLimitGate(runRetryPolicy(settings.rateLimitWaitMs));
 	let sendSize = settings.batchSize;
 	let extraCalls = 0;

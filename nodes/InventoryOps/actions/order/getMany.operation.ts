@@ -12,7 +12,7 @@ import { runWideParameter } from '../helpers/runWide';
 import { ItemValidator, MAX_TIMEOUT_MS } from '../helpers/validation';
 import type { CallsInFlightReport } from '../helpers/callsInFlight';
 import { lookUpOrders, type LookUpSettings } from './bulkLookup';
-import { itemOutput, OUTPUT_MODES, UNMATCHED_BEHAVIOURS, type OutputSettings } from './output';
+import { itemOutput, OUTPUT_MODES, outputFor, UNMATCHED_BEHAVIOURS, type OutputSettings } from './output';
 import { collectReferences, readLookUp, STORE_AND_ORDER_NUMBER_VALUES } from './references';
 import { simplifyProperty } from './simplify';
 
@@ -239,7 +239,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const settings = readSettings.call(this, items.length);
 	const { byItem, inputErrors, asked } = collectReferences.call(this, items, lookUp);
 
-	const results = await lookUpOrders.call(this, asked, settings.lookUp);
+	const results = await lookUpOrders.call(this, asked, settings.lookUp, (entry) => outputFor(entry, settings.output.output));
 	if (results.batchSizeUsed !== undefined) reportBatchSize.call(this, settings.lookUp.batchSize, results.batchSizeUsed);
 	if (results.callsInFlight?.moved) reportCallsInFlight.call(this, results.callsInFlight);
 

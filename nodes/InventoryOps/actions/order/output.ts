@@ -17,11 +17,8 @@ export interface OutputSettings {
 	output: OutputMode;
 }
 
-/**
- * A new top-level object per output item, so items that asked for the same order never share one object that a
- * later node could change for both (nested parts are shared, as n8n shares them between branches).
- */
-function outputFor(entry: ResultEntry, mode: OutputMode): IDataObject {
+/** What the run keeps of each returned entry as it arrives (answerMapping.ts): the output of the chosen mode. */
+export function outputFor(entry: ResultEntry, mode: OutputMode): IDataObject {
 	if (mode === 'simple') return simplifiedOrder(entry);
 	if (mode === 'entry') return { ...entry };
 	const order = { ...(entry.order ?? {}) };
@@ -50,9 +47,11 @@ export function itemOutput(
 
 	const output: IDataObject[] = [];
 	for (const reference of references) {
-		const entry = results.found.get(referenceKey(reference.store_id, reference.order_number));
-		if (entry !== undefined) {
-			output.push(outputFor(entry, settings.output));
+		const found = results.found.get(referenceKey(reference.store_id, reference.order_number));
+		if (found !== undefined) {
+			// A new top-level object per output item, so items that asked for the same order never share one object
+			// that a later node could change for both (nested parts are shared, as n8n shares them between branches).
+			output.push({ ...found });
 		} else if (settings.unmatched === 'foundFalse') {
 			output.push({ found: false, ...reference });
 		} else if (settings.unmatched === 'error') {

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/objects';
 import { asNodeError } from '../helpers/execution';
@@ -59,15 +59,19 @@ function fieldValue(json: IDataObject, path: string): unknown {
 	return value;
 }
 
-/** The order references one input item asks for; a bad one throws an error naming the item and the field. */
+/**
+ * The order references one input item asks for; a bad one throws an error naming the item and the field. `node` is
+ * read once per run: n8n's getNode() deep-copies the node with its parameters on every call.
+ */
 function readReferences(
 	this: IExecuteFunctions,
+	node: INode,
 	item: INodeExecutionData,
 	itemIndex: number,
 	lookUp: LookUp,
 ): OrderReference[] {
 	// Typed explicitly so that TypeScript treats check.fail() as the end of the path.
-	const check: ItemValidator = new ItemValidator(this.getNode(), itemIndex);
+	const check: ItemValidator = new ItemValidator(node, itemIndex);
 	if (lookUp.by === 'itemFields') {
 		return [
 			{
@@ -114,9 +118,10 @@ export function collectReferences(
 	lookUp: LookUp,
 ): CollectedReferences {
 	const collected: CollectedReferences = { byItem: new Map(), inputErrors: new Map(), asked: new Map() };
+	const node = this.getNode();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const references = readReferences.call(this, items[itemIndex], itemIndex, lookUp);
+			const references = readReferences.call(this, node, items[itemIndex], itemIndex, lookUp);
 			collected.byItem.set(itemIndex, references);
 			for (const reference of references) {
 				const key = referenceKey(reference.store_id, reference.order_number);
