@@ -10,7 +10,7 @@ import { readServiceError } from './answers';
 import { ENDPOINTS } from './endpoints';
 import { jwtExpiry, networkReason } from './errors';
 import { RateLimitGate, type RetryPolicy } from './rateLimit';
-import { joinUrl } from './url';
+import { isHttpUrl, joinUrl } from './url';
 import { withoutUrlCredentials } from '../shared/redact';
 
 /**
@@ -139,10 +139,6 @@ async function send(
 		}
 		return { response };
 	}
-}
-
-function isHttpUrl(value: string): boolean {
-	return /^https?:\/\/[^/]/i.test(value);
 }
 
 /**

@@ -15,7 +15,7 @@ import {
 	apiErrorFromUnexpectedAnswer,
 } from './errors';
 import { RateLimitGate } from './rateLimit';
-import { joinUrl } from './url';
+import { isHttpUrl, joinUrl } from './url';
 
 export type { Endpoint } from './endpoints';
 export { RateLimitGate, runRetryPolicy } from './rateLimit';
@@ -36,6 +36,9 @@ export { addHandlerBody } from './requests';
 export { testInventoryOpsApiCredential } from './credentialTest';
 
 export const CREDENTIAL_TYPE = 'inventoryOpsApi';
+
+/** The credential's two addresses, as its form names them. */
+const CREDENTIAL_FIELDS = { baseUrl: 'Base URL', appBaseUrl: 'App Base URL' } as const;
 
 /** Who calls the service: the action node's run, and the trigger's publish/unpublish hooks (never its webhook). */
 type InventoryOpsContext = IExecuteFunctions | IHookFunctions;
@@ -100,9 +103,22 @@ export async function inventoryOpsApiRequest<T = unknown>(
 		);
 	}
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE, options.itemIndex ?? 0);
+	const baseUrl = credentials[base];
+	if (typeof baseUrl !== 'string' || !isHttpUrl(baseUrl.trim())) {
+		// Else n8n's client fails before sending, and the node would report a lost connection that may have applied a write.
+		const field = CREDENTIAL_FIELDS[base];
+		throw new NodeOperationError(
+			this.getNode(),
+			`The credential's ${field} is ${typeof baseUrl === 'string' && baseUrl.trim() !== '' ? `"${baseUrl}", not an http(s) address` : 'empty'}: nothing was sent to ${path}`,
+			{
+				itemIndex: options.itemIndex,
+				description: `Open the Inventory Ops API credential and set ${field} to the service's address, starting with https:// (or http://).`,
+			},
+		);
+	}
 	const request: IHttpRequestOptions = {
 		method: 'POST',
-		url: joinUrl(credentials[base], path),
+		url: joinUrl(baseUrl, path),
 		body,
 		json: true,
 		headers: { 'Content-Type': 'application/json', Accept: 'application/json' },

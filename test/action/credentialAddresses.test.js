@@ -1,0 +1,41 @@
+// A credential whose address is empty (the field's default) or not an http(s) address: nothing can be sent, and the
+// node says that in those words, naming the credential field, instead of reporting a lost connection that "may have
+// applied" a write. Read at the sandbox: no call arrives.
+const { useInventoryOps } = require('../helpers/inventoryOps');
+
+const ctx = useInventoryOps({ orders: 5 });
+
+const kitParameters = { resource: 'kit', operation: 'create', inputMode: 'fields', name: 'Bundle', sku: 'KIT-1', kitItems: { item: [{ itemId: 'i1', sku: '', quantity: 1, type: 'item' }] } };
+const restoreParameters = { resource: 'shipment', operation: 'restoreInventory', storeId: 's1', orderNumber: '1001', trackingNumber: 'T1' };
+
+test.each([
+	['an empty Base URL', kitParameters, { baseUrl: '' }, "The credential's Base URL is empty: nothing was sent to /kit/create", 'Base URL'],
+	['a Base URL of spaces', kitParameters, { baseUrl: '   ' }, "The credential's Base URL is empty: nothing was sent to /kit/create", 'Base URL'],
+	[
+		'an App Base URL without http(s)',
+		restoreParameters,
+		{ appBaseUrl: 'ftp://files.example.com' },
+		'The credential\'s App Base URL is "ftp://files.example.com", not an http(s) address: nothing was sent to /ship/shipping/restore_inventory',
+		'App Base URL',
+	],
+	['an App Base URL with no host', restoreParameters, { appBaseUrl: 'https:///s' }, 'The credential\'s App Base URL is "https:///s", not an http(s) address: nothing was sent to /ship/shipping/restore_inventory', 'App Base URL'],
+])('%s: the item fails naming the field, and no call is sent', async (_, parameters, address, message, field) => {
+	const credentials = { ...ctx.sandbox.credentials(), ...address };
+	const result = await ctx.run(parameters, { credentials, continueOnFail: true });
+	expect(result.items.map((item) => item.json)).toEqual([
+		{
+			error: message,
+			details: {
+				description: `Open the Inventory Ops API credential and set ${field} to the service's address, starting with https:// (or http://).`,
+			},
+		},
+	]);
+	expect(await ctx.sandbox.calls()).toEqual([]);
+});
+
+test('the other address may be empty: Kit -> Create needs only the Base URL', async () => {
+	const credentials = { ...ctx.sandbox.credentials(), appBaseUrl: '' };
+	const result = await ctx.run({ ...kitParameters, kitItems: { item: [] } }, { credentials, continueOnFail: true });
+	expect(result.items[0].json.error ?? '').not.toMatch(/credential's/);
+	expect(await ctx.sandbox.calls()).not.toEqual([]);
+});
