@@ -6,6 +6,7 @@ module.exports = {
 	// run stops at its first failing test, so a mutant that a quick suite kills does not wait for these.
 	SLOW_SUITES: [
 		'credential/inventoryOpsApi.test.js',
+		'credential/timeouts.test.js',
 		'action/serviceAnswers.test.js',
 		'action/order.getMany.test.js',
 		'action/serviceFailures.test.js',

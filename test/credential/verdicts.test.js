@@ -1,0 +1,179 @@
+// The credential test's verdict for answers at the edges of each range (500, 300, 422, a 401 on the probe, a token
+// that expires this very millisecond), its exact words when nothing was rate limited, and how long it says it
+// waited. Run as n8n runs it (test/helpers/engine.js credentialTester), against the sandbox over HTTP. The switches
+// that shape error answers and Retry-After are fixed here, so every profile gives the same words.
+const http = require('node:http');
+
+const { credentialTester } = require('../helpers/engine');
+const { startSandbox } = require('../helpers/sandbox');
+
+const BULK = '/api/order/get_single_bulk';
+const RESTORE = '/s/ship/shipping/restore_inventory';
+
+let sandbox;
+let testCredential;
+beforeAll(async () => {
+	sandbox = await startSandbox({ orders: 20, config: { errorBodies: 'spec', retryAfter: 'seconds', refusals: 'status' } });
+	testCredential = credentialTester();
+});
+afterAll(() => sandbox.close());
+beforeEach(() => sandbox.reset());
+
+const statuses = async (route) => (await sandbox.calls(route)).map((call) => call.status);
+const lookupUrl = () => `${sandbox.baseUrl}/order/get_single_bulk`;
+const probeUrl = () => `${sandbox.appBaseUrl}/ship/shipping/restore_inventory`;
+
+test('a credential that works, with no 429 on the way: the verdict in full, without a word about rate limits', async () => {
+	const result = await testCredential(sandbox.credentials());
+	expect(result).toEqual({
+		status: 'OK',
+		message: `The access token works: the service accepted an empty order lookup at ${lookupUrl()}. The App Base URL takes restore requests: ${probeUrl()} refused one that names no shipment as incomplete (400), so nothing was restored.`,
+	});
+});
+
+test('one 429 with Retry-After: 1, then the answer: the verdict says one 429 and a wait of 1 s', async () => {
+	await sandbox.fault({ route: BULK, count: 1, status: 429, retryAfter: 1 });
+	const result = await testCredential(sandbox.credentials());
+	expect(result.status).toBe('OK');
+	expect(result.message).toContain(`at ${lookupUrl()} (after 1 answer(s) 429, rate limited, waited 1 s).`);
+	expect(await statuses(BULK)).toEqual([429, 200]);
+});
+
+test('addresses pasted with spaces or a line break around them still work', async () => {
+	const padded = await testCredential({ ...sandbox.credentials(), baseUrl: `  ${sandbox.baseUrl}\n` });
+	expect(padded.status).toBe('OK');
+	const appPadded = await testCredential({ ...sandbox.credentials(), appBaseUrl: ` ${sandbox.appBaseUrl} ` });
+	expect(appPadded.status).toBe('OK');
+	expect(await statuses(RESTORE)).toEqual([400, 400]);
+});
+
+test('an address with text before http://: refused as not a URL, nothing sent', async () => {
+	const base = await testCredential({ ...sandbox.credentials(), baseUrl: `see ${sandbox.baseUrl}` });
+	expect(base.message).toBe(
+		`Base URL must start with http:// or https://, for example https://inventory.example.com/api (got "see ${sandbox.baseUrl}").`,
+	);
+	const app = await testCredential({ ...sandbox.credentials(), appBaseUrl: `url: ${sandbox.appBaseUrl}` });
+	expect(app.message).toMatch(/^App Base URL must start with http:\/\/ or https:\/\//);
+	expect(await sandbox.calls()).toEqual([]);
+});
+
+test('a token that expires at the very millisecond of the test counts as expired', async () => {
+	const token = await sandbox.token({ expiresInSeconds: -30 });
+	const expiresAt = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).exp * 1000;
+	const now = jest.spyOn(Date, 'now').mockReturnValue(expiresAt);
+	let result;
+	try {
+		result = await testCredential(sandbox.credentials(token));
+	} finally {
+		now.mockRestore();
+	}
+	expect(result).toEqual({
+		status: 'Error',
+		message: `The access token expired at ${new Date(expiresAt).toISOString()} (401). Create a new token and paste it into Access Token.`,
+	});
+});
+
+describe('the order lookup answered at the edge of a range', () => {
+	test('500 as a web page: a gateway in front of the service, not a wrong Base URL', async () => {
+		await sandbox.fault({ route: BULK, count: 1, status: 500, body: '<html><head><title>500 Internal Server Error</title></head><body></body></html>' });
+		const result = await testCredential(sandbox.credentials());
+		expect(result.message).toBe(
+			`${lookupUrl()} answered 500 with a web page titled "500 Internal Server Error", from a gateway or proxy in front of the service, not from the service itself. The credential could not be checked: test again later, and check the Base URL if it persists.`,
+		);
+	});
+
+	test('500 as JSON: the service failed before it checked the token', async () => {
+		await sandbox.fault({ route: BULK, count: 1, status: 500, body: { error: { message: 'disk full' } } });
+		const result = await testCredential(sandbox.credentials());
+		expect(result).toEqual({
+			status: 'Error',
+			message: 'The service failed (500) before it checked the token: test again later. The service said: disk full.',
+		});
+	});
+
+	test('300: not a success, the status and what the service said', async () => {
+		await sandbox.fault({ route: BULK, count: 1, status: 300, body: { error: { message: 'pick one' } } });
+		const result = await testCredential(sandbox.credentials());
+		expect(result).toEqual({
+			status: 'Error',
+			message: `The service answered 300 to an empty order lookup at ${lookupUrl()}. The service said: pick one.`,
+		});
+		expect(await sandbox.calls(RESTORE)).toEqual([]);
+	});
+});
+
+describe('the App Base URL probe answered at the edge of a range', () => {
+	test('422 (the restore refused as unprocessable): the probe proves the App Base URL, like a 400', async () => {
+		await sandbox.fault({ route: RESTORE, count: 1, status: 422, body: { error: { message: 'shipment selector required' } } });
+		const result = await testCredential(sandbox.credentials());
+		expect(result.status).toBe('OK');
+		expect(result.message).toMatch(/refused one that names no shipment as incomplete \(422\), so nothing was restored\.$/);
+	});
+
+	test('401: the App Base URL refused the token the Base URL accepted', async () => {
+		await sandbox.fault({ route: RESTORE, count: 1, status: 401, body: { error: { message: 'who are you' } } });
+		const result = await testCredential(sandbox.credentials());
+		expect(result.message).toBe(
+			`The Base URL accepted the access token, but the App Base URL ${probeUrl()} refused it (401). Check that both addresses belong to the same Inventory Ops account, and that the token may restore inventory. The service said: who are you.`,
+		);
+	});
+
+	test('500: the App Base URL could not be checked, not a wrong address', async () => {
+		await sandbox.fault({ route: RESTORE, count: 1, status: 500, body: { error: { message: 'restore queue down' } } });
+		const result = await testCredential(sandbox.credentials());
+		expect(result.message).toBe(
+			`${probeUrl()} failed (500): the App Base URL could not be checked. Test again later, and check the App Base URL if it persists. The service said: restore queue down.`,
+		);
+	});
+
+	test('300: not a restore operation there', async () => {
+		await sandbox.fault({ route: RESTORE, count: 1, status: 300, body: { error: { message: 'moved' } } });
+		const result = await testCredential(sandbox.credentials());
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^Wrong App Base URL: .*\/s\/ship\/shipping\/restore_inventory answered 300: the service has no restore operation there/);
+	});
+});
+
+describe('what reaches the service (through a recording proxy in front of the sandbox)', () => {
+	let proxy;
+	let seen;
+	beforeAll(async () => {
+		const target = new URL(sandbox.baseUrl);
+		proxy = http.createServer((request, response) => {
+			seen.push({ url: request.url, headers: request.headers });
+			const forwarded = http.request(
+				{ host: target.hostname, port: target.port, path: request.url, method: request.method, headers: request.headers },
+				(answer) => {
+					response.writeHead(answer.statusCode, answer.headers);
+					answer.pipe(response);
+				},
+			);
+			request.pipe(forwarded);
+		});
+		await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+	});
+	afterAll(() => new Promise((resolve) => proxy.close(resolve)));
+	beforeEach(() => {
+		seen = [];
+	});
+
+	const viaProxy = (credentials) => {
+		const origin = `http://127.0.0.1:${proxy.address().port}`;
+		return { ...credentials, baseUrl: `${origin}/api`, appBaseUrl: `${origin}/s` };
+	};
+
+	test('both calls ask for JSON and carry the token as a bearer', async () => {
+		const result = await testCredential(viaProxy(sandbox.credentials()));
+		expect(result.status).toBe('OK');
+		expect(seen.map(({ url, headers }) => [url, headers.accept, headers.authorization])).toEqual([
+			[BULK, 'application/json', `Bearer ${sandbox.demoToken}`],
+			[RESTORE, 'application/json', `Bearer ${sandbox.demoToken}`],
+		]);
+	});
+
+	test('a credential without an access token sends a bearer with no token, not text of its own', async () => {
+		const result = await testCredential(viaProxy({ ...sandbox.credentials(), accessToken: undefined }));
+		expect(result.message).toMatch(/^The service refused the access token \(401\)/);
+		expect(seen.map(({ headers }) => headers.authorization)).toEqual(['Bearer']);
+	});
+});
