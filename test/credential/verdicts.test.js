@@ -126,11 +126,22 @@ describe('the App Base URL probe answered at the edge of a range', () => {
 		);
 	});
 
-	test('300: not a restore operation there', async () => {
-		await sandbox.fault({ route: RESTORE, count: 1, status: 300, body: { error: { message: 'moved' } } });
+	test('300: not a restore operation there, and what the service said after that sentence', async () => {
+		await sandbox.fault({ route: RESTORE, count: 1, status: 300, body: { error: { message: 'moved.' } } });
 		const result = await testCredential(sandbox.credentials());
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^Wrong App Base URL: .*\/s\/ship\/shipping\/restore_inventory answered 300: the service has no restore operation there/);
+		expect(result).toEqual({
+			status: 'Error',
+			message: `Wrong App Base URL: ${probeUrl()} answered 300: the service has no restore operation there. The service said: moved. The App Base URL is the address your Inventory Ops account uses for shipping (it usually ends in /s), without the operation path. The Base URL and the access token work.`,
+		});
+	});
+
+	test('a 404 from the order lookup in JSON: the Base URL is wrong, and the service said so after that sentence', async () => {
+		await sandbox.fault({ route: BULK, count: 1, status: 404, body: { error: { code: 'NO_ROUTE', message: 'no such path...' } } });
+		const result = await testCredential(sandbox.credentials());
+		expect(result).toEqual({
+			status: 'Error',
+			message: `Wrong Base URL: ${lookupUrl()} answered 404: the service has no order lookup there. The service said: NO_ROUTE: no such path. The Base URL is the API address your Inventory Ops account uses (it usually ends in /api), without the operation path.`,
+		});
 	});
 });
 

@@ -37,18 +37,19 @@ function seconds(ms: number): string {
 function serviceSays(body: unknown): string {
 	const { message, code } = readServiceError(body);
 	const text = [code, message].filter(Boolean).join(': ');
-	return text === '' ? '' : ` The service said: ${withoutUrlCredentials(text)}.`;
+	return text === '' ? '' : ` The service said: ${withoutUrlCredentials(text).replace(/\.+$/, '')}.`;
 }
 
-function wrongBaseUrl(url: string, what: string): INodeCredentialTestResult {
+/** `said`: what the service said (serviceSays), after the sentence it explains. */
+function wrongBaseUrl(url: string, what: string, said = ''): INodeCredentialTestResult {
 	return failed(
-		`Wrong Base URL: ${url} ${what}. The Base URL is the API address your Inventory Ops account uses (it usually ends in /api), without the operation path.`,
+		`Wrong Base URL: ${url} ${what}.${said} The Base URL is the API address your Inventory Ops account uses (it usually ends in /api), without the operation path.`,
 	);
 }
 
-function wrongAppBaseUrl(url: string, what: string): INodeCredentialTestResult {
+function wrongAppBaseUrl(url: string, what: string, said = ''): INodeCredentialTestResult {
 	return failed(
-		`Wrong App Base URL: ${url} ${what}. The App Base URL is the address your Inventory Ops account uses for shipping (it usually ends in /s), without the operation path. The Base URL and the access token work.`,
+		`Wrong App Base URL: ${url} ${what}.${said} The App Base URL is the address your Inventory Ops account uses for shipping (it usually ends in /s), without the operation path. The Base URL and the access token work.`,
 	);
 }
 
@@ -94,7 +95,7 @@ function verdict(
 		if (typeof body === 'string') return wrongBaseUrl(url, `answered ${status} with text, not the service's JSON`);
 		return ok(`The access token works: the service accepted an empty order lookup at ${url}${afterRetries}.`);
 	}
-	if (status === 404) return wrongBaseUrl(url, `answered 404: the service has no order lookup there${serviceSays(body)}`);
+	if (status === 404) return wrongBaseUrl(url, 'answered 404: the service has no order lookup there', serviceSays(body));
 	if (status >= 500) {
 		return failed(`The service failed (${status}) before it checked the token: test again later.${serviceSays(body)}`);
 	}
@@ -171,7 +172,7 @@ function appVerdict(url: string, answer: Answer): INodeCredentialTestResult | un
 		return wrongAppBaseUrl(url, `answered ${status} to a restore that names no shipment, which the service refuses as incomplete; something else answers there`);
 	}
 	if (page.page === true) return wrongAppBaseUrl(url, `answered ${status} with a web page titled "${page.message}", not the service's JSON`);
-	return wrongAppBaseUrl(url, `answered ${status}: the service has no restore operation there${serviceSays(body)}`);
+	return wrongAppBaseUrl(url, `answered ${status}: the service has no restore operation there`, serviceSays(body));
 }
 
 /**
