@@ -34,9 +34,6 @@ afterAll(() => {
 });
 
 test('a Base URL taken from each item: every call goes to the address of its own item', async () => {
-	// Only the addresses: n8n's httpRequestWithAuthentication resolves the credential again for the Authorization
-	// header, without an item index, so a token set by an expression is always item 0's (n8n-core,
-	// request-helpers/authentication.js); the node reads the addresses through getCredentials with the item's index.
 	const items = [
 		{ baseUrl: `${ctx.sandbox.server.origin}/wrong`, sku: 'KIT-PER-ITEM-1' },
 		{ baseUrl: ctx.sandbox.baseUrl, sku: 'KIT-PER-ITEM-2' },
@@ -51,4 +48,22 @@ test('a Base URL taken from each item: every call goes to the address of its own
 		[KIT, 200],
 	]);
 	expect((await ctx.sandbox.kits()).map((kit) => kit.sku)).toEqual(['KIT-PER-ITEM-2']);
+});
+
+test("an access token taken from each item: every call carries its own item's token, with its own item's address", async () => {
+	// n8n's httpRequestWithAuthentication would read the credential again without the item (n8n-core,
+	// request-helpers/authentication.js), so the token would be item 0's; the node hands it the credential it read
+	// for the call's item.
+	const goodToken = ctx.sandbox.credentials().accessToken;
+	const items = [
+		{ token: 'not-a-valid-token', sku: 'KIT-TOKEN-1' },
+		{ token: goodToken, sku: 'KIT-TOKEN-2' },
+	];
+	const credentials = { ...ctx.sandbox.credentials(), accessToken: '={{ $json.token }}' };
+	const parameters = { resource: 'kit', operation: 'create', name: 'Kit', sku: '={{ $json.sku }}' };
+	const result = await ctx.run(parameters, { items, credentials, continueOnFail: true });
+	expect(result.items[0].json.details).toMatchObject({ httpCode: '401' });
+	expect(result.items[1].json).toMatchObject({ success: true });
+	expect((await ctx.sandbox.calls(KIT)).map((call) => call.status)).toEqual([401, 200]);
+	expect((await ctx.sandbox.kits()).map((kit) => kit.sku)).toEqual(['KIT-TOKEN-2']);
 });

@@ -139,11 +139,11 @@ export async function inventoryOpsApiRequest<T = unknown>(
 		await gate.pass();
 		options.observer?.sending();
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				request,
-			)) as FullResponse;
+			// The credential as read for this call's item: without it n8n reads it again without the item, so a token
+			// set by an expression would be item 0's while the address is this item's.
+			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request, {
+				credentialsDecrypted: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data: credentials },
+			})) as FullResponse;
 			options.observer?.settled(response.statusCode);
 		} catch (error) {
 			options.observer?.settled(undefined);
