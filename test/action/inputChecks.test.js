@@ -352,3 +352,12 @@ describe('no input size crashes the node', () => {
 		expect(result.items[299_999].pairedItem).toEqual({ item: 0 });
 	});
 });
+
+test('List of References from an expression that gives nothing: the item fails saying it got nothing, and no call is sent', async () => {
+	const result = await ctx.run(
+		{ resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ $json.nothing }}' },
+		{ items: [{}], continueOnFail: true },
+	);
+	expect(result.items.map((item) => item.json.error)).toEqual(["Item 0: 'References' must be a JSON array, got nothing"]);
+	expect(await ctx.sandbox.calls('/api/order/get_single_bulk')).toEqual([]);
+});

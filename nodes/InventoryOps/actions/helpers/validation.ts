@@ -216,6 +216,7 @@ export class ItemValidator {
 
 /** A short, token-free description of a bad value for error messages. */
 function describe(value: unknown): string {
+	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';
 	if (typeof value === 'number') return Number.isFinite(value) ? `the number ${value}` : String(value);
