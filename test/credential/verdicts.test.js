@@ -2,9 +2,9 @@
 // that expires this very millisecond), its exact words when nothing was rate limited, and how long it says it
 // waited. Run as n8n runs it (test/helpers/engine.js credentialTester), against the sandbox over HTTP. The switches
 // that shape error answers and Retry-After are fixed here, so every profile gives the same words.
-const http = require('node:http');
 
 const { credentialTester } = require('../helpers/engine');
+const { useRecordingProxy } = require('../helpers/recordingProxy');
 const { startSandbox } = require('../helpers/sandbox');
 
 const BULK = '/api/order/get_single_bulk';
@@ -146,45 +146,20 @@ describe('the App Base URL probe answered at the edge of a range', () => {
 });
 
 describe('what reaches the service (through a recording proxy in front of the sandbox)', () => {
-	let proxy;
-	let seen;
-	beforeAll(async () => {
-		const target = new URL(sandbox.baseUrl);
-		proxy = http.createServer((request, response) => {
-			seen.push({ url: request.url, headers: request.headers });
-			const forwarded = http.request(
-				{ host: target.hostname, port: target.port, path: request.url, method: request.method, headers: request.headers },
-				(answer) => {
-					response.writeHead(answer.statusCode, answer.headers);
-					answer.pipe(response);
-				},
-			);
-			request.pipe(forwarded);
-		});
-		await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-	});
-	afterAll(() => new Promise((resolve) => proxy.close(resolve)));
-	beforeEach(() => {
-		seen = [];
-	});
-
-	const viaProxy = (credentials) => {
-		const origin = `http://127.0.0.1:${proxy.address().port}`;
-		return { ...credentials, baseUrl: `${origin}/api`, appBaseUrl: `${origin}/s` };
-	};
+	const proxy = useRecordingProxy(() => sandbox);
 
 	test('both calls ask for JSON and carry the token as a bearer', async () => {
-		const result = await testCredential(viaProxy(sandbox.credentials()));
+		const result = await testCredential(proxy.credentials(sandbox.credentials()));
 		expect(result.status).toBe('OK');
-		expect(seen.map(({ url, headers }) => [url, headers.accept, headers.authorization])).toEqual([
+		expect(proxy.seen.map(({ url, headers }) => [url, headers.accept, headers.authorization])).toEqual([
 			[BULK, 'application/json', `Bearer ${sandbox.demoToken}`],
 			[RESTORE, 'application/json', `Bearer ${sandbox.demoToken}`],
 		]);
 	});
 
 	test('a credential without an access token sends a bearer with no token, not text of its own', async () => {
-		const result = await testCredential(viaProxy({ ...sandbox.credentials(), accessToken: undefined }));
+		const result = await testCredential(proxy.credentials({ ...sandbox.credentials(), accessToken: undefined }));
 		expect(result.message).toMatch(/^The service refused the access token \(401\)/);
-		expect(seen.map(({ headers }) => headers.authorization)).toEqual(['Bearer']);
+		expect(proxy.seen.map(({ headers }) => headers.authorization)).toEqual(['Bearer']);
 	});
 });

@@ -2,9 +2,9 @@
 // read repeated once after a dropped connection (not twice), a 3xx that is no success, the rate-limit words only on
 // a 429, Retry-After values in the forms a service may send, and the request as it reaches the service. The
 // switches that shape error answers and Retry-After are fixed here, so every profile gives the same words.
-const http = require('node:http');
 const vm = require('node:vm');
 
+const { useRecordingProxy } = require('../helpers/recordingProxy');
 const { useInventoryOps } = require('../helpers/inventoryOps');
 
 const KIT = '/api/kit/create';
@@ -95,34 +95,13 @@ test('a run sets no wait longer than a Node timer can hold (Node would print a T
 });
 
 describe('what reaches the service (through a recording proxy in front of the sandbox)', () => {
-	let proxy;
-	let seen;
-	beforeAll(async () => {
-		proxy = http.createServer((request, response) => {
-			const target = new URL(ctx.sandbox.baseUrl);
-			seen.push({ url: request.url, headers: request.headers });
-			const forwarded = http.request(
-				{ host: target.hostname, port: target.port, path: request.url, method: request.method, headers: request.headers },
-				(answer) => {
-					response.writeHead(answer.statusCode, answer.headers);
-					answer.pipe(response);
-				},
-			);
-			request.pipe(forwarded);
-		});
-		await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-	});
-	afterAll(() => new Promise((resolve) => proxy.close(resolve)));
-	beforeEach(() => {
-		seen = [];
-	});
+	const proxy = useRecordingProxy(() => ctx.sandbox);
 
 	test('a call sends JSON, asks for JSON and carries the token as a bearer', async () => {
-		const origin = `http://127.0.0.1:${proxy.address().port}`;
-		const credentials = { ...ctx.sandbox.credentials(), baseUrl: `${origin}/api`, appBaseUrl: `${origin}/s` };
+		const credentials = proxy.credentials(ctx.sandbox.credentials());
 		const result = await ctx.run(kit(), { credentials });
 		expect(result.error).toBeUndefined();
-		expect(seen.map(({ url, headers }) => [url, headers['content-type'], headers.accept, headers.authorization])).toEqual([
+		expect(proxy.seen.map(({ url, headers }) => [url, headers['content-type'], headers.accept, headers.authorization])).toEqual([
 			[KIT, 'application/json', 'application/json', `Bearer ${ctx.sandbox.demoToken}`],
 		]);
 	});
