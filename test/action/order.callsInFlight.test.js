@@ -92,6 +92,23 @@ test('a 429 storm: Auto backs off to one call at a time, fails no item, and says
 	expect(hintsOf(result)[0].message).toMatch(/settled on 1 at a time.*the service answered 429 \(rate limit\)/);
 }, 60_000);
 
+test('a service that takes a burst and then refuses the rest of its window meets no more calls in flight than fixed 4 would send', async () => {
+	// Ten calls per window, then 429 to every call until it ends (the bench's "10 per 20 s", shortened). Every call in
+	// flight when the burst runs out gets 429, so Auto must not have grown past the fixed default by then: it
+	// measures two rounds at 4 before its first rise.
+	await ctx.sandbox.config({ ...COUNTED, latencyMs: 20, rateLimit: { max: 10, windowMs: 2000 } });
+	const { calls } = await lookUp(1000, { rateLimitWait: 60 });
+	expect(calls.filter((call) => call.status === 200)).toHaveLength(20);
+	const firstLimited = calls.findIndex((call) => call.status === 429);
+	expect(firstLimited).toBe(10);
+	const answeredAfter = calls.findIndex((call, index) => index > firstLimited && call.status === 200);
+	const storm = calls.slice(firstLimited, answeredAfter);
+	// Fixed 4 has at most 4 calls out when the window closes; the doubled or early-grown Auto had 5 or 6.
+	expect(storm.length).toBeGreaterThan(0);
+	expect(storm.length).toBeLessThanOrEqual(4);
+	expect(mostInFlight(storm)).toBeLessThanOrEqual(4);
+}, 60_000);
+
 test('a 5xx lowers Auto at once (the call fails, as before)', async () => {
 	await ctx.sandbox.config({ ...COUNTED, latencyMs: 50 });
 	await ctx.sandbox.fault({ route: ROUTE, count: 1, status: 503 });

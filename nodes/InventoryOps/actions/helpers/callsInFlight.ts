@@ -2,6 +2,11 @@ import type { CallObserver } from '../../transport';
 
 /** Auto starts where the fixed default used to be, so that a fast service is treated as before. */
 const AUTO_START = 4;
+/**
+ * Rounds answered at the start before the first rise: the fastest call needs a few samples, and a service that takes
+ * a burst and then answers 429 for the rest of its window meets no more calls in flight than the fixed 4 sent.
+ */
+const MEASURED_ROUNDS = 2;
 /** A call counts as "as fast as ever" within this factor of the fastest call of the run, plus a little jitter. */
 const FLAT_FACTOR = 1.5;
 const FLAT_SLACK_MS = 5;
@@ -26,9 +31,9 @@ export interface CallsInFlightReport {
 /**
  * Calls in Flight: Auto, for reads only (a lookup changes nothing, so more of them at once risks nothing but the
  * service's patience). Additive increase, multiplicative decrease, as TCP does with its window:
- * - while every call answers 2xx about as fast as the fastest call of the run, one more call per round (never
- *   doubled per round as TCP's slow start does: a service that takes a burst and then answers 429 for the rest
- *   of its window would get the whole doubled round as 429s);
+ * - after two rounds at the start width, while every call answers 2xx about as fast as the fastest call of the run,
+ *   one more call per round (never doubled per round as TCP's slow start does: a service that takes a burst and
+ *   then answers 429 for the rest of its window would get the whole doubled round as 429s);
  * - a 429, a 5xx or no answer (time-out, dropped connection) halves it at once, once per round: calls sent before
  *   the cut were sent under the old number and say nothing about the new one. After a 429 the number never rises
  *   again in this run (the service has a rate, not a width; more calls in flight would only draw more 429s);
@@ -47,6 +52,7 @@ export class AutoCallsInFlight {
 	private waiting: Array<() => void> = [];
 	private rateLimited = false;
 	private failures = 0;
+	private answeredWell = 0;
 
 	private readonly start: number;
 
@@ -113,10 +119,11 @@ export class AutoCallsInFlight {
 			return;
 		}
 		if (status >= 300) return;
+		this.answeredWell++;
 		this.fastestMs = Math.min(this.fastestMs, ms);
 		if (ms <= this.fastestMs * FLAT_FACTOR + FLAT_SLACK_MS) {
 			// Raising a number the run does not use would only let a later burst through unmeasured.
-			if (!full || this.window >= this.ceiling) return;
+			if (!full || this.window >= this.ceiling || this.answeredWell <= this.start * MEASURED_ROUNDS) return;
 			this.window = Math.min(this.ceiling, this.window + 1 / this.window);
 		} else if (ms > this.fastestMs * SLOW_FACTOR + FLAT_SLACK_MS && this.window > AUTO_START) {
 			this.window = Math.max(AUTO_START, this.window - 1);
