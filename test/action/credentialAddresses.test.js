@@ -39,3 +39,16 @@ test('the other address may be empty: Kit -> Create needs only the Base URL', as
 	expect(result.items[0].json.error ?? '').not.toMatch(/credential's/);
 	expect(await ctx.sandbox.calls()).not.toEqual([]);
 });
+
+test('a host that does not resolve is a lost connection, not a time-out, even when its name says "timeout"', async () => {
+	// The reason of a network failure is read from its code and the HTTP client's own words, never from the host
+	// name inside them ("getaddrinfo ENOTFOUND timeout-replica.invalid").
+	const credentials = { ...ctx.sandbox.credentials(), baseUrl: 'http://timeout-replica.invalid/api' };
+	const result = await ctx.run(kitParameters, { credentials, continueOnFail: true });
+	expect(result.items.map((item) => item.json)).toEqual([
+		{
+			error: 'The connection to the service was lost during /kit/create before an answer arrived',
+			details: expect.objectContaining({ timedOut: false, changesData: true, endpoint: '/kit/create' }),
+		},
+	]);
+});

@@ -172,6 +172,10 @@ function apiError(status: number, serviceError: ServiceError, context: ErrorCont
 	});
 }
 
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT']);
+/** The HTTP client's own words for a time-out; a host name in a message ("ENOTFOUND timeout.example") is not one. */
+const TIMEOUT_WORDS = /\btimeout of \d+ ?ms exceeded\b|\btimed out\b/i;
+
 /**
  * The low-level reason of a failed call. n8n wraps the HTTP client's error and replaces its message with a
  * generic text, so the code is read from the wrapped cause first.
@@ -189,7 +193,7 @@ export function networkReason(error: unknown): { reason: string; timedOut: boole
 	].filter((text): text is string => typeof text === 'string' && text !== '' && !/^\d+$/.test(text));
 	return {
 		reason: texts[0] ?? 'unknown network error',
-		timedOut: texts.some((text) => /timeout|timed out|ETIMEDOUT/i.test(text)),
+		timedOut: texts.some((text) => TIMEOUT_CODES.has(text) || TIMEOUT_WORDS.test(text)),
 	};
 }
 
