@@ -2,10 +2,34 @@
 // mutant is killed already, and the rest of the covering tests (up to the whole suite for a line every call goes
 // through) would only cost time. jest's own `bail` stops between test files, and all suites are one file here
 // (all.mutation.js). The run that measures coverage (no active mutant) runs everything.
-// It also hands the run's test name filter to all.mutation.js.
+// It also hands the run's test name filter to all.mutation.js, and holds each test of a mutant run to a few times its
+// time in the measuring run (`timeLimitMs`): a mutant that hangs a pool or a loop then fails its first covering
+// test within seconds, where Stryker's own time-out waits 1.5x the time of every covering test (over two minutes
+// for a line that every test reaches).
+const fs = require('node:fs');
+const path = require('node:path');
 const { TestEnvironment } = require('jest-environment-node');
 
 const ACTIVE_MUTANT = '__STRYKER_ACTIVE_MUTANT__';
+/** Written by the measuring run, read by every mutant run (same Stryker sandbox, one file per run). */
+const DURATIONS_FILE = 'reports/mutation/test-durations.json';
+/** Generous: mutant runs share the two cores three ways, and a test may wait on its sandbox's latency. */
+const timeLimitMs = (measuredMs) => 4 * measuredMs + 3_000;
+
+/** The test's full name, as jest's -t filter and Stryker see it (the describes from the outside in, then its own). */
+function fullName(test) {
+	const names = [];
+	for (let block = test; block && block.parent; block = block.parent) names.unshift(block.name);
+	return names.join(' ');
+}
+
+function readDurations(file) {
+	try {
+		return JSON.parse(fs.readFileSync(file, 'utf8'));
+	} catch {
+		return undefined;
+	}
+}
 
 class BailAfterFirstFailure extends TestEnvironment {
 	failed = false;
@@ -15,10 +39,18 @@ class BailAfterFirstFailure extends TestEnvironment {
 		// The tests Stryker asked for (a mutant run names the tests that cover the mutant): all.mutation.js loads
 		// only the suites that hold one of them.
 		this.global.__mutationTestNamePattern = config.globalConfig.testNamePattern ?? undefined;
+		this.durationsFile = path.join(config.projectConfig.rootDir, DURATIONS_FILE);
+		this.mutantRun = process.env[ACTIVE_MUTANT] !== undefined;
+		this.configuredTimeout = config.globalConfig.testTimeout ?? 5_000;
+		this.durations = this.mutantRun ? readDurations(this.durationsFile) : {};
 	}
 
 	async handleTestEvent(event) {
-		if (process.env[ACTIVE_MUTANT] === undefined) return;
+		if (!this.mutantRun) {
+			this.measure(event);
+			return;
+		}
+		if (event.name === 'test_start') this.limit(event.test);
 		if (event.name === 'test_done' && event.test.errors.length > 0) this.failed = true;
 		if (event.name === 'test_fn_failure' || event.name === 'hook_failure') this.failed = true;
 		if (!this.failed) return;
@@ -26,6 +58,22 @@ class BailAfterFirstFailure extends TestEnvironment {
 		// so its beforeAll hooks (a sandbox, a harness) do not run either.
 		if (event.name === 'run_describe_start') skipAll(event.describeBlock);
 		if (event.name === 'test_start') event.test.mode = 'skip';
+	}
+
+	measure(event) {
+		if (event.name === 'test_done' && event.test.errors.length === 0) this.durations[fullName(event.test)] = event.test.duration;
+		if (event.name === 'run_finish') {
+			fs.mkdirSync(path.dirname(this.durationsFile), { recursive: true });
+			fs.writeFileSync(this.durationsFile, JSON.stringify(this.durations));
+		}
+	}
+
+	/** Only ever lowers a test's own time-out (or the configured one), for tests the measuring run timed. */
+	limit(test) {
+		const measured = this.durations?.[fullName(test)];
+		if (typeof measured !== 'number') return;
+		const own = test.timeout || this.configuredTimeout;
+		test.timeout = Math.min(own, timeLimitMs(measured));
 	}
 }
 

@@ -130,7 +130,7 @@ test('a rollback whose removal fails: the error names the handler it could not r
 	if (REMOVABLE) {
 		expect(error.description).toContain('0 handler(s) added before it were removed again');
 		expect(error.description).toContain(
-			'Could not remove (recorded, removed on the next activation): "n8n: Edges wf-rollback (workflow wf-rollback) - order.shipped" (type order.shipped, id ',
+			'Could not remove, and n8n keeps no record of a failed activation, so remove them by hand (Inventory Ops → Webhook Handler → Remove, with these handler ids): "n8n: Edges wf-rollback (workflow wf-rollback) - order.shipped" (type order.shipped, id ',
 		);
 	} else {
 		expect(error.description).toContain('Added without an id, so they cannot be removed by this trigger');

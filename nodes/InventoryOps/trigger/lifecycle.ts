@@ -160,15 +160,14 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 		try {
 			added.push(await addHandler.call(this, type, url, secret, kind));
 		} catch (error) {
+			// Nothing is recorded for a later try: n8n discards the static data of an activation that fails.
 			const rollbackFailures = await removeHandlerRecords.call(this, added);
 			const withoutId = added.filter((record) => record.id === undefined);
-			keepUnremoved(state, rollbackFailures);
-			writeState(staticData, state);
 			const rolledBack = added.length - rollbackFailures.length - withoutId.length;
 			const description = [
 				`${rolledBack} handler(s) added before it were removed again; the workflow is not active.`,
 				rollbackFailures.length > 0
-					? `Could not remove (recorded, removed on the next activation): ${failureList(rollbackFailures)}.`
+					? `Could not remove, and n8n keeps no record of a failed activation, so remove them by hand (Inventory Ops → Webhook Handler → Remove, with these handler ids): ${failureList(rollbackFailures)}.`
 					: '',
 				withoutId.length > 0
 					? `Added without an id, so they cannot be removed by this trigger: ${withoutId.map(describeHandler).join(', ')}.`

@@ -11,7 +11,7 @@
 // - a local HTTP server receives the sandbox's deliveries and hands the real request to webhook().
 const http = require('node:http');
 
-const { HookContext, WebhookContext } = require('n8n-core');
+const { Credentials, HookContext, WebhookContext } = require('n8n-core');
 const { Workflow } = require('n8n-workflow');
 
 const { createEngine, packageCredentialsHelper } = require('../../helpers/engine');
@@ -45,7 +45,11 @@ function readBody(req) {
 	});
 }
 
-async function createTriggerHarness({ sandbox, logger }) {
+/**
+ * `webhookOrigin`: the address n8n's WEBHOOK_URL names (e.g. a public https:// origin), which the webhook URLs given to
+ * the trigger start with; by default the harness's own local server, which receives the deliveries.
+ */
+async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 	const { nodeTypes } = createEngine();
 	const warnings = [];
 	const log = logger ?? {
@@ -58,6 +62,7 @@ async function createTriggerHarness({ sandbox, logger }) {
 	const runs = [];
 	let requestHook = async () => {};
 	let legacyWebhookContext = false;
+	let storedCredential; // an n8n-core Credentials to decrypt instead of handing out the plain test credential
 
 	const server = http.createServer((req, res) => {
 		handleDelivery(req, expressLikeResponse(res)).catch((error) => {
@@ -71,9 +76,12 @@ async function createTriggerHarness({ sandbox, logger }) {
 	const credentials = { accessToken: sandbox.demoToken, baseUrl: sandbox.baseUrl, appBaseUrl: sandbox.appBaseUrl };
 
 	function additionalData(extra = {}) {
+		const credentialsHelper = packageCredentialsHelper(credentials, { onRequest: (options) => requestHook(options) });
+		// As n8n's CredentialsHelper.getDecrypted: the stored credential is decrypted with this instance's key first.
+		if (storedCredential) credentialsHelper.getDecrypted = async () => await storedCredential.getData();
 		return {
-			credentialsHelper: packageCredentialsHelper(credentials, { onRequest: (options) => requestHook(options) }),
-			...instanceUrls(origin),
+			credentialsHelper,
+			...instanceUrls(webhookOrigin ?? origin),
 			logger: log,
 			...extra,
 		};
@@ -264,6 +272,14 @@ async function createTriggerHarness({ sandbox, logger }) {
 		/** Hands webhook() a context without getWebhookResourceUrl, as older n8n versions do. */
 		useLegacyWebhookContext(legacy) {
 			legacyWebhookContext = legacy;
+		},
+		/**
+		 * The credential as n8n's database holds it: `encrypted` data that n8n-core's Credentials decrypts (and fails
+		 * to, as after a change of n8n's encryption key); undefined goes back to the plain test credential.
+		 */
+		storeEncryptedCredential(encrypted) {
+			storedCredential =
+				encrypted === undefined ? undefined : new Credentials({ id: 'sandbox', name: 'Sandbox' }, 'inventoryOpsApi', encrypted);
 		},
 		/** Runs `hook(requestOptions)` before every request the trigger sends to the service. */
 		beforeRequest(hook) {

@@ -30,6 +30,7 @@ function useTriggerHarness({ afterAllExtra } = {}) {
 		context.harness.runs.length = 0;
 		context.harness.warnings.length = 0;
 		context.harness.beforeRequest(async () => {});
+		context.harness.storeEncryptedCredential(undefined);
 	});
 	return context;
 }

@@ -1,0 +1,258 @@
+// What activation and deactivation tell the user and keep, where the mutation run found it unguarded
+// (test/mutation/README.md): the wording of an activation error, the lines the trigger logs and what they carry,
+// and the records kept in the static data for the next activation. Each test names the part of
+// trigger/lifecycle.ts it guards; everything is counted at the sandbox, over real HTTP. The tests set the switches
+// they depend on (POST /config), so they mean the same under every sandbox profile.
+const { CREDENTIAL_ERRORS } = require('n8n-core');
+const { NodeOperationError } = require('n8n-workflow');
+
+const { addHandlerAsClient } = require('../helpers/sandbox');
+const { createTriggerHarness, NODE_NAME } = require('./helpers/harness');
+const { useTriggerHarness } = require('./helpers/setup');
+
+const ADD_ROUTE = '/api/webhook/add_handler';
+const REMOVE_ROUTE = '/api/webhook/remove_handler';
+const STATIC_KEY = 'node:Inventory Ops Trigger';
+const LOCAL_URL_WARNING = /^The webhook URL n8n gives this trigger, .*, points at 127\.0\.0\.1, a local or private address:/;
+const NO_ID_NOTICE = 'The Inventory Ops service did not return an id for the webhook handler';
+
+const context = useTriggerHarness();
+let harness;
+let sandbox;
+beforeEach(() => ({ harness, sandbox } = context));
+
+function workflow(id, events, name = `Reports ${id}`) {
+	return harness.storedWorkflow({ id, name, parameters: { events, customEventTypes: '', options: {} } });
+}
+
+const calls = async (route) => (await harness.admin('GET', `/calls?route=${route}`)).calls;
+const handlerIds = async () => (await harness.handlers()).map((handler) => handler._id).sort();
+const failure = (promise) =>
+	promise.then(
+		() => {
+			throw new Error('expected a failure');
+		},
+		(error) => error,
+	);
+
+/** The service fails the n-th call of `route` from now on (counted as the trigger sends them). */
+function failNthCall(route, n, fault) {
+	let seen = 0;
+	harness.beforeRequest(async (options) => {
+		if (!String(options.url).endsWith(route.replace('/api', ''))) return;
+		seen += 1;
+		if (seen === n) await harness.admin('POST', '/faults', { route, count: 1, ...fault });
+	});
+}
+
+/** A second harness on the same sandbox (its own n8n instance settings or logger), closed after `run`. */
+async function withHarness(options, run) {
+	const other = await createTriggerHarness({ sandbox, ...options });
+	try {
+		await run(other);
+	} finally {
+		await other.close();
+	}
+}
+
+// withContext, for an error that is not a node error: `new NodeOperationError(node, `${message}: ${String(error)}`, { description })`
+test('a credential n8n cannot decrypt: activation fails with a node error naming the cause and what was rolled back', async () => {
+	// As after a change of n8n's encryption key: n8n-core's Credentials refuses to decrypt the stored credential.
+	harness.storeEncryptedCredential('encrypted with another instance key');
+	const stored = workflow('wf-credential', ['order.shipped']);
+
+	const error = await failure(harness.activate(stored));
+	expect(error).toBeInstanceOf(NodeOperationError);
+	expect(error.message).toBe(
+		`Activation failed adding the webhook handler for "order.shipped" (1 of 1): Error: ${CREDENTIAL_ERRORS.DECRYPTION_FAILED}`,
+	);
+	expect(error.description).toBe('0 handler(s) added before it were removed again; the workflow is not active.');
+	expect(await calls(ADD_ROUTE)).toHaveLength(0);
+});
+
+// withContext, for a node error without a description: `[error.description, description].filter(Boolean)`
+test('a service error that describes nothing itself: the activation error describes only what was rolled back', async () => {
+	const stored = workflow('wf-bare-error', ['order.shipped']);
+	failNthCall(ADD_ROUTE, 1, { status: 422, body: {} });
+
+	const error = await failure(harness.activate(stored));
+	expect(error.message).toBe(
+		'Activation failed adding the webhook handler for "order.shipped" (1 of 1): The service answered 422 to /webhook/add_handler',
+	);
+	expect(error.description).toBe('0 handler(s) added before it were removed again; the workflow is not active.');
+});
+
+// registerHandlers' rollback: `withoutId`, `rolledBack`, the "Added without an id" part and the joins of the description
+test('a failed add after handlers the service gave no id: the error says none was removed and names each one left', async () => {
+	await harness.admin('POST', '/config', { addHandlerId: 'none', errorBodies: 'spec' });
+	const stored = workflow('wf-rollback-no-id', ['order.shipped', 'item.inventory', 'shipment.created']);
+	failNthCall(ADD_ROUTE, 3, { status: 500 });
+
+	const error = await failure(harness.activate(stored));
+	expect(error.message).toContain('Activation failed adding the webhook handler for "shipment.created" (3 of 3)');
+	const name = (type) => `"n8n: Reports wf-rollback-no-id (workflow wf-rollback-no-id) - ${type}" (type ${type}, no id)`;
+	const ours =
+		'0 handler(s) added before it were removed again; the workflow is not active. ' +
+		`Added without an id, so they cannot be removed by this trigger: ${name('order.shipped')}, ${name('item.inventory')}.`;
+	// After the service's own description (ending "Trace id: ..."), separated by one space.
+	expect(error.description.startsWith('The service failed internally.')).toBe(true);
+	expect(error.description).toMatch(/Code: INTERNAL_ERROR\. Trace id: \S+\. 0 handler\(s\)/);
+	expect(error.description.endsWith(` ${ours}`)).toBe(true);
+	// Both stay on the service: nothing can remove them.
+	expect((await harness.handlers()).map((handler) => handler.type).sort()).toEqual(['item.inventory', 'order.shipped']);
+});
+
+// registerHandlers: leftovers that still cannot be removed, told in the error's description (failureList joins with '; ')
+test('leftovers that still cannot be removed: the error says nothing was added and lists each of them', async () => {
+	await harness.admin('POST', '/config', { addHandlerId: 'top', errorBodies: 'spec' });
+	const stored = workflow('wf-stale', ['order.shipped', 'item.inventory']);
+	await harness.activate(stored);
+	const [shippedId, inventoryId] = harness
+		.staticState(stored.staticData)
+		.registrations[harness.webhookUrl(stored, false)].handlers.map((record) => record.id);
+	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 100, status: 500 });
+	const name = (type, id) => `"n8n: Reports wf-stale (workflow wf-stale) - ${type}" (type ${type}, id ${id})`;
+	const list = `${name('order.shipped', shippedId)}: Fault injected by the sandbox: 500; ${name('item.inventory', inventoryId)}: Fault injected by the sandbox: 500`;
+
+	harness.warnings.length = 0;
+	expect(await harness.deactivate(stored)).toBe(false);
+	expect(harness.warnings).toEqual([
+		`Inventory Ops Trigger: 2 webhook handler(s) could not be removed; they stay recorded and the next activation removes them first. ${list}`,
+	]);
+
+	const error = await failure(harness.activate(stored));
+	expect(error.message).toBe(
+		'Activation stopped: 2 webhook handler(s) from an earlier activation could not be removed: Fault injected by the sandbox: 500',
+	);
+	expect(error.description).toMatch(/Code: INTERNAL_ERROR\. Trace id: \S+\. No new handler/);
+	expect(error.description.endsWith(
+		` No new handler was added, so that no event type gets two handlers. They stay recorded and are removed on the next activation: ${list}`,
+	)).toBe(true);
+	expect(await calls(ADD_ROUTE)).toHaveLength(2);
+});
+
+// registerHandlers / removeHandlers: the "no id" notice only for records without an id (`record.id === undefined`)
+test('handlers the service gave ids: no activation, re-registration or deactivation logs the "no id" notice', async () => {
+	await harness.admin('POST', '/config', { addHandlerId: 'top' });
+	const stored = workflow('wf-with-ids', ['order.shipped', 'item.inventory']);
+	await harness.activate(stored);
+	await harness.createOnly(stored); // removes the two recorded handlers, then adds two new ones
+	expect(await harness.deactivate(stored)).toBe(true);
+
+	expect(await harness.handlers()).toEqual([]);
+	expect((await calls(REMOVE_ROUTE)).map((call) => call.status)).toEqual([200, 200, 200, 200]);
+	// Only the warning about the harness's local webhook URL, once per registration.
+	expect(harness.warnings).toHaveLength(2);
+	for (const warning of harness.warnings) expect(warning).toMatch(LOCAL_URL_WARNING);
+});
+
+// registerHandlers and removeHandlers: `{ workflowId: this.getWorkflow().id, node: this.getNode().name }` with each warning
+test('the warnings about a local URL, a handler without id and a failed removal carry the workflow id and node name', async () => {
+	const logged = [];
+	const logger = { warn: (message, meta) => logged.push({ message, meta }), error() {}, info() {}, debug() {} };
+	await withHarness({ logger }, async (recorded) => {
+		await recorded.admin('POST', '/config', { addHandlerId: 'none' });
+		const withoutIds = recorded.storedWorkflow({
+			id: 'wf-meta-none',
+			name: 'Meta none',
+			parameters: { events: ['order.shipped'], customEventTypes: '', options: {} },
+		});
+		await recorded.activate(withoutIds);
+		await recorded.admin('POST', '/config', { addHandlerId: 'top' });
+		const withIds = recorded.storedWorkflow({
+			id: 'wf-meta-ids',
+			name: 'Meta ids',
+			parameters: { events: ['order.shipped'], customEventTypes: '', options: {} },
+		});
+		await recorded.activate(withIds);
+		await recorded.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 10, status: 500 });
+		expect(await recorded.deactivate(withIds)).toBe(false);
+	});
+
+	const meta = (workflowId) => ({ workflowId, node: NODE_NAME });
+	const find = (pattern) => logged.filter(({ message }) => pattern.test(message));
+	expect(find(LOCAL_URL_WARNING).map((entry) => entry.meta)).toEqual([meta('wf-meta-none'), meta('wf-meta-ids')]);
+	expect(find(new RegExp(`^${NO_ID_NOTICE}`)).map((entry) => entry.meta)).toEqual([meta('wf-meta-none')]);
+	expect(find(/^Inventory Ops Trigger: 1 webhook handler\(s\) could not be removed/).map((entry) => entry.meta)).toEqual([
+		meta('wf-meta-ids'),
+	]);
+});
+
+// registerHandlers: `if (unreachable !== undefined)` warn about the webhook URL
+test('a webhook URL at a public address: the handlers point there and nothing is logged about the address', async () => {
+	await harness.admin('POST', '/config', { addHandlerId: 'top' });
+	await withHarness({ webhookOrigin: 'https://n8n.example.com' }, async (published) => {
+		const stored = published.storedWorkflow({
+			id: 'wf-public',
+			name: 'Public',
+			parameters: { events: ['order.shipped'], customEventTypes: '', options: {} },
+		});
+		await published.activate(stored);
+		expect((await published.handlers()).map((handler) => handler.handler.url)).toEqual([
+			'https://n8n.example.com/webhook/hook-wf-public/webhook',
+		]);
+		expect(published.warnings).toEqual([]);
+	});
+});
+
+// handlerName: `${name ?? 'workflow'} (workflow ${id ?? '?'})`
+test('a workflow without a name or an id: its handler is named with "workflow" and "?" in their place', async () => {
+	const stored = harness.storedWorkflow({
+		id: undefined,
+		name: undefined,
+		parameters: { events: ['order.shipped'], customEventTypes: '', options: {} },
+	});
+	await harness.activate(stored);
+	expect((await harness.handlers()).map((handler) => handler.name)).toEqual(['n8n: workflow (workflow ?) - order.shipped']);
+});
+
+// recordedHandlersMatchSelection: only records of its own kind (`other.kind === kind`, `record.kind === kind`) count
+test('a test registration or a test leftover in the static data does not make a published workflow register again', async () => {
+	for (const [index, addOther] of [
+		(record, testUrl) => (record.registrations[testUrl] = { url: testUrl, kind: 'test', secret: 's', handlers: [] }),
+		(record, testUrl) =>
+			record.leftovers.push({ type: 'order.shipped', url: testUrl, id: 'test-left', name: 'l', kind: 'test', addedAt: '' }),
+	].entries()) {
+		await harness.admin('POST', '/reset');
+		const stored = workflow(`wf-kinds-${index}`, ['order.shipped']);
+		await harness.activate(stored);
+		const before = await handlerIds();
+		addOther(stored.staticData[STATIC_KEY].inventoryOpsTrigger, harness.webhookUrl(stored, true));
+
+		await harness.activate(stored);
+		expect(await calls(ADD_ROUTE)).toHaveLength(1);
+		expect(await calls(REMOVE_ROUTE)).toHaveLength(0);
+		expect(await handlerIds()).toEqual(before);
+	}
+});
+
+// keepUnremoved -> uniqueById: `record.id ?? `${record.type} ${record.name} ${record.addedAt}``
+test('leftovers of the other kind are each kept once: told apart by id, or without one by type, name and time', async () => {
+	await harness.admin('POST', '/config', { addHandlerId: 'top' });
+	const stored = workflow('wf-unique', ['order.shipped']);
+	const testUrl = harness.webhookUrl(stored, true);
+	const add = (name) => addHandlerAsClient(sandbox, { type: 'order.shipped', name, handler: { url: testUrl } });
+	const first = await add('left');
+	const second = await add('left');
+	// As an older version may have left them: two with ids that differ only there, two without an id.
+	const leftover = (fields) => ({ type: 'order.shipped', url: testUrl, name: 'left', kind: 'test', addedAt: '2026-01-01T00:00:00.000Z', ...fields });
+	const leftovers = [leftover({ id: first }), leftover({ id: second }), leftover({ name: 'left x' }), leftover({ name: 'left y' })];
+	stored.staticData = { [STATIC_KEY]: { inventoryOpsTrigger: { registrations: {}, leftovers } } };
+
+	await harness.activate(stored);
+	expect(harness.staticState(stored.staticData).leftovers).toEqual(leftovers);
+
+	// The next listen-for-test activation (from these records) removes both with ids and names both without.
+	harness.warnings.length = 0;
+	const registration = await harness.listenForTest(stored, { copy: true });
+	expect((await calls(REMOVE_ROUTE)).map((call) => call.body._id).sort()).toEqual([first, second].sort());
+	const left = await handlerIds();
+	expect(left).not.toContain(first);
+	expect(left).not.toContain(second);
+	const notices = harness.warnings.filter((warning) => warning.startsWith(NO_ID_NOTICE));
+	expect(notices).toEqual([
+		expect.stringContaining('"left x" (event type order.shipped'),
+		expect.stringContaining('"left y" (event type order.shipped'),
+	]);
+	await harness.stopTest(stored, registration);
+});
