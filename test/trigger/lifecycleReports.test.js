@@ -147,7 +147,7 @@ test('handlers the service gave ids: no activation, re-registration or deactivat
 });
 
 // registerHandlers and removeHandlers: `{ workflowId: this.getWorkflow().id, node: this.getNode().name }` with each warning
-test('the warnings about a local URL, a handler without id and a failed removal carry the workflow id and node name', async () => {
+test('the warnings about a local URL, a handler without id (added, stale or unpublished) and a failed removal carry the workflow id and node name', async () => {
 	const logged = [];
 	const logger = { warn: (message, meta) => logged.push({ message, meta }), error() {}, info() {}, debug() {} };
 	await withHarness({ logger }, async (recorded) => {
@@ -158,6 +158,8 @@ test('the warnings about a local URL, a handler without id and a failed removal 
 			parameters: { events: ['order.shipped'], customEventTypes: '', options: {} },
 		});
 		await recorded.activate(withoutIds);
+		await recorded.createOnly(withoutIds); // republished: the first handler is stale, and again one without id
+		expect(await recorded.deactivate(withoutIds)).toBe(true);
 		await recorded.admin('POST', '/config', { addHandlerId: 'top' });
 		const withIds = recorded.storedWorkflow({
 			id: 'wf-meta-ids',
@@ -171,8 +173,9 @@ test('the warnings about a local URL, a handler without id and a failed removal 
 
 	const meta = (workflowId) => ({ workflowId, node: NODE_NAME });
 	const find = (pattern) => logged.filter(({ message }) => pattern.test(message));
-	expect(find(LOCAL_URL_WARNING).map((entry) => entry.meta)).toEqual([meta('wf-meta-none'), meta('wf-meta-ids')]);
-	expect(find(new RegExp(`^${NO_ID_NOTICE}`)).map((entry) => entry.meta)).toEqual([meta('wf-meta-none')]);
+	expect(find(LOCAL_URL_WARNING).map((entry) => entry.meta)).toEqual([meta('wf-meta-none'), meta('wf-meta-none'), meta('wf-meta-ids')]);
+	// Added, left from the activation before, added again, and left at unpublishing: four notices, each placed.
+	expect(find(new RegExp(`^${NO_ID_NOTICE}`)).map((entry) => entry.meta)).toEqual(Array(4).fill(meta('wf-meta-none')));
 	expect(find(/^Inventory Ops Trigger: 1 webhook handler\(s\) could not be removed/).map((entry) => entry.meta)).toEqual([
 		meta('wf-meta-ids'),
 	]);

@@ -6,7 +6,7 @@ import {
 
 import { addHandlerBody, findHandlerId, inventoryOpsApiRequest } from '../transport';
 import { isWildcardPattern } from '../shared/events';
-import { unremovableNotice } from './notices';
+import { logContext, unremovableNotice } from './notices';
 import { asLeftovers, describeHandler, removeHandlerRecords, type RemovalFailure } from './removal';
 import { EVENT_TYPE_HEADER } from './eventBody';
 import { createSecret, SECRET_HEADER } from './secret';
@@ -130,7 +130,7 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	const kind = activationKind.call(this);
 	const unreachable = unreachableHost(url);
 	if (unreachable !== undefined) {
-		this.logger.warn(webhookUrlWarning(url, unreachable), { workflowId: this.getWorkflow().id, node: this.getNode().name });
+		this.logger.warn(webhookUrlWarning(url, unreachable), logContext.call(this));
 	}
 	const types = readSelectedEventTypes.call(this);
 	if (types.length === 0) {
@@ -143,7 +143,7 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	const staleFailures = await removeHandlerRecords.call(this, stale);
 	const staleWithoutId = stale.filter((record) => record.id === undefined);
 	keepUnremoved(state, staleFailures);
-	for (const record of staleWithoutId) this.logger.warn(unremovableNotice(record));
+	for (const record of staleWithoutId) this.logger.warn(unremovableNotice(record), logContext.call(this));
 	writeState(staticData, state);
 	if (staleFailures.length > 0) {
 		throw withContext.call(
@@ -194,7 +194,7 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	};
 	writeState(staticData, state);
 	for (const record of added.filter((handler) => handler.id === undefined)) {
-		this.logger.warn(unremovableNotice(record), { workflowId: this.getWorkflow().id, node: this.getNode().name });
+		this.logger.warn(unremovableNotice(record), logContext.call(this));
 	}
 	return true;
 }
@@ -218,11 +218,11 @@ export async function removeHandlers(this: IHookFunctions): Promise<boolean> {
 	keepUnremoved(state, failures);
 	writeState(staticData, state);
 
-	for (const record of withoutId) this.logger.warn(unremovableNotice(record));
+	for (const record of withoutId) this.logger.warn(unremovableNotice(record), logContext.call(this));
 	if (failures.length > 0) {
 		this.logger.warn(
 			`Inventory Ops Trigger: ${failures.length} webhook handler(s) could not be removed; they stay recorded and the next activation removes them first. ${failureList(failures)}`,
-			{ workflowId: this.getWorkflow().id, node: this.getNode().name },
+			logContext.call(this),
 		);
 		return false;
 	}

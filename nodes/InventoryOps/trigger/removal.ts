@@ -7,6 +7,7 @@ import {
 	readRemovalAnswer,
 	saysHandlerUnknown,
 } from '../transport';
+import { logContext } from './notices';
 import type { HandlerRecord } from './state';
 import { isPlainObject } from '../shared/objects';
 
@@ -38,10 +39,7 @@ async function removeOne(this: IHookFunctions, record: HandlerRecord): Promise<E
 		return apiErrorFromUnexpectedAnswer(reading.problem, { node: this.getNode(), endpoint: 'webhookRemoveHandler' });
 	}
 	if (!reading.removed) {
-		this.logger.warn(`Inventory Ops Trigger: handler ${describeHandler(record)}: ${NOTHING_REMOVED}`, {
-			workflowId: this.getWorkflow().id,
-			node: this.getNode().name,
-		});
+		this.logger.warn(`Inventory Ops Trigger: handler ${describeHandler(record)}: ${NOTHING_REMOVED}`, logContext.call(this));
 	}
 	return undefined;
 }
