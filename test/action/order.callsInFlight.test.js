@@ -109,6 +109,18 @@ test('a service that takes a burst and then refuses the rest of its window meets
 	expect(mostInFlight(storm)).toBeLessThanOrEqual(4);
 }, 60_000);
 
+test('calls that got 429 together go again at the lowered number, not all at once when the wait ends', async () => {
+	// The first round (4 calls at once) all answer 429: Auto halves to 2, and the four waiting calls take places one
+	// by one when the gate opens, so no later call arrives with more than 2 in flight.
+	await ctx.sandbox.config({ ...COUNTED, latencyMs: 50 });
+	await ctx.sandbox.fault({ route: ROUTE, count: 4, status: 429, retryAfter: 1 });
+	const { calls } = await lookUp(1000, { rateLimitWait: 60 });
+	expect(calls.slice(0, 4).map((call) => call.status)).toEqual([429, 429, 429, 429]);
+	expect(mostInFlight(calls.slice(0, 4))).toBe(4);
+	expect(calls.slice(4).filter((call) => call.status === 200)).toHaveLength(20);
+	expect(mostInFlight(calls.slice(4))).toBe(2);
+}, 60_000);
+
 test('a 5xx lowers Auto at once (the call fails, as before)', async () => {
 	await ctx.sandbox.config({ ...COUNTED, latencyMs: 50 });
 	await ctx.sandbox.fault({ route: ROUTE, count: 1, status: 503 });
