@@ -121,6 +121,20 @@ test('calls that got 429 together go again at the lowered number, not all at onc
 	expect(mostInFlight(calls.slice(4))).toBe(2);
 }, 60_000);
 
+test('a 429 in the same round as a 5xx still keeps Auto down for the rest of the run', async () => {
+	// The first call answers 503 (Auto halves to 2), the second 429 in the same round: that round is cut once, but
+	// the 429 still means the service has a rate, so the number must not rise again.
+	await ctx.sandbox.config({ ...COUNTED, latencyMs: 100 });
+	await ctx.sandbox.fault({ route: ROUTE, count: 1, status: 503 });
+	const refs = known.slice(0, 2000);
+	await ctx.sandbox.fault({ route: ROUTE, count: 1, status: 429, retryAfter: 1 });
+	const result = await ctx.run({ ...BY_LIST, options: { batchSize: 50, rateLimitWait: 60 } }, { items: [{ refs }], continueOnFail: true });
+	const calls = await ctx.sandbox.calls(ROUTE);
+	expect(calls.slice(0, 2).map((call) => call.status)).toEqual([503, 429]);
+	expect(mostInFlight(calls.slice(4))).toBeLessThanOrEqual(2);
+	expect(hintsOf(result)[0].message).toMatch(/settled on [12] at a time.*the service answered 429 \(rate limit\)/);
+}, 60_000);
+
 test('a 5xx lowers Auto at once (the call fails, as before)', async () => {
 	await ctx.sandbox.config({ ...COUNTED, latencyMs: 50 });
 	await ctx.sandbox.fault({ route: ROUTE, count: 1, status: 503 });
@@ -129,6 +143,62 @@ test('a 5xx lowers Auto at once (the call fails, as before)', async () => {
 	const calls = await ctx.sandbox.calls(ROUTE);
 	expect(calls[0].status).toBe(503);
 	expect(hintsOf(result)[0].message).toMatch(/1 call\(s\) failed or timed out, and each lowered it/);
+}, 60_000);
+
+test('a short run that never rose above 4 shows no notice', async () => {
+	// 14 calls at 4 in flight: Auto measures two rounds (8 answers), then adds a quarter of a call per answer while 4
+	// are in flight; the last 3 answers come with fewer in flight (nothing left to send) and add nothing, so the run
+	// ends below 5, where it started: nothing to tell the user.
+	await ctx.sandbox.config({ ...COUNTED, latencyMs: 150 });
+	const { calls, result } = await lookUp(700);
+	expect(calls).toHaveLength(14);
+	expect(mostInFlight(calls)).toBe(4);
+	expect(hintsOf(result)).toEqual([]);
+}, 60_000);
+
+test('calls that turn slow take Auto back down to 4, and the notice says it settled there after reaching more', async () => {
+	// 30 calls at 100 ms (Auto rises above 4), then 10 calls held 400 ms more by the sandbox: each takes one off, but
+	// not below 4. The slow calls are the last to answer, so the run ends at 4.
+	await ctx.sandbox.config({ ...COUNTED, latencyMs: 100 });
+	await ctx.sandbox.fault({ route: ROUTE, count: 30, delayMs: 0 });
+	await ctx.sandbox.fault({ route: ROUTE, count: 10, delayMs: 400 });
+	const { calls, result } = await lookUp(2000);
+	expect(calls).toHaveLength(40);
+	expect(mostInFlight(calls.slice(0, 30))).toBeGreaterThan(4);
+	expect(hintsOf(result)).toEqual([
+		expect.objectContaining({
+			message: expect.stringMatching(/^Calls in Flight \(Auto\) settled on 4 at a time in this run \(it reached (?:[5-9]|1\d); Max Calls in Flight is 16\)\. /),
+		}),
+	]);
+}, 60_000);
+
+test('after a 5xx Auto rises again (only a 429 keeps it down for the rest of the run)', async () => {
+	await ctx.sandbox.config({ ...COUNTED, latencyMs: 100 });
+	await ctx.sandbox.fault({ route: ROUTE, count: 1, status: 503 });
+	const refs = known.slice(0, 2000);
+	const result = await ctx.run({ ...BY_LIST, options: { batchSize: 50 } }, { items: [{ refs }], continueOnFail: true });
+	const calls = await ctx.sandbox.calls(ROUTE);
+	expect(calls).toHaveLength(40);
+	expect(calls[0].status).toBe(503);
+	// Halved to 2 at the 503, then one more per round of calls that answer well and flat.
+	expect(mostInFlight(calls.slice(-10))).toBeGreaterThan(2);
+	const [hint] = hintsOf(result);
+	expect(hint.message).toMatch(/1 call\(s\) failed or timed out, and each lowered it/);
+	expect(hint.message).not.toMatch(/429/);
+	expect(Number(/settled on (\d+) at a time/.exec(hint.message)[1])).toBeGreaterThan(2);
+}, 60_000);
+
+test('a dropped connection lowers Auto as a 5xx does: the read is sent again, and the notice counts the failure', async () => {
+	await ctx.sandbox.config({ ...COUNTED, latencyMs: 50 });
+	await ctx.sandbox.fault({ route: ROUTE, count: 1, drop: 'before' });
+	const { calls, result } = await lookUp(500);
+	expect(calls).toHaveLength(11);
+	expect(calls.filter((call) => call.dropped === 'before')).toHaveLength(1);
+	expect(hintsOf(result)).toEqual([
+		expect.objectContaining({
+			message: expect.stringMatching(/^Calls in Flight \(Auto\) settled on 2 at a time in this run \(it reached 4; Max Calls in Flight is 16\): 1 call\(s\) failed or timed out, and each lowered it\./),
+		}),
+	]);
 }, 60_000);
 
 test('writes never run in parallel: Kit -> Create for many items sends one call at a time, even at 100 ms', async () => {

@@ -112,10 +112,12 @@ export class AutoCallsInFlight {
 		if (status === 429 || status === undefined || status >= 500) {
 			if (status === 429) this.rateLimited = true;
 			else this.failures++;
-			if (ticket <= this.lastCut) return;
-			this.lastCut = this.sent;
-			this.window = Math.max(1, Math.floor(this.limit / 2));
-			if (status === 429) this.ceiling = this.window;
+			if (ticket > this.lastCut) {
+				this.lastCut = this.sent;
+				this.window = Math.max(1, Math.floor(this.limit / 2));
+			}
+			// Also when this round was cut already (by a 5xx): a 429 means the service has a rate, whatever came first.
+			if (status === 429) this.ceiling = Math.min(this.ceiling, this.limit);
 			return;
 		}
 		if (status >= 300) return;
