@@ -18,7 +18,7 @@ export default {
 	ignorers: ['n8nDescriptions'],
 	jest: { configFile: 'test/mutation/jest.config.js', enableFindRelatedTests: false },
 	coverageAnalysis: 'perTest',
-	mutate: ['nodes/**/*.ts', '!nodes/**/node.type.ts'],
+	mutate: ['nodes/**/*.ts'],
 	// test/mutation/build.js: links the checkout's node_modules into the sandbox, then compiles.
 	buildCommand: 'node test/mutation/build.js',
 	symlinkNodeModules: false,

@@ -115,6 +115,24 @@ describe('a user name or password in a handler URL', () => {
 		expect(output).not.toContain('ss@');
 	});
 
+	test('one in another URL carried in the query is removed from the output too, with the warning', async () => {
+		// The handler URL's own user name and password are empty (a URL parser finds none); the address it forwards to
+		// has them, and the service stores and sends them all the same.
+		const url = 'https://example.com/hook?forward=https://alice:s3cret@other.example.com/in';
+		const result = await ctx.run(addParameters(), { items: [{ json: { url } }] });
+		expect(result.error).toBeUndefined();
+		expect((await ctx.sandbox.calls(ADD))[0].body.handler.url).toBe(url);
+		const [json] = jsonOf(result.items);
+		expect(json).toEqual(
+			expect.objectContaining({
+				url: 'https://example.com/hook?forward=https://other.example.com/in',
+				urlCredentialsRemoved: true,
+				warning: expect.stringContaining('the service stores the URL as given'),
+			}),
+		);
+		expect(JSON.stringify(result.items)).not.toContain('s3cret');
+	});
+
 	test('a URL without one gets no warning', async () => {
 		const result = await ctx.run(addParameters(), { items: [{ json: { url: 'https://example.com/hook' } }] });
 		const [json] = jsonOf(result.items);

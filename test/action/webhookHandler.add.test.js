@@ -114,3 +114,67 @@ test('an answer lost after the service added the handler: the node fails and add
 	// The service applied what it would have answered: the handler, or its refusal of a wildcard.
 	expect(await ctx.sandbox.handlers()).toHaveLength(answers.wildcards === 'refused' ? 0 : 1);
 });
+
+describe('the event type and method are checked before any call, naming the item and the field', () => {
+	const HINT =
+		'Write event types as dot-separated words, for example order.status.cancelled, and use ".*" only at the end (order.status.*).';
+	/** Runs Add with continueOnFail over `items`; returns each output item's json (an error item or an answer). */
+	async function addEach(extra, items) {
+		const result = await ctx.run(addParameters({ headers: {}, ...extra }), { items, continueOnFail: true });
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.pairedItem.item)).toEqual(items.map((_, index) => index));
+		return result.items.map((item) => item.json);
+	}
+	const failure = (itemIndex, field, problem) => ({
+		error: `Item ${itemIndex}: '${field}' ${problem}`,
+		details: expect.objectContaining({ description: `Fix the value of '${field}' in input item ${itemIndex} and run again.` }),
+	});
+
+	test('a custom event type that is not one fails naming Custom Event Type; a good one is sent', async () => {
+		const outputs = await addEach({ eventType: 'custom', customEventType: '={{ $json.type }}' }, [
+			{ type: 'order shipped' },
+			{ type: 'order.*.shipped' },
+			{ type: 'item.created' },
+		]);
+		expect(outputs.slice(0, 2)).toEqual([
+			failure(0, 'Custom Event Type', `must be an event type, not "order shipped". ${HINT}`),
+			failure(1, 'Custom Event Type', `must be an event type, not "order.*.shipped". ${HINT}`),
+		]);
+		expect(outputs[2]).toMatchObject({ type: 'item.created', name: 'Notify warehouse' });
+		expect((await ctx.sandbox.calls(ADD)).map((call) => call.body.type)).toEqual(['item.created']);
+	});
+
+	// The editor lets Event Type take an expression (workflows arrive by import and API too); it can give any text.
+	// n8n then shows, and requires, Custom Event Type as well (its display rule cannot know the expression's value),
+	// but the node reads it only when the expression gives "custom".
+	test('an Event Type expression that gives no event type, or nothing, fails naming Event Type', async () => {
+		const outputs = await addEach({ eventType: '={{ $json.type }}', customEventType: 'item.created' }, [
+			{ type: 'order shipped' },
+			{ type: '' },
+			{ type: 'order.tags' },
+		]);
+		expect(outputs.slice(0, 2)).toEqual([
+			failure(0, 'Event Type', `must be an event type, not "order shipped". ${HINT}`),
+			failure(1, 'Event Type', 'is required and must not be empty'),
+		]);
+		expect(outputs[2]).toMatchObject({ type: 'order.tags' });
+		expect((await ctx.sandbox.calls(ADD)).map((call) => call.body.type)).toEqual(['order.tags']);
+	});
+
+	test('the method is sent as chosen, in capitals; one the service does not take fails naming Method', async () => {
+		const outputs = await addEach({ method: '={{ $json.method }}' }, [
+			{ method: 'PUT' },
+			{ method: 'patch' },
+			{ method: 'TRACE' },
+			{ method: 'GET' },
+		]);
+		expect(outputs[2]).toEqual(failure(2, 'Method', 'must be one of POST, PUT, PATCH, GET, DELETE'));
+		expect([outputs[0].method, outputs[1].method, outputs[3].method]).toEqual(['PUT', 'PATCH', 'GET']);
+		expect((await ctx.sandbox.calls(ADD)).map((call) => call.body.handler.method)).toEqual(['PUT', 'PATCH', 'GET']);
+	});
+
+	test('a method chosen in the list is the one sent', async () => {
+		await ctx.run(addParameters({ method: 'DELETE', headers: {} }));
+		expect((await ctx.sandbox.calls(ADD)).map((call) => call.body.handler.method)).toEqual(['DELETE']);
+	});
+});

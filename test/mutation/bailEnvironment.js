@@ -51,8 +51,9 @@ class BailAfterFirstFailure extends TestEnvironment {
 			return;
 		}
 		if (event.name === 'test_start') this.limit(event.test);
+		// Only a test that failed counts: a failed beforeAll marks the tests of its describe failed when they run, so
+		// they must not be skipped (skipped, they would report the mutant as a survivor).
 		if (event.name === 'test_done' && event.test.errors.length > 0) this.failed = true;
-		if (event.name === 'test_fn_failure' || event.name === 'hook_failure') this.failed = true;
 		if (!this.failed) return;
 		// A describe entered after the failure: its tests are marked skipped before jest looks for enabled tests,
 		// so its beforeAll hooks (a sandbox, a harness) do not run either.

@@ -52,7 +52,7 @@ test('no event type selected: the activation is refused, naming Events, and noth
 test('custom event types: an invalid one is named and nothing is added; commas and new lines both separate', async () => {
 	const refused = workflow('wf-custom-bad', [], { customEventTypes: 'order.created, order shipped\nitem..x' });
 	const error = await failure(harness.activate(refused));
-	expect(error.message).toBe('Custom Event Types: "order shipped", "item..x" is not an event type');
+	expect(error.message).toBe('Custom Event Types: "order shipped", "item..x" are not event types');
 	expect(error.description).toContain('Separate several types with commas.');
 	expect(await calls(ADD_ROUTE)).toHaveLength(0);
 

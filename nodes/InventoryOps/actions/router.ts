@@ -1,38 +1,43 @@
-import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
 
 import * as kit from './kit';
 import { runWideParameter } from './helpers/runWide';
-import type { InventoryOpsType } from './node.type';
 import * as order from './order';
 import * as shipment from './shipment';
 import * as webhookHandler from './webhookHandler';
+
+type Execute = (this: IExecuteFunctions, items: INodeExecutionData[]) => Promise<INodeExecutionData[]>;
+
+const RESOURCES: Record<string, Record<string, unknown>> = { order, kit, shipment, webhookHandler };
+
+/**
+ * The operation's `execute`, or undefined for a pair the node does not have. The editor offers only real pairs, but
+ * workflows also arrive by import and API, where a resource may be a list or an operation belong to another resource.
+ */
+function executeOf(resource: unknown, operation: unknown): Execute | undefined {
+	if (typeof resource !== 'string' || typeof operation !== 'string' || !Object.hasOwn(RESOURCES, resource)) return undefined;
+	const operations = RESOURCES[resource];
+	const module = Object.hasOwn(operations, operation) ? operations[operation] : undefined;
+	const execute = (module as { execute?: unknown } | undefined)?.execute;
+	return typeof execute === 'function' ? (execute as Execute) : undefined;
+}
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	// Resource and operation hold for the whole run (noDataExpression; runWide.ts for imported workflows).
 	const resource = runWideParameter.call(this, 'resource', 'Resource', undefined, items.length);
 	const operation = runWideParameter.call(this, 'operation', 'Operation', undefined, items.length);
-	const inventoryOps = { resource, operation } as InventoryOpsType;
-
-	let returnData: INodeExecutionData[];
-	switch (inventoryOps.resource) {
-		case 'order':
-			returnData = await order[inventoryOps.operation].execute.call(this, items);
-			break;
-		case 'kit':
-			returnData = await kit[inventoryOps.operation].execute.call(this, items);
-			break;
-		case 'shipment':
-			returnData = await shipment[inventoryOps.operation].execute.call(this, items);
-			break;
-		case 'webhookHandler':
-			returnData = await webhookHandler[inventoryOps.operation].execute.call(this, items);
-			break;
-		default:
-			throw new NodeOperationError(
-				this.getNode(),
-				`The operation "${String(operation)}" of resource "${String(resource)}" is not supported`,
-			);
+	const execute = executeOf(resource, operation);
+	if (execute === undefined) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation ${JSON.stringify(operation)} of resource ${JSON.stringify(resource)} is not supported`,
+			{ description: 'Open the node and choose the resource and the operation again.' },
+		);
 	}
-	return [returnData];
+	return [await execute.call(this, items)];
 }

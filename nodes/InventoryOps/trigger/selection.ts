@@ -15,19 +15,31 @@ export function readDeliveryOptions(this: IHookFunctions | IWebhookFunctions): D
 	return { ignoreRepeats: options.ignoreRepeatedDeliveries !== false, includeHeaders: options.includeHeaders === true };
 }
 
-/** The event types this trigger registers: the selected patterns plus valid custom types, each once, none covered by another. */
-export function readSelectedEventTypes(this: IHookFunctions | IWebhookFunctions): string[] {
-	const selected = this.getNodeParameter('events', []) as string[];
-	const custom = parseCustomEventTypes(this.getNodeParameter('customEventTypes', ''));
-	const invalid = custom.filter((type) => !isEventTypeFormat(type));
+type EventListField = { name: 'events' | 'customEventTypes'; label: string; hint: string };
+
+const EVENTS: EventListField = { name: 'events', label: 'Events', hint: '' };
+const CUSTOM_EVENT_TYPES: EventListField = { name: 'customEventTypes', label: 'Custom Event Types', hint: ' Separate several types with commas.' };
+
+/**
+ * One list of event types as the user gave it: picked in the editor (a list), typed (text, comma or newline
+ * separated), or from an expression (either, or a list of both). Entries that are not text, or not an event type,
+ * fail the activation naming the field, whichever way they arrived.
+ */
+function readEventList(this: IHookFunctions | IWebhookFunctions, field: EventListField): string[] {
+	const value = this.getNodeParameter(field.name, field.name === 'events' ? [] : '') as unknown;
+	const entries = (Array.isArray(value) ? value : [value]).filter((entry) => entry !== null && entry !== undefined);
+	const notText = entries.filter((entry) => typeof entry !== 'string');
+	const types = parseCustomEventTypes(entries);
+	const invalid = [...notText.map((entry) => JSON.stringify(entry)), ...types.filter((type) => !isEventTypeFormat(type)).map((type) => `"${type}"`)];
 	if (invalid.length > 0) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Custom Event Types: "${invalid.join('", "')}" is not an event type`,
-			{
-				description: `${EVENT_TYPE_FORMAT_HINT} Separate several types with commas.`,
-			},
-		);
+		throw new NodeOperationError(this.getNode(), `${field.label}: ${invalid.join(', ')} ${invalid.length > 1 ? 'are not event types' : 'is not an event type'}`, {
+			description: `${EVENT_TYPE_FORMAT_HINT}${field.hint}`,
+		});
 	}
-	return withoutCoveredTypes(combineEventTypes(Array.isArray(selected) ? selected : [], custom));
+	return types;
+}
+
+/** The event types this trigger registers: the selected patterns plus the custom types, each once, none covered by another. */
+export function readSelectedEventTypes(this: IHookFunctions | IWebhookFunctions): string[] {
+	return withoutCoveredTypes(combineEventTypes(readEventList.call(this, EVENTS), readEventList.call(this, CUSTOM_EVENT_TYPES)));
 }

@@ -1,0 +1,48 @@
+// Kit -> Create: inputs no other test gave (found by the mutation run, test/mutation/README.md). A kit without
+// components, in form mode and as JSON with "items": null, is sent without an items field; a bad tag is named by
+// its place in the list. Through n8n's engine against the sandbox, reading the body the service received.
+const { useInventoryOps, jsonOf } = require('../helpers/inventoryOps');
+
+const ROUTE = '/api/kit/create';
+const ctx = useInventoryOps({ orders: 10 });
+
+const jsonMode = { resource: 'kit', operation: 'create', inputMode: 'json', kitData: '={{ $json.kit }}' };
+
+test('form mode without component rows: the kit is sent without an items field', async () => {
+	const result = await ctx.run({
+		resource: 'kit',
+		operation: 'create',
+		inputMode: 'fields',
+		name: 'Empty Bundle',
+		sku: 'KIT-EMPTY-01',
+		kitItems: {},
+	});
+	expect(result.error).toBeUndefined();
+	expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.body)).toEqual([
+		{ data: { name: 'Empty Bundle', sku: 'KIT-EMPTY-01' } },
+	]);
+	expect(jsonOf(result.items)).toEqual([{ success: true, _id: expect.any(String), new_kit_id: expect.any(String) }]);
+});
+
+test('JSON with "items": null is a kit without components: sent without an items field', async () => {
+	const result = await ctx.run(jsonMode, { items: [{ kit: { name: 'Null Items', sku: 'KIT-NULL-1', items: null } }] });
+	expect(result.error).toBeUndefined();
+	expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.body)).toEqual([
+		{ data: { name: 'Null Items', sku: 'KIT-NULL-1' } },
+	]);
+	expect(jsonOf(result.items)[0].success).toBe(true);
+});
+
+test('a tag that is not text is refused before any call, naming its place in data.tags (or Tags in form mode)', async () => {
+	const result = await ctx.run(jsonMode, {
+		items: [{ kit: { name: 'Tagged', sku: 'KIT-TAG-1', tags: ['bundle', { id: 3 }] } }],
+		continueOnFail: true,
+	});
+	expect(jsonOf(result.items).map((json) => json.error)).toEqual(["Item 0: 'data.tags[1]' must be text, got an object"]);
+	const form = await ctx.run(
+		{ resource: 'kit', operation: 'create', inputMode: 'fields', name: 'Tagged', sku: 'KIT-TAG-2', tags: '={{ [true] }}' },
+		{ continueOnFail: true },
+	);
+	expect(jsonOf(form.items).map((json) => json.error)).toEqual(["Item 0: 'tags[0]' must be text, got a boolean"]);
+	expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(0);
+});

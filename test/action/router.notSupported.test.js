@@ -1,0 +1,42 @@
+// The router's last word: a resource it does not know stops the run with an error naming the pair, and no call
+// goes out. The editor only offers known pairs, but workflows also arrive by import and API; n8n passes a stored
+// value it cannot display on as it is. Through n8n's engine, against the sandbox over real HTTP.
+const { useInventoryOps } = require('../helpers/inventoryOps');
+
+const ctx = useInventoryOps({ orders: 10 });
+
+test('a resource given as a list instead of one name: the run fails naming the operation and resource, nothing is sent', async () => {
+	// n8n's display rules read a list as any of its entries, so the Webhook Handler fields are kept and filled; the
+	// router compares the resource as given, which is no resource it knows.
+	const result = await ctx.run(
+		{
+			resource: ['webhookHandler'],
+			operation: 'add',
+			eventType: 'order.shipped',
+			name: 'Notify warehouse',
+			url: 'https://example.com/hooks/inventory',
+		},
+		{ items: [{}, {}] },
+	);
+	expect(result.items).toEqual([]);
+	expect(result.error).toMatchObject({
+		name: 'NodeOperationError',
+		message: 'The operation "add" of resource ["webhookHandler"] is not supported',
+		description: 'Open the node and choose the resource and the operation again.',
+	});
+	expect(await ctx.sandbox.calls()).toEqual([]);
+});
+
+test.each([
+	['an operation of another resource', 'kit', 'add'],
+	['an operation no resource has', 'webhookHandler', 'nope'],
+	['a name that is not an operation but is exported beside them', 'kit', 'description'],
+])('%s: the run fails naming the pair, not with a TypeError, and nothing is sent', async (_, resource, operation) => {
+	const result = await ctx.run({ resource, operation, eventType: 'order.shipped', name: 'n', url: 'https://example.com/h' }, { items: [{}] });
+	expect(result.items).toEqual([]);
+	expect(result.error).toMatchObject({
+		name: 'NodeOperationError',
+		message: `The operation "${operation}" of resource "${resource}" is not supported`,
+	});
+	expect(await ctx.sandbox.calls()).toEqual([]);
+});
