@@ -55,6 +55,16 @@ describe('Order -> Get Many', () => {
 		expect(unanswered.error).toMatch(/with 1 entry the node cannot read \(entry 1 is number 42\)/);
 	});
 
+	test('without Continue On Fail, the run stops naming the item whose reference got no order, not the batch\'s first', async () => {
+		const [first, second] = await ctx.sandbox.orders({ limit: 2 });
+		const items = [first, second].map(({ store_id, order_number }) => ({ store_id, order_number }));
+		await answer(BULK, [{ order: first }, 42]);
+		const result = await ctx.run({ resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ [$json] }}' }, { items });
+		expect(result.error.message).toMatch(/with 1 entry the node cannot read \(entry 1 is number 42\)/);
+		// Item 0 was answered; item 1 is the one without an order (n8n shows "item 1" in the editor).
+		expect(result.error.context.itemIndex).toBe(1);
+	});
+
 	describe('orders without store_id', () => {
 		const withoutStoreId = ({ store_id: _storeId, ...order }) => order;
 		const referenceOf = ({ store_id, order_number }) => ({ store_id, order_number });
@@ -320,6 +330,24 @@ describe('settings that hold for the whole run are never taken from item 0 alone
 		expect(result.error.message).toBe(
 			`'${setting}' takes no expression: it holds for the whole run, and n8n passed "{{ $json.by }}" on as text`,
 		);
+		expect(await ctx.sandbox.calls(BULK)).toHaveLength(0);
+	});
+
+	// The value is shown as JSON (quotes included) up to 60 characters; a longer one is cut there and marked with "…".
+	test.each([
+		['of 60 characters is shown whole', 58, (text) => JSON.stringify(text)],
+		['of 61 characters is cut to its first 60 and "…"', 59, (text) => `${JSON.stringify(text).slice(0, 60)}…`],
+	])('the expression passed on as text: a value %s in the message', async (_, length, shownAs) => {
+		const expression = `{{ $json.by }}${'x'.repeat(length - 14)}`;
+		expect(expression).toHaveLength(length);
+		const result = await ctx.run(
+			{ resource: 'order', operation: 'lookUp', storeId: 'S1', orderNumber: 'O1', lookUpBy: `=${expression}` },
+			{ items: [{ json: { by: 'list' } }] },
+		);
+		expect(result.error).toMatchObject({
+			message: `'Look Up By' takes no expression: it holds for the whole run, and n8n passed ${shownAs(expression)} on as text`,
+			description: "Choose a value for 'Look Up By' instead of an expression.",
+		});
 		expect(await ctx.sandbox.calls(BULK)).toHaveLength(0);
 	});
 

@@ -27,6 +27,26 @@ test('a resource given as a list instead of one name: the run fails naming the o
 	expect(await ctx.sandbox.calls()).toEqual([]);
 });
 
+test('a resource given as a list whose entry looks like an expression is no expression: the run fails naming the pair', async () => {
+	// Only text is an expression passed on as text; a list is compared as given, like any other list.
+	const result = await ctx.run(
+		{
+			resource: ['webhookHandler', '{{ $json.r }}'],
+			operation: 'add',
+			eventType: 'order.shipped',
+			name: 'Notify warehouse',
+			url: 'https://example.com/hooks/inventory',
+		},
+		{ items: [{}] },
+	);
+	expect(result.items).toEqual([]);
+	expect(result.error).toMatchObject({
+		name: 'NodeOperationError',
+		message: 'The operation "add" of resource ["webhookHandler","{{ $json.r }}"] is not supported',
+	});
+	expect(await ctx.sandbox.calls()).toEqual([]);
+});
+
 test.each([
 	['an operation of another resource', 'kit', 'add'],
 	['an operation no resource has', 'webhookHandler', 'nope'],

@@ -28,3 +28,32 @@ test('a value that is no expression is taken from item 0 without reading the oth
 	const run = context({ options: { batchSize: 50 } }, [50, 'never read']);
 	expect(runWideParameter.call(run, 'options.batchSize', 'Batch Size', 100, 2)).toBe(50);
 });
+
+test('the error of items that disagree names the item that differs and says how to fix it', () => {
+	const run = context({ lookUpBy: '={{ $json.by }}' }, ['list', 'list', 'itemFields']);
+	let error;
+	try {
+		runWideParameter.call(run, 'lookUpBy', 'Look Up By', undefined, 3);
+	} catch (caught) {
+		error = caught;
+	}
+	expect(error).toMatchObject({
+		name: 'NodeOperationError',
+		description:
+			"'Look Up By' applies to the whole run, so it cannot differ per item. Set it without an expression that depends on the item, or split the items into separate runs.",
+	});
+	expect(error.context.itemIndex).toBe(2);
+});
+
+test('text that is no expression is read from item 0 alone', () => {
+	const reads = [];
+	const run = {
+		getNode: () => ({ name: 'Inventory Ops', type: 'inventoryOps', typeVersion: 1, parameters: { lookUpBy: 'list' } }),
+		getNodeParameter: (name, itemIndex) => {
+			reads.push(itemIndex);
+			return 'list';
+		},
+	};
+	expect(runWideParameter.call(run, 'lookUpBy', 'Look Up By', undefined, 3)).toBe('list');
+	expect(reads).toEqual([0]);
+});

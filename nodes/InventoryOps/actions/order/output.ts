@@ -1,4 +1,4 @@
-import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import type { LookUpResults, ResultEntry } from './answerMapping';
 import { referenceKey, type OrderReference } from './references';
@@ -43,7 +43,13 @@ export function itemOutput(
 	const failedKey = references
 		.map((reference) => referenceKey(reference.store_id, reference.order_number))
 		.find((key) => results.failed.has(key));
-	if (failedKey !== undefined) throw results.failed.get(failedKey);
+	if (failedKey !== undefined) {
+		const error = results.failed.get(failedKey);
+		// One error stands for every reference of its batch (the call failed, or its answer could not be read), and the
+		// batch's first item made it: the item that stops on it is this one.
+		if (error instanceof NodeApiError || error instanceof NodeOperationError) error.context.itemIndex = itemIndex;
+		throw error;
+	}
 
 	const output: IDataObject[] = [];
 	for (const reference of references) {
