@@ -45,7 +45,7 @@ test('Events given by an expression: entries are trimmed and empty ones dropped,
 });
 
 test('a delivery whose handler header names an empty type, and whose body has none, starts nothing', async () => {
-	const stored = await publishedWorkflow(harness, 'wf-empty-type', { events: ['order.shipped', 'order.status.*'] });
+	const stored = await publishedWorkflow(harness, 'wf-empty-type', { events: ['order.shipped', 'item.updated'] });
 	const url = harness.webhookUrl(stored, false);
 	const { secret } = harness.staticState(stored.staticData).registrations[url];
 	const response = await fetch(url, {
