@@ -65,6 +65,38 @@ describe('Order -> Get Many', () => {
 		expect(result.error.context.itemIndex).toBe(1);
 	});
 
+	test('Output: Whole Result Entry keeps an entry that has a field named json as the item, whole', async () => {
+		const [order] = await ctx.sandbox.orders({ limit: 1 });
+		await answer(BULK, [{ order, json: { note: 'kept' } }]);
+		const result = await lookUp([{ store_id: order.store_id, order_number: order.order_number }], {
+			simplify: false,
+			options: { output: 'entry' },
+		});
+		const [item] = jsonOf(result.items);
+		expect(item.order._id).toBe(order._id);
+		expect(item.json).toEqual({ note: 'kept' });
+	});
+
+	test('an item with one reference not found and a later one without an answer fails with the missing answer', async () => {
+		// "Not found" would be a claim about the second reference too; its call's answer could not be read.
+		const [order] = await ctx.sandbox.orders({ limit: 1 });
+		const answered = { store_id: order.store_id, order_number: order.order_number };
+		const missing = { store_id: order.store_id, order_number: 'NO-SUCH-ORDER' };
+		await answer(BULK, [42]);
+		const result = await ctx.run(
+			{
+				resource: 'order',
+				operation: 'lookUp',
+				lookUpBy: 'list',
+				references: '={{ $json.refs }}',
+				options: { batchSize: 1, callsInFlight: 1, unmatched: 'error' },
+			},
+			{ items: [{ refs: [answered] }, { refs: [missing, answered] }], continueOnFail: true },
+		);
+		const [, second] = jsonOf(result.items);
+		expect(second.error).toMatch(/with 1 entry the node cannot read \(entry 0 is number 42\)/);
+	});
+
 	describe('orders without store_id', () => {
 		const withoutStoreId = ({ store_id: _storeId, ...order }) => order;
 		const referenceOf = ({ store_id, order_number }) => ({ store_id, order_number });
@@ -163,6 +195,13 @@ describe('Shipment -> Restore Inventory: the restore was applied, so there is al
 		response: { tracking_number: tracking, shipment_id: `carrier-${id}` },
 		request: { order_items: [{ sku: 'SKU-1', item_id: 'item-1', quantity, location_id: 'loc-1' }] },
 		deducted: false,
+	});
+
+	test('an answer with a field named json is output whole, not unwrapped to that field', async () => {
+		// n8n's returnJsonArray takes any object with a truthy `json` for an item and keeps only that field.
+		await answer(RESTORE, { _id: 'order-1', json: { note: 'kept' }, shipments: [record('ship-2', 'T2', 3)] });
+		const [item] = jsonOf((await restore()).items);
+		expect(item).toMatchObject({ restored: true, _id: 'order-1', json: { note: 'kept' } });
 	});
 
 	test('the output says restored, which shipment and the quantities put back', async () => {

@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import { isPlainObject } from '../shared/objects';
 
@@ -137,7 +139,13 @@ interface BulkEntry {
 
 /** An entry's order that is absent, null or empty: the service's way of saying a reference matched no order. */
 function saysNotFound(order: unknown): boolean {
-	return order === undefined || order === null || (isPlainObject(order) && Object.keys(order).length === 0);
+	return order === undefined || order === null || (isPlainObject(order) && hasNoField(order));
+}
+
+/** Without Object.keys: that would build a list of an order's 41 field names for every order of every answer. */
+function hasNoField(object: IDataObject): boolean {
+	for (const field in object) if (Object.hasOwn(object, field)) return false;
+	return true;
 }
 
 /**
@@ -148,7 +156,8 @@ function saysNotFound(order: unknown): boolean {
 export function readBulkAnswer(answer: unknown[]): { entries: BulkEntry[]; unreadable: string[] } {
 	const entries: BulkEntry[] = [];
 	const unreadable: string[] = [];
-	for (const [index, entry] of answer.entries()) {
+	for (let index = 0; index < answer.length; index++) {
+		const entry = answer[index];
 		if (!isPlainObject(entry)) {
 			unreadable.push(`entry ${index} is ${describeArrived(entry)}`);
 		} else if (saysNotFound(entry.order)) {

@@ -31,7 +31,9 @@ export function outputFor(entry: ResultEntry, mode: OutputMode): IDataObject {
 
 /**
  * The output of one input item: one entry per reference it asked for, in its order. The item fails when any of
- * its references has no answer (the error of that call), or is not found and the user asked for that to fail.
+ * its references has no answer (the error of that call), or is not found and the user asked for that to fail; a
+ * reference without an answer wins over one not found, wherever each stands in the item's list. One pass, each key
+ * made once: this runs for every input item of the run.
  */
 export function itemOutput(
 	this: IExecuteFunctions,
@@ -40,20 +42,18 @@ export function itemOutput(
 	results: LookUpResults,
 	settings: OutputSettings,
 ): IDataObject[] {
-	const failedKey = references
-		.map((reference) => referenceKey(reference.store_id, reference.order_number))
-		.find((key) => results.failed.has(key));
-	if (failedKey !== undefined) {
-		const error = results.failed.get(failedKey);
-		// One error stands for every reference of its batch (the call failed, or its answer could not be read), and the
-		// batch's first item made it: the item that stops on it is this one.
-		if (error instanceof NodeApiError || error instanceof NodeOperationError) error.context.itemIndex = itemIndex;
-		throw error;
-	}
-
 	const output: IDataObject[] = [];
+	let notFound: OrderReference | undefined;
 	for (const reference of references) {
-		const found = results.found.get(referenceKey(reference.store_id, reference.order_number));
+		const key = referenceKey(reference.store_id, reference.order_number);
+		if (results.failed.has(key)) {
+			const error = results.failed.get(key);
+			// One error stands for every reference of its batch (the call failed, or its answer could not be read), and
+			// the batch's first item made it: the item that stops on it is this one.
+			if (error instanceof NodeApiError || error instanceof NodeOperationError) error.context.itemIndex = itemIndex;
+			throw error;
+		}
+		const found = results.found.get(key);
 		if (found !== undefined) {
 			// A new top-level object per output item, so items that asked for the same order never share one object
 			// that a later node could change for both (nested parts are shared, as n8n shares them between branches).
@@ -61,16 +61,19 @@ export function itemOutput(
 		} else if (settings.unmatched === 'foundFalse') {
 			output.push({ found: false, ...reference });
 		} else if (settings.unmatched === 'error') {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Item ${itemIndex}: no order found for store_id '${reference.store_id}' and order_number '${reference.order_number}'`,
-				{
-					itemIndex,
-					description:
-						'The service returned no order for this pair. Check both values, or set "If an Order Is Not Found" to output an item instead.',
-				},
-			);
+			notFound ??= reference;
 		}
+	}
+	if (notFound !== undefined) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Item ${itemIndex}: no order found for store_id '${notFound.store_id}' and order_number '${notFound.order_number}'`,
+			{
+				itemIndex,
+				description:
+					'The service returned no order for this pair. Check both values, or set "If an Order Is Not Found" to output an item instead.',
+			},
+		);
 	}
 	return output;
 }
