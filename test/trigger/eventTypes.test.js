@@ -44,7 +44,7 @@ test('Events given by an expression: entries are trimmed and empty ones dropped,
 	expect(harness.runs[0].items[0].eventType).toBe('order.shipped');
 });
 
-test('a delivery whose handler header names an empty type, and whose body has none, starts nothing', async () => {
+test('a delivery whose handler header is blank, and whose body names no type, is refused as no event, as without the header', async () => {
 	const stored = await publishedWorkflow(harness, 'wf-empty-type', { events: ['order.shipped', 'item.updated'] });
 	const url = harness.webhookUrl(stored, false);
 	const { secret } = harness.staticState(stored.staticData).registrations[url];
@@ -53,8 +53,9 @@ test('a delivery whose handler header names an empty type, and whose body has no
 		headers: { 'content-type': 'application/json', [SECRET_HEADER]: secret, [TYPE_HEADER]: '' },
 		body: JSON.stringify({ order_number: '1001', store_id: '1002' }),
 	});
-	expect(response.status).toBe(200);
-	expect(await response.json()).toEqual({ received: true, ignored: 'event type  is not selected' });
+	// It said 200 `ignored: 'event type  is not selected'`, where the same body without the header gets 400.
+	expect(response.status).toBe(400);
+	expect((await response.json()).error).toMatch(/^The body is not an Inventory Ops event/);
 	expect(harness.runs).toHaveLength(0);
 });
 

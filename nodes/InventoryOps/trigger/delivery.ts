@@ -52,7 +52,9 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		return reply.call(this, 401, { error: 'Missing or invalid webhook secret' });
 	}
 
-	const registeredType = typeof headers[EVENT_TYPE_HEADER] === 'string' ? headers[EVENT_TYPE_HEADER] : undefined;
+	// An empty header names no type (HTTP strips the spaces around a value): the same as none, not a type ''.
+	const typeHeader = headers[EVENT_TYPE_HEADER];
+	const registeredType = typeof typeHeader === 'string' && typeHeader !== '' ? typeHeader : undefined;
 	const events = readDeliveredEvents(this.getBodyData(), registeredType);
 	if (events === undefined) {
 		return reply.call(this, 400, {
