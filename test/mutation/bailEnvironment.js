@@ -31,6 +31,19 @@ function readDurations(file) {
 	}
 }
 
+const PRELOADED = [
+	'n8n-workflow',
+	'n8n-core',
+	'@n8n/di',
+	'@n8n/backend-common',
+	'n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool',
+];
+let preloaded;
+function preload(rootDir) {
+	preloaded ??= Object.fromEntries(PRELOADED.map((name) => [name, require(require.resolve(name, { paths: [rootDir] }))]));
+	return preloaded;
+}
+
 class BailAfterFirstFailure extends TestEnvironment {
 	failed = false;
 
@@ -43,6 +56,10 @@ class BailAfterFirstFailure extends TestEnvironment {
 		this.mutantRun = process.env[ACTIVE_MUTANT] !== undefined;
 		this.configuredTimeout = config.globalConfig.testTimeout ?? 5_000;
 		this.durations = this.mutantRun ? readDurations(this.durationsFile) : {};
+		if (process.env.MUTATION_PRELOAD !== '0') {
+			this.global.__mutationPreloaded = preload(config.projectConfig.rootDir);
+			this.global.Error = Error;
+		}
 	}
 
 	async handleTestEvent(event) {

@@ -11,5 +11,7 @@ module.exports = {
 	testMatch: ['**/test/mutation/all.mutation.js'],
 	// An absolute path: Stryker wraps the environment and resolves its name itself, without <rootDir>.
 	testEnvironment: path.join(__dirname, 'bailEnvironment.js'),
+	// n8n's packages as the environment loaded them once per worker, not again for every mutant (preload.js).
+	setupFiles: [path.join(__dirname, 'preload.js')],
 	maxWorkers: 1,
 };
