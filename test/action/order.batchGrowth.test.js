@@ -137,3 +137,16 @@ test('held after a 429, Auto grows its batches instead: fewer calls for a servic
 		expect.stringMatching(/^Batch Size grew from 50 to \d+ in this run/),
 	]);
 }, 60_000);
+
+test('Max Batch Size below Batch Size stops the run before any call, naming both options; with a fixed Calls in Flight it is not used', async () => {
+	const refs = known.slice(0, 10);
+	const refused = await ctx.run({ ...BY_LIST, options: { batchSize: 200, maxBatchSize: 100 } }, { items: [{ refs }] });
+	expect(refused.error.message).toBe("Item 0: 'Max Batch Size' must not be below Batch Size (200), got 100");
+	expect(await ctx.sandbox.calls(ROUTE)).toEqual([]);
+	// Left out, it is 1000 or Batch Size, whichever is larger: Batch Size 2000 alone still runs.
+	const alone = await ctx.run({ ...BY_LIST, options: { batchSize: 2000 } }, { items: [{ refs }] });
+	expect(alone.error).toBeUndefined();
+	const fixed = await ctx.run({ ...BY_LIST, options: { batchSize: 200, maxBatchSize: 100, callsInFlight: 2 } }, { items: [{ refs }] });
+	expect(fixed.error).toBeUndefined();
+	expect(fixed.items).toHaveLength(10);
+});
