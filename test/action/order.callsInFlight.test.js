@@ -23,10 +23,14 @@ beforeAll(async () => {
 const mostInFlight = (calls) => Math.max(...calls.map((call) => call.concurrent));
 const hintsOf = (result) => result.run.data.resultData.runData[Object.keys(result.run.data.resultData.runData).at(-1)][0].hints ?? [];
 
-/** Looks up `count` known orders in one input item (Batch Size 50) and checks each was found. */
+/**
+ * Looks up `count` known orders in one input item (Batch Size 50) and checks each was found. Max Batch Size 50 keeps
+ * every call at 50: these tests count calls, and Auto held after a 429 would otherwise grow its batches
+ * (order.batchGrowth.test.js).
+ */
 async function lookUp(count, options = {}) {
 	const refs = known.slice(0, count);
-	const result = await ctx.run({ ...BY_LIST, options: { batchSize: 50, ...options } }, { items: [{ refs }] });
+	const result = await ctx.run({ ...BY_LIST, options: { batchSize: 50, maxBatchSize: 50, ...options } }, { items: [{ refs }] });
 	expect(result.error).toBeUndefined();
 	expect(result.items).toHaveLength(count);
 	expect(result.items.filter((item) => item.json._id === undefined)).toEqual([]);

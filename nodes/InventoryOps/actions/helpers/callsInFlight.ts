@@ -39,12 +39,14 @@ export interface CallsInFlightReport {
  *   again in this run (the service has a rate, not a width; more calls in flight would only draw more 429s);
  * - calls much slower than the fastest (queueing) take one off, but not below the start, so that a service that
  *   is slow for every caller is asked as the fixed default asked it.
- * The time of a call is measured per attempt from sending to answer; the wait at the 429 gate is not in it.
+ * The time of a call is measured per attempt from sending to answer; the wait at the 429 gate is not in it. A call
+ * is compared with the fastest call of its own size: a batch grown larger (helpers/batchGrowth.ts) takes longer
+ * without anything queueing.
  */
 export class AutoCallsInFlight {
 	private window: number;
 	private ceiling: number;
-	private fastestMs = Number.POSITIVE_INFINITY;
+	private readonly fastestBySize = new Map<number, number>();
 	private sent = 0;
 	private lastCut = 0;
 	private open = 0;
@@ -67,11 +69,18 @@ export class AutoCallsInFlight {
 		return Math.max(1, Math.min(this.ceiling, Math.floor(this.window)));
 	}
 
+	/** Auto cannot raise the number: it is at Max Calls in Flight, or held where a 429 put it. */
+	get atCeiling(): boolean {
+		return this.limit >= this.ceiling;
+	}
+
 	/**
 	 * One observer per call: each attempt of that call (429 retries included) takes one of the places in flight
 	 * before it is sent, so that calls waiting out a 429 do not all go again at once when the gate opens.
+	 * `size`: calls of one size are timed against each other (0 for the sizes the user chose); `answered` hears the
+	 * time of the attempt that answered 2xx.
 	 */
-	observer(): CallObserver {
+	observer(size = 0, answered?: (ms: number) => void): CallObserver {
 		let ticket = 0;
 		let startedAt = 0;
 		return {
@@ -85,9 +94,11 @@ export class AutoCallsInFlight {
 			},
 			settled: (status) => {
 				const full = this.open >= this.limit;
+				const ms = Date.now() - startedAt;
 				this.open--;
-				this.settled(ticket, status, Date.now() - startedAt, full);
+				this.settled(ticket, status, ms, full, size);
 				this.wake();
+				if (status !== undefined && status >= 200 && status < 300) answered?.(ms);
 			},
 		};
 	}
@@ -108,7 +119,7 @@ export class AutoCallsInFlight {
 		return { moved: this.limit !== this.start || this.peakOpen > this.start, cap: this.cap, settledOn: this.limit, peak: this.peakOpen, rateLimited: this.rateLimited, failures: this.failures };
 	}
 
-	private settled(ticket: number, status: number | undefined, ms: number, full: boolean): void {
+	private settled(ticket: number, status: number | undefined, ms: number, full: boolean, size: number): void {
 		if (status === 429 || status === undefined || status >= 500) {
 			if (status === 429) this.rateLimited = true;
 			else this.failures++;
@@ -122,12 +133,13 @@ export class AutoCallsInFlight {
 		}
 		if (status >= 300) return;
 		this.answeredWell++;
-		this.fastestMs = Math.min(this.fastestMs, ms);
-		if (ms <= this.fastestMs * FLAT_FACTOR + FLAT_SLACK_MS) {
+		const fastestMs = Math.min(this.fastestBySize.get(size) ?? Number.POSITIVE_INFINITY, ms);
+		this.fastestBySize.set(size, fastestMs);
+		if (ms <= fastestMs * FLAT_FACTOR + FLAT_SLACK_MS) {
 			// Raising a number the run does not use would only let a later burst through unmeasured.
 			if (!full || this.window >= this.ceiling || this.answeredWell <= this.start * MEASURED_ROUNDS) return;
 			this.window = Math.min(this.ceiling, this.window + 1 / this.window);
-		} else if (ms > this.fastestMs * SLOW_FACTOR + FLAT_SLACK_MS && this.window > AUTO_START) {
+		} else if (ms > fastestMs * SLOW_FACTOR + FLAT_SLACK_MS && this.window > AUTO_START) {
 			this.window = Math.max(AUTO_START, this.window - 1);
 		}
 	}

@@ -3,6 +3,7 @@ import { NodeApiError, type IDataObject, type IExecuteFunctions, type JsonObject
 import { readBulkAnswer } from '../../transport';
 import { ENDPOINTS } from '../../transport/endpoints';
 import { referenceKey, type AskedReference } from './references';
+import type { BatchGrowthReport } from '../helpers/batchGrowth';
 import type { CallsInFlightReport } from '../helpers/callsInFlight';
 
 export interface ResultEntry extends IDataObject {
@@ -28,6 +29,8 @@ export interface LookUpResults {
 	batchSizeUsed?: number;
 	/** Set when Calls in Flight was Auto: what the run settled on. */
 	callsInFlight?: CallsInFlightReport;
+	/** Set when Calls in Flight was Auto and the run grew its batches beyond Batch Size. */
+	batchGrowth?: BatchGrowthReport;
 }
 
 /** An answer of the bulk lookup the node cannot read, as the error of the item that asked. */

@@ -1,6 +1,7 @@
 import { NodeApiError, type IExecuteFunctions } from 'n8n-workflow';
 
-import { inventoryOpsApiRequest, RateLimitGate, runRetryPolicy } from '../../transport';
+import { inventoryOpsApiRequest, RateLimitGate, runRetryPolicy, type CallObserver } from '../../transport';
+import { BatchGrowth } from '../helpers/batchGrowth';
 import { AutoCallsInFlight } from '../helpers/callsInFlight';
 import { chunk, runWithConcurrency } from '../helpers/concurrency';
 import { mapAnswer, unexpectedAnswer, type Batch, type LookUpResults } from './answerMapping';
@@ -11,6 +12,8 @@ export interface LookUpSettings {
 	/** A fixed number, or 'auto' (helpers/callsInFlight.ts) up to maxCallsInFlight. */
 	callsInFlight: number | 'auto';
 	maxCallsInFlight: number;
+	/** With Calls in Flight 'auto': the largest batch the run may grow to (helpers/batchGrowth.ts). */
+	maxBatchSize: number;
 	timeoutMs: number;
 	/** The most the run waits for the service's rate limit in all, in milliseconds. */
 	rateLimitWaitMs: number;
@@ -34,6 +37,9 @@ function refusedAsBatch(error: unknown): boolean {
  * changes nothing), down to single references, within MAX_EXTRA_CALLS_PER_RUN; when both halves of a refused batch
  * go through, their size is used for the rest of the run. All calls share one rate-limit gate. Without
  * continue-on-fail the first failure stops the run.
+ * Batches are cut as places in flight free up, so that with Calls in Flight Auto their size can follow what the run
+ * learnt: grown while calls are slow and few (helpers/batchGrowth.ts), or the size that went through after a
+ * refusal. A fixed Calls in Flight cuts every batch at Batch Size, as it always did.
  */
 export async function lookUpOrders(
 	this: IExecuteFunctions,
@@ -43,11 +49,19 @@ export async function lookUpOrders(
 ): Promise<LookUpResults> {
 	const results: LookUpResults = { found: new Map(), failed: new Map(), keep };
 	const gate = new RateLimitGate(runRetryPolicy(settings.rateLimitWaitMs));
-	let sendSize = settings.batchSize;
+	// The largest size known to go through: none known until a refused batch's halves both go through.
+	let sendSize = Number.POSITIVE_INFINITY;
 	let extraCalls = 0;
 	let answersLackStoreId = false;
 	let stoppingError: unknown;
 	const auto = settings.callsInFlight === 'auto' ? new AutoCallsInFlight(settings.maxCallsInFlight) : undefined;
+	const growth = auto ? new BatchGrowth(settings.batchSize, settings.maxBatchSize, settings.timeoutMs) : undefined;
+
+	/** Auto's observer of one call of `length` references; batch growth hears how long it took when it answered well. */
+	const observe = (length: number): CallObserver | undefined => {
+		const grown = length > settings.batchSize ? length : 0;
+		return auto?.observer(grown, (ms) => growth?.answered(length, ms));
+	};
 
 	/** Sends a batch; true when every part of it was accepted (each reference answered or known missing). */
 	const send = async (batch: Batch): Promise<boolean> => {
@@ -65,13 +79,14 @@ export async function lookUpOrders(
 				this,
 				'orderGetSingleBulk',
 				{ order: batch.map(([, entry]) => entry.reference) },
-				{ itemIndex, timeoutMs: settings.timeoutMs, rateLimitGate: gate, observer: auto?.observer() },
+				{ itemIndex, timeoutMs: settings.timeoutMs, rateLimitGate: gate, observer: observe(batch.length) },
 			)) as unknown[];
 			const mapped = mapAnswer.call(this, batch, answer, results, itemIndex);
 			if (mapped.withoutStoreId) answersLackStoreId = true;
 			if (mapped.ambiguous.length > 0) await askApart(mapped.ambiguous, batch, itemIndex);
 			return true;
 		} catch (error) {
+			if (refusedAsBatch(error)) growth?.refused(batch.length);
 			if (batch.length > 1 && refusedAsBatch(error) && extraCalls + 2 <= MAX_EXTRA_CALLS_PER_RUN) {
 				extraCalls += 2;
 				const half = Math.ceil(batch.length / 2);
@@ -104,8 +119,18 @@ export async function lookUpOrders(
 		for (const part of parts) await send(part);
 	};
 
+	const entries = [...asked.entries()];
+	let cut = 0;
+	const nextBatch = (): Batch | undefined => {
+		if (cut >= entries.length) return undefined;
+		const size = auto && growth ? Math.min(growth.next(auto.limit, auto.atCeiling, entries.length - cut), sendSize) : settings.batchSize;
+		const batch = entries.slice(cut, cut + size);
+		cut += batch.length;
+		return batch;
+	};
+
 	await runWithConcurrency(
-		chunk([...asked.entries()], settings.batchSize),
+		nextBatch,
 		auto ? () => auto.limit : Number(settings.callsInFlight),
 		async (batch) => {
 			await send(batch);
@@ -115,6 +140,8 @@ export async function lookUpOrders(
 	if (stoppingError !== undefined) throw stoppingError;
 	if (sendSize < settings.batchSize) results.batchSizeUsed = sendSize;
 	if (auto) results.callsInFlight = auto.report();
+	const grew = growth?.report(sendSize);
+	if (grew && grew.grewTo > settings.batchSize) results.batchGrowth = grew;
 	return results;
 }
 

@@ -10,11 +10,15 @@ import { optionsCollection } from '../helpers/descriptions';
 import { forEachItem } from '../helpers/execution';
 import { runWideParameter } from '../helpers/runWide';
 import { ItemValidator, MAX_TIMEOUT_MS } from '../helpers/validation';
+import type { BatchGrowthReport } from '../helpers/batchGrowth';
 import type { CallsInFlightReport } from '../helpers/callsInFlight';
 import { lookUpOrders, type LookUpSettings } from './bulkLookup';
 import { itemOutput, OUTPUT_MODES, outputFor, UNMATCHED_BEHAVIOURS, type OutputSettings } from './output';
 import { collectReferences, readLookUp, STORE_AND_ORDER_NUMBER_VALUES } from './references';
 import { simplifyProperty } from './simplify';
+
+/** Max Batch Size when the options leave it out; raised to Batch Size when that is larger. */
+const DEFAULT_MAX_BATCH_SIZE = 1000;
 
 const properties: INodeProperties[] = [
 	{
@@ -124,6 +128,18 @@ const properties: INodeProperties[] = [
 			description: 'With Calls in Flight 0 (Auto): the most bulk calls the node keeps running at the same time',
 		},
 		{
+			// Shown beside Calls in Flight like Max Calls in Flight: a condition on Calls in Flight would hide it in the
+			// default case, where Calls in Flight is not added to the options at all.
+			displayName: 'Max Batch Size',
+			name: 'maxBatchSize',
+			type: 'number',
+			noDataExpression: true,
+			typeOptions: { minValue: 1, maxValue: 10000 },
+			default: DEFAULT_MAX_BATCH_SIZE,
+			description:
+				'With Calls in Flight 0 (Auto): the largest batch the node may grow to when calls are slow and no more can run at the same time. Batches are doubled from Batch Size while that makes each reference faster, and never above what the service accepts. Must not be below Batch Size.',
+		},
+		{
 			displayName: 'Rate Limit Wait (Seconds)',
 			name: 'rateLimitWait',
 			type: 'number',
@@ -202,6 +218,18 @@ function reportCallsInFlight(this: IExecuteFunctions, report: CallsInFlightRepor
 	this.addExecutionHints({ message, type: 'info', location: 'outputPane' });
 }
 
+/** Said when Auto grew the batches: the size the run kept and why it stopped there, for a setting that starts there. */
+function reportBatchGrowth(this: IExecuteFunctions, report: BatchGrowthReport): void {
+	const stop = {
+		refused: `the service refused a batch of ${report.triedSize}, and batches of ${report.grewTo} went through`,
+		notFaster: `batches of ${report.triedSize} were not faster per reference`,
+		max: `that is Max Batch Size`,
+		other: 'the references left were too few to fill the calls in flight with larger batches (or Auto had room for more calls again)',
+	}[report.stoppedBy];
+	const message = `Batch Size grew from ${report.from} to ${report.grewTo} in this run: calls took about as long with more references in each, and Calls in Flight (Auto) could run no more at the same time. It stopped there because ${stop}. Set Batch Size (in Options) to ${report.grewTo} to start there.`;
+	this.addExecutionHints({ message, type: 'info', location: 'outputPane' });
+}
+
 /**
  * The options that shape the calls and the output of the whole run, read once (runWide.ts: an expression that
  * gives items different values stops the run, naming the option).
@@ -219,15 +247,30 @@ function readSettings(this: IExecuteFunctions, itemCount: number): { lookUp: Loo
 		output.output = 'simple';
 	}
 	const callsInFlight = check.count(option('callsInFlight', 'Calls in Flight', 0), 'Calls in Flight', 0, 16);
+	const batchSize = check.count(option('batchSize', 'Batch Size', 100), 'Batch Size', 1, 10_000);
 	const lookUp: LookUpSettings = {
-		batchSize: check.count(option('batchSize', 'Batch Size', 100), 'Batch Size', 1, 10_000),
+		batchSize,
 		callsInFlight: callsInFlight === 0 ? 'auto' : callsInFlight,
 		maxCallsInFlight: check.count(option('maxCallsInFlight', 'Max Calls in Flight', 16), 'Max Calls in Flight', 1, 64),
+		maxBatchSize: readMaxBatchSize(check, option('maxBatchSize', 'Max Batch Size', null), batchSize, callsInFlight === 0),
 		timeoutMs: check.count(option('timeout', 'Timeout', DEFAULT_TIMEOUT_MS), 'Timeout', 1, MAX_TIMEOUT_MS),
 		rateLimitWaitMs:
 			check.count(option('rateLimitWait', 'Rate Limit Wait (Seconds)', 60), 'Rate Limit Wait (Seconds)', 0, 3600) * 1000,
 	};
 	return { lookUp, output };
+}
+
+/**
+ * Max Batch Size as given, or the default (at least Batch Size). Given below Batch Size with Auto, it is an error:
+ * the node cannot honour both, and sending less than Batch Size would undo a setting the user chose.
+ */
+function readMaxBatchSize(check: ItemValidator, given: unknown, batchSize: number, auto: boolean): number {
+	if (given === null || given === undefined) return Math.max(DEFAULT_MAX_BATCH_SIZE, batchSize);
+	const maxBatchSize = check.count(given, 'Max Batch Size', 1, 10_000);
+	if (auto && maxBatchSize < batchSize) {
+		check.fail('Max Batch Size', `must not be below Batch Size (${batchSize}), got ${maxBatchSize}`);
+	}
+	return Math.max(maxBatchSize, batchSize);
 }
 
 /**
@@ -242,6 +285,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const results = await lookUpOrders.call(this, asked, settings.lookUp, (entry) => outputFor(entry, settings.output.output));
 	if (results.batchSizeUsed !== undefined) reportBatchSize.call(this, settings.lookUp.batchSize, results.batchSizeUsed);
 	if (results.callsInFlight?.moved) reportCallsInFlight.call(this, results.callsInFlight);
+	if (results.batchGrowth) reportBatchGrowth.call(this, results.batchGrowth);
 
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		if (inputErrors.has(itemIndex)) throw inputErrors.get(itemIndex);
