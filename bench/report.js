@@ -238,7 +238,7 @@ function networkMarkdown(summary, config) {
 		'',
 		...(summary.network.rateLimited.length > 0
 			? [
-					`Rate-limited services (the sandbox's per-token limit, ${summary.network.rateLimited[0].latencyMs} ms per call, Rate Limit Wait 600 s so that the budget is not what is measured; a fresh window for each run; 429s = calls beyond one per batch):`,
+					`Rate-limited services (the sandbox's per-token limit, ${summary.network.rateLimited[0].latencyMs} ms per call, Rate Limit Wait 600 s so that the budget is not what is measured; a fresh window for each run; 429s as the sandbox answered them):`,
 					'',
 					markdownTable(RATE_HEADER, rateRows(summary.network)),
 					'',

@@ -41,32 +41,29 @@ async function profiled(task, measure) {
 	}
 }
 
-/** How many requests the sandbox has received so far (all routes; the scenarios run one at a time). */
-async function callsReceived(task) {
-	return (await (await fetch(`${task.sandbox.adminUrl}/stats`)).json()).calls;
-}
-
-async function connectionsReceived(task) {
-	return (await (await fetch(`${task.sandbox.adminUrl}/stats`)).json()).connections;
+/** What the sandbox has received so far: calls (all routes; the scenarios run one at a time), connections, 429s. */
+async function sandboxStats(task) {
+	return await (await fetch(`${task.sandbox.adminUrl}/stats`)).json();
 }
 
 process.once('message', async (task) => {
 	try {
 		const measure = await SCENARIOS[task.kind].prepare(task.kind, task);
-		const callsBefore = await callsReceived(task);
-		const connectionsBefore = await connectionsReceived(task);
+		const before = await sandboxStats(task);
 		global.gc();
 		const { rss: baselineRss, heapUsed: baselineHeap } = process.memoryUsage();
 		const { orders, ...figures } = await profiled(task, measure);
 		// maxRSS (KiB) is the high-water mark of this whole process; the baseline is taken after loading and warm-up.
 		const peakRss = process.resourceUsage().maxRSS * 1024;
-		const httpCalls = (await callsReceived(task)) - callsBefore;
-		const connections = (await connectionsReceived(task)) - connectionsBefore;
+		const after = await sandboxStats(task);
+		const httpCalls = after.calls - before.calls;
+		const connections = after.connections - before.connections;
+		const tooManyRequests = after.tooManyRequests - before.tooManyRequests;
 		// What the output still holds once the garbage is gone (the orders are alive here).
 		global.gc();
 		const retainedHeap = process.memoryUsage().heapUsed - baselineHeap;
 		const found = orders ? { ...fingerprint(orders), ordersBytes: Buffer.byteLength(JSON.stringify(orders)) } : {};
-		reply({ ok: true, result: { ...figures, ...found, baselineRss, peakRss, retainedHeap, httpCalls, connections } }, 0);
+		reply({ ok: true, result: { ...figures, ...found, baselineRss, peakRss, retainedHeap, httpCalls, connections, tooManyRequests } }, 0);
 	} catch (error) {
 		reply({ ok: false, error: error?.stack ?? String(error) }, 1);
 	}

@@ -142,7 +142,9 @@ function adminRoutes(state, tokens) {
 		// CPU time of the sandbox's own thread: over many calls, what they cost however busy the machine is.
 		app.get('/stats', async () => {
 			const cpu = process.threadCpuUsage();
-			return { threadCpuMs: (cpu.user + cpu.system) / 1000, calls: state.calls.length, connections: state.connections, heapUsedMb: process.memoryUsage().heapUsed / 1e6 };
+			// 429s counted as answered, not inferred from the calls: a run whose batches grow makes fewer calls than batches.
+			const tooManyRequests = state.calls.reduce((count, call) => count + (call.status === 429 ? 1 : 0), 0);
+			return { threadCpuMs: (cpu.user + cpu.system) / 1000, calls: state.calls.length, tooManyRequests, connections: state.connections, heapUsedMb: process.memoryUsage().heapUsed / 1e6 };
 		});
 
 		app.post('/tokens', { schema: { body: tokenSchema } }, async (request) => ({

@@ -105,7 +105,7 @@ test('stats report the sandbox thread CPU time, the number of calls and the heap
 	const before = await client.admin.get('/stats');
 	await client.bulk([{ store_id: '1001', order_number: '1000' }]);
 	const after = await client.admin.get('/stats');
-	expect(after).toEqual({ threadCpuMs: expect.any(Number), calls: 1, connections: 1, heapUsedMb: expect.any(Number) });
+	expect(after).toEqual({ threadCpuMs: expect.any(Number), calls: 1, tooManyRequests: 0, connections: 1, heapUsedMb: expect.any(Number) });
 	expect(after.threadCpuMs).toBeGreaterThanOrEqual(before.threadCpuMs);
 	expect(before.calls).toBe(0);
 });
@@ -115,6 +115,12 @@ test('an unknown admin path is 404 in the error shape', async () => {
 });
 
 describe('rate limit', () => {
+	test('stats count the 429s answered (the bench reads them, not the calls beyond one per batch)', async () => {
+		await client.sandbox.config({ rateLimit: { max: 1, windowMs: 60_000 } });
+		for (let i = 0; i < 3; i++) await client.bulk([]);
+		expect((await client.admin.get('/stats')).tooManyRequests).toBe(2);
+	});
+
 	test('over the limit per token: 429 RATE_LIMITED with Retry-After in seconds; other tokens are not affected', async () => {
 		await client.sandbox.config({ rateLimit: { max: 3, windowMs: 60_000 } });
 		for (let i = 0; i < 3; i++) expect((await client.bulk([])).status).toBe(200);
