@@ -62,11 +62,22 @@ async function settled(pid) {
 	return Date.now() - 1000;
 }
 
-function webhookNodeWorkflow(name, typeVersion, webhookPath) {
+/**
+ * n8n's Webhook node and a No Op. With `credential`, the workflow also holds an Inventory Ops node with that
+ * credential, connected to nothing, so never run: n8n 2.x checks, before every execution, that the workflow may use
+ * each credential its nodes hold (`credentialsPermissionChecker.check` in the host's workflow-runner.js, a database
+ * query), which a workflow of the Webhook node alone skips and one with the trigger cannot.
+ */
+function webhookNodeWorkflow(name, typeVersion, webhookPath, credential) {
 	const parameters = { httpMethod: 'POST', path: webhookPath, options: {} };
 	const webhook = node('Webhook', 'n8n-nodes-base.webhook', parameters, { typeVersion, webhookId: crypto.randomUUID() });
 	const received = node('Received', 'n8n-nodes-base.noOp', {}, { position: [260, 0] });
-	return chain(name, [webhook, received]);
+	const workflow = chain(name, [webhook, received]);
+	if (credential) {
+		const parameters = { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '[]' };
+		workflow.nodes.push(node('Holds the credential', 'n8n-nodes-inventory-ops.inventoryOps', parameters, { position: [0, 200], credential }));
+	}
+	return workflow;
 }
 
 function eventBody(index) {
@@ -199,7 +210,9 @@ async function benchVariant(variant, sandbox) {
 		const ours = await n8n.createWorkflow(triggerWorkflow('bench: Inventory Ops Trigger', credential, [EVENT_TYPE]));
 		const v2 = await n8n.createWorkflow(webhookNodeWorkflow('bench: Webhook 2.1', 2.1, 'bench-webhook-v2'));
 		const v1 = await n8n.createWorkflow(webhookNodeWorkflow('bench: Webhook 1', 1, 'bench-webhook-v1'));
-		for (const workflow of [ours, v2, v1]) await n8n.publish(workflow.id);
+		const v1WithCredential = await n8n.createWorkflow(webhookNodeWorkflow('bench: Webhook 1 + credential', 1, 'bench-webhook-v1-credential', credential));
+		const workflows = [ours, v2, v1, v1WithCredential];
+		for (const workflow of workflows) await n8n.publish(workflow.id);
 		const handler = await waitFor(
 			async () => {
 				const { handlers } = await (await fetch(`${sandbox.adminUrl}/handlers`)).json();
@@ -212,6 +225,7 @@ async function benchVariant(variant, sandbox) {
 			{ key: 'ours', workflowId: ours.id, label: 'Inventory Ops Trigger', url: handler.handler.url, headers: { [SECRET_HEADER]: handler.handler.headers[SECRET_HEADER], [TYPE_HEADER]: EVENT_TYPE }, nodeCode: /n8n-nodes-inventory-ops\// },
 			{ key: 'webhook-2.1', workflowId: v2.id, label: 'Webhook node 2.1', url: webhookUrl('bench-webhook-v2'), headers: {}, nodeCode: /nodes\/Webhook\// },
 			{ key: 'webhook-1', workflowId: v1.id, label: 'Webhook node 1', url: webhookUrl('bench-webhook-v1'), headers: {}, nodeCode: /nodes\/Webhook\// },
+			{ key: 'webhook-1-credential', workflowId: v1WithCredential.id, label: 'Webhook node 1 + credential', url: webhookUrl('bench-webhook-v1-credential'), headers: {}, nodeCode: /nodes\/Webhook\// },
 		];
 		// Reachable and warm: a few deliveries each before measuring.
 		const answers = async (url) => (await fetch(url, { method: 'POST' }).catch(() => undefined))?.status === 200;
@@ -231,8 +245,8 @@ async function benchVariant(variant, sandbox) {
 			}
 		}
 		const executions = {};
-		for (const [key, workflow] of [['ours', ours], ['webhook-2.1', v2], ['webhook-1', v1]]) {
-			executions[key] = (await n8n.executions(workflow.id, { includeData: false })).length;
+		for (const [index, target] of targets.entries()) {
+			executions[target.key] = (await n8n.executions(workflows[index].id, { includeData: false })).length;
 		}
 		const profiles = [];
 		if (inspectPort) {
@@ -243,7 +257,7 @@ async function benchVariant(variant, sandbox) {
 				devtools.close();
 			}
 		}
-		for (const workflow of [ours, v2, v1]) await n8n.unpublish(workflow.id);
+		for (const workflow of workflows) await n8n.unpublish(workflow.id);
 		return { line, label: `${n8n.host.version}${variant.label.slice(line.length)}`, version: n8n.host.version, results, executions, profiles };
 	} finally {
 		await n8n.stop();
@@ -260,7 +274,7 @@ function summarise(run) {
 			cpuMs: median(of(label).map((result) => result.cpuMsPerDelivery)),
 		});
 		const ours = row('Inventory Ops Trigger');
-		for (const other of [row('Webhook node 2.1'), row('Webhook node 1')]) {
+		for (const other of [row('Webhook node 2.1'), row('Webhook node 1'), row('Webhook node 1 + credential')]) {
 			rows.push({ inFlight, ours, other, throughputRatio: ours.perSecond / other.perSecond, cpuRatio: other.cpuMs / ours.cpuMs });
 		}
 	}
@@ -269,7 +283,7 @@ function summarise(run) {
 
 function markdown(runs, startedAt, totalMs) {
 	const lines = [
-		`Measured by \`npm run bench:n8n\` on ${startedAt.slice(0, 10)} (whole run ${Math.round(totalMs / 1000)} s): ${DELIVERIES} deliveries per setting, each setting ${REPS} times (medians), the three targets interleaved in one n8n per line, a No Op after each. Throughput counts until n8n is idle again (the executions done), CPU is the n8n process's own (user + system). Ratios are ours / theirs, so 1.0 means as cheap as n8n's node.`,
+		`Measured by \`npm run bench:n8n\` on ${startedAt.slice(0, 10)} (whole run ${Math.round(totalMs / 1000)} s): ${DELIVERIES} deliveries per setting, each setting ${REPS} times (medians), the targets interleaved in one n8n per line, a No Op after each (Webhook node 1 + credential: the same workflow holding an Inventory Ops node with the credential, connected to nothing, so that n8n's check of the credentials before every execution runs as for the trigger). Throughput counts until n8n is idle again (the executions done), CPU is the n8n process's own (user + system). Ratios are ours / theirs, so 1.0 means as cheap as n8n's node.`,
 		'',
 		'| n8n | in flight | Inventory Ops Trigger /s | CPU ms | compared with | its /s | its CPU ms | throughput ratio | CPU ratio (theirs / ours) |',
 		'|---|---:|---:|---:|---|---:|---:|---:|---:|',
