@@ -2,12 +2,7 @@
 // sandbox's `latencyMs` switch. Every size is read from what the sandbox received (the `order` list of each recorded
 // call), never from the node's own report; `concurrent` on a call is how many service calls were open when it arrived.
 const { useInventoryOps } = require('../helpers/inventoryOps');
-
-const ROUTE = '/api/order/get_single_bulk';
-const BY_LIST = { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ $json.refs }}' };
-// latencyPerKbMs 0: a delay per KB (the gateway profile) makes a call's time grow with its size, which is a service
-// that growth must leave alone (tested below with that switch set on purpose).
-const COUNTED = { bulkMaxLength: 500, bulkOrderFields: 'all', retryAfter: 'seconds', latencyPerKbMs: 0 };
+const { BY_LIST, COUNTED, ROUTE, hintsOf, knownReferences } = require('../helpers/autoLookUps');
 
 // Growth compares the time of calls: a machine loaded enough to stall this process for longer than a call makes a
 // slow service look like one whose time grows with the batch. A failed test here runs again, at most twice.
@@ -17,11 +12,10 @@ const ctx = useInventoryOps({ orders: 4000 });
 let known;
 
 beforeAll(async () => {
-	known = (await ctx.sandbox.orders({ limit: 4000 })).map(({ store_id, order_number }) => ({ store_id, order_number }));
+	known = await knownReferences(ctx, 4000);
 });
 
 const sizesOf = (calls) => calls.map((call) => call.body.order.length);
-const hintsOf = (result) => result.run.data.resultData.runData[Object.keys(result.run.data.resultData.runData).at(-1)][0].hints ?? [];
 const growthHints = (result) => hintsOf(result).filter((hint) => hint.message.startsWith('Batch Size grew'));
 
 /** Looks up `count` known orders in one input item (Batch Size 50) and checks each item got its own order. */

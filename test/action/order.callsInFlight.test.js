@@ -2,12 +2,7 @@
 // `latencyMs` switch. Every assertion reads what the sandbox observed: `concurrent` on each recorded call is how many
 // service calls were open when it arrived (sandbox/README.md), never a time measured here.
 const { useInventoryOps } = require('../helpers/inventoryOps');
-
-const ROUTE = '/api/order/get_single_bulk';
-const BY_LIST = { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ $json.refs }}' };
-// latencyPerKbMs 0: under the gateway profile (npm run jest:profiles) every answer pays a delay per KB, which made
-// "0 ms" calls of 50 orders as slow as, and as flat as, the 100 ms ones.
-const COUNTED = { bulkMaxLength: 500, bulkOrderFields: 'all', retryAfter: 'seconds', latencyPerKbMs: 0 };
+const { BY_LIST, COUNTED, ROUTE, hintsOf, knownReferences } = require('../helpers/autoLookUps');
 
 // Auto reads the time of each call, so a machine loaded enough to stall this process for longer than a call at
 // 100 ms makes the slow service look like a fast one that slows down. A failed test here runs again, at most twice.
@@ -17,11 +12,10 @@ const ctx = useInventoryOps({ orders: 4000 });
 let known;
 
 beforeAll(async () => {
-	known = (await ctx.sandbox.orders({ limit: 4000 })).map(({ store_id, order_number }) => ({ store_id, order_number }));
+	known = await knownReferences(ctx, 4000);
 });
 
 const mostInFlight = (calls) => Math.max(...calls.map((call) => call.concurrent));
-const hintsOf = (result) => result.run.data.resultData.runData[Object.keys(result.run.data.resultData.runData).at(-1)][0].hints ?? [];
 
 /**
  * Looks up `count` known orders in one input item (Batch Size 50) and checks each was found. Max Batch Size 50 keeps
