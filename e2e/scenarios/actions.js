@@ -2,6 +2,9 @@
 // checked in the sandbox's own tables rather than only in the node's output.
 const { MANUAL_TRIGGER, actionWorkflow, errorOf, outputOf } = require('../lib/workflows');
 
+/** The sandbox records calls to the app base URL under `/s` (sandbox/README.md). */
+const RESTORE_ROUTE = '/s/ship/shipping/restore_inventory';
+
 module.exports = (getContext) => {
 	describe('Inventory Ops node: every operation in a workflow', () => {
 		/** Creates the workflow, runs it once, and returns the output of its last node. */
@@ -114,6 +117,28 @@ module.exports = (getContext) => {
 			for (const [itemId, quantity] of Object.entries(quantities)) {
 				expect(await onHand(itemId)).toBe(before[itemId] + quantity);
 			}
+		});
+
+		test('shipment restoreInventory: an answer holding a field named json reaches the output whole', async () => {
+			// n8n's returnJsonArray takes any object with a truthy `json` for an item and keeps only that field: the
+			// node builds its items itself, and this shows the host keeps them as built.
+			const shipment = {
+				_id: 'ship-e2e-json',
+				response: { tracking_number: 'TRK-E2E-JSON' },
+				request: { order_items: [{ sku: 'SKU-1', item_id: 'item-1', quantity: 2, location_id: 'loc-1' }] },
+				deducted: false,
+			};
+			const answered = { _id: 'order-e2e-json', json: { note: 'kept' }, shipments: [shipment] };
+			await getContext().admin('POST', '/faults', { route: RESTORE_ROUTE, count: 1, status: 200, body: answered });
+			const { output } = await run('e2e shipment restoreInventory json field', [
+				{
+					name: 'Restore Inventory',
+					parameters: { resource: 'shipment', operation: 'restoreInventory', storeId: 'S1', orderNumber: 'O1', shipmentId: shipment._id },
+				},
+			]);
+			expect(output).toEqual([
+				expect.objectContaining({ restored: true, _id: 'order-e2e-json', json: { note: 'kept' }, restoredShipment: shipment }),
+			]);
 		});
 
 		test('webhookHandler add: the handler exists with its type, URL, method and headers', async () => {

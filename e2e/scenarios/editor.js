@@ -2,7 +2,10 @@
 // playwright-core from e2e/tools/; see e2e/lib/browser.js). Each test is one user task and asserts what is on the
 // screen, with n8n's own `data-test-id` selectors. With E2E_SCREENSHOTS=docs the newest host line saves its
 // screenshots into docs/ (README shows them); otherwise they go to reports/screenshots/.
+const { DEFAULT_SWITCHES } = require('../../sandbox/switches');
+const { profileSwitches } = require('../../sandbox/profiles');
 const { openEditor } = require('../lib/browser');
+const { sandboxProfile } = require('../lib/context');
 const { seededShipment } = require('../lib/examples');
 const { waitFor } = require('../lib/wait');
 const { MANUAL_TRIGGER, actionNode, manualTrigger, node, triggerWorkflow } = require('../lib/workflows');
@@ -162,6 +165,53 @@ module.exports = (getContext) => {
 			await editor.openNode(workflow.id, 'List Workflows');
 			await page.locator(ids('node-execute-button')).first().click();
 			await output.getByText(executeOnceHint).first().waitFor({ timeout: 60_000 });
+		}, 240_000);
+
+		test('Order → Get Many on a slow service: Max Batch Size among its options, and the growth notice in the output panel', async () => {
+			const context = getContext();
+			const { page } = editor;
+			const { orders } = await context.admin('GET', '/orders?limit=2000');
+			// Every seeded order (the e2e sandbox seeds 500): enough for a doubling with two calls in flight.
+			const refs = orders.map(({ store_id, order_number }) => ({ store_id, order_number }));
+			const workflow = await context.n8n.createWorkflow({
+				name: 'Browser: Get Many grows its batches',
+				nodes: [
+					manualTrigger([0, 0]),
+					node('All References', 'n8n-nodes-base.code', { jsCode: `return [{ json: { refs: ${JSON.stringify(refs)} } }];` }, {
+						position: [220, 0],
+						typeVersion: 2,
+					}),
+					// Max Calls in Flight 2: Auto starts at its cap, so only larger batches can ask for more at a time.
+					actionNode('Get Many', context.credential, {
+						resource: 'order',
+						operation: 'lookUp',
+						lookUpBy: 'list',
+						references: '={{ $json.refs }}',
+						options: { batchSize: 50, maxCallsInFlight: 2, maxBatchSize: 150 },
+					}, [440, 0]),
+				],
+				connections: { [MANUAL_TRIGGER]: { main: [[{ node: 'All References', type: 'main', index: 0 }]] }, 'All References': { main: [[{ node: 'Get Many', type: 'main', index: 0 }]] } },
+			});
+			// A distant service (calls take about as long with more references in each) answering as documented: a
+			// profile whose orders lack store_id would have the node ask orders sharing a number apart, in other sizes.
+			await context.admin('POST', '/config', { ...DEFAULT_SWITCHES, latencyMs: 100 });
+			try {
+				await editor.openNode(workflow.id, 'Get Many');
+				await expect(page.locator(ids('node-parameters')).getByText('Max Batch Size', { exact: true }).count()).resolves.toBe(1);
+				await page.locator(ids('node-execute-button')).first().click();
+				const output = page.locator(ids('output-panel'));
+				await output.getByText(`${refs.length} items`).first().waitFor({ timeout: 120_000 });
+				const notice = output.getByText(/^Batch Size grew from 50 to \d+ in this run/).first();
+				await notice.waitFor({ timeout: 10_000 });
+				// Doubled at least once, and never beyond Max Batch Size.
+				const grewTo = Number((await notice.innerText()).match(/to (\d+)/)[1]);
+				expect(grewTo).toBeGreaterThanOrEqual(100);
+				expect(grewTo).toBeLessThanOrEqual(150);
+				await editor.screenshot('editor-get-many-batch-growth');
+				await page.keyboard.press('Escape');
+			} finally {
+				await context.admin('POST', '/config', { ...DEFAULT_SWITCHES, ...profileSwitches(sandboxProfile()) });
+			}
 		}, 240_000);
 
 		test('every operation opens with its own fields, and only those', async () => {

@@ -134,6 +134,29 @@ module.exports = (getContext) => {
 			await context.unpublish(workflow, triggerNode);
 		});
 
+		test('a record delivered with an empty event-type header gets 400 like one without it; with the type it runs', async () => {
+			const context = getContext();
+			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger empty type header', ['order.shipped']);
+			const [handler] = await context.publish(workflow, triggerNode, ['order.shipped']);
+			// A record alone (no event envelope): only the header can name its type. The handler's own headers carry
+			// the type it was added for, so only its secret is sent here.
+			const body = JSON.stringify({ store_id: '1001', order_number: '1000' });
+			const secret = { 'x-inventory-ops-webhook-secret': handler.handler.headers['x-inventory-ops-webhook-secret'] };
+			const post = (headers) =>
+				fetch(handler.handler.url, { method: 'POST', headers: { 'content-type': 'application/json', ...secret, ...headers }, body }).then(
+					(response) => response.status,
+				);
+
+			expect(await post({ 'x-inventory-ops-event-type': '' })).toBe(400);
+			expect(await post({})).toBe(400);
+			expect(await context.n8n.executions(workflow.id)).toEqual([]);
+			expect(await post({ 'x-inventory-ops-event-type': 'order.shipped' })).toBe(200);
+			const executions = await context.waitForExecutions(workflow.id, 1);
+			expect(eventsOf(executions)).toEqual([expect.objectContaining({ eventType: 'order.shipped', data: JSON.parse(body) })]);
+
+			await context.unpublish(workflow, triggerNode);
+		});
+
 		test('never published: zero handlers, and an event starts nothing', async () => {
 			const context = getContext();
 			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger unpublished', ['order.tags']);
