@@ -186,6 +186,24 @@ test('after a 5xx Auto rises again (only a 429 keeps it down for the rest of the
 	expect(Number(/settled on (\d+) at a time/.exec(hint.message)[1])).toBeGreaterThan(2);
 }, 60_000);
 
+test.each([404, 300])('answers the service refuses (%i) are no measure of speed: after fast refusals Auto still rises at 200 ms per call', async (status) => {
+	// The refusals come back at once (no latency), the lookups at 200 ms: were a refusal's time taken for the fastest
+	// call of the run, every lookup would look queued and Auto would never leave 4. They come after the first round,
+	// whose calls also pay for opening connections; four of them, and 200 ms, so that a stall of this process while a
+	// refusal is read cannot make it look as slow as a lookup.
+	await ctx.sandbox.config({ ...COUNTED, latencyMs: 0 });
+	await ctx.sandbox.fault({ route: ROUTE, count: 4, delayMs: 200 });
+	await ctx.sandbox.fault({ route: ROUTE, count: 4, status });
+	await ctx.sandbox.fault({ route: ROUTE, count: 32, delayMs: 200 });
+	const refs = known.slice(0, 2000);
+	const result = await ctx.run({ ...BY_LIST, options: { batchSize: 50, maxBatchSize: 50 } }, { items: [{ refs }], continueOnFail: true });
+	const calls = await ctx.sandbox.calls(ROUTE);
+	expect(calls).toHaveLength(40);
+	expect(calls.filter((call) => call.status === status)).toHaveLength(4);
+	expect(result.items.map((item) => item.json.error)).toEqual([`Fault injected by the sandbox: ${status}`]);
+	expect(mostInFlight(calls)).toBeGreaterThan(4);
+}, 60_000);
+
 test('a dropped connection lowers Auto as a 5xx does: the read is sent again, and the notice counts the failure', async () => {
 	await ctx.sandbox.config({ ...COUNTED, latencyMs: 50 });
 	await ctx.sandbox.fault({ route: ROUTE, count: 1, drop: 'before' });
