@@ -117,6 +117,22 @@ test('a service whose time grows with the batch: one doubled size is tried, foun
 	expect(growthHints(result)).toEqual([]);
 }, 60_000);
 
+test.each([404, 300])('answers the service refuses (%i) are no measure of speed: after fast refusals batches still grow', async (status) => {
+	// Both first calls are refused at once (no latency), every lookup takes 200 ms: were a refusal's time taken for
+	// the fastest call at Batch Size, no larger batch could ever look faster per reference. Two refusals, one per
+	// place in flight, so that no refused call is cut at a doubled size.
+	await ctx.sandbox.config({ ...COUNTED, latencyMs: 0 });
+	await ctx.sandbox.fault({ route: ROUTE, count: 2, status });
+	await ctx.sandbox.fault({ route: ROUTE, count: 60, delayMs: 200 });
+	const refs = known.slice(0, 3000);
+	const result = await ctx.run({ ...BY_LIST, options: { batchSize: 50, maxCallsInFlight: 2 } }, { items: [{ refs }], continueOnFail: true });
+	const calls = await ctx.sandbox.calls(ROUTE);
+	expect(calls.slice(0, 2).map((call) => call.status)).toEqual([status, status]);
+	expect(result.items.map((item) => item.json.error)).toEqual([`Fault injected by the sandbox: ${status}`]);
+	expect(Math.max(...sizesOf(calls))).toBeGreaterThanOrEqual(200);
+	expect(growthHints(result)).toEqual([expect.objectContaining({ message: expect.stringMatching(/^Batch Size grew from 50 to \d+ in this run/) })]);
+}, 60_000);
+
 test('held after a 429, Auto grows its batches instead: fewer calls for a service with a rate', async () => {
 	// Three calls per second: after the first 429 Auto never raises its number again, so larger batches are the
 	// only way to ask for more references per second.
