@@ -80,7 +80,7 @@ export class AutoCallsInFlight {
 	 * `size`: calls of one size are timed against each other (0 for the sizes the user chose); `answered` hears the
 	 * time of the attempt that answered 2xx.
 	 */
-	observer(size = 0, answered?: (ms: number) => void): CallObserver {
+	observer(size: number, answered: (ms: number) => void): CallObserver {
 		let ticket = 0;
 		let startedAt = 0;
 		return {
@@ -98,7 +98,7 @@ export class AutoCallsInFlight {
 				this.open--;
 				this.settled(ticket, status, ms, full, size);
 				this.wake();
-				if (status !== undefined && status >= 200 && status < 300) answered?.(ms);
+				if (status !== undefined && status >= 200 && status < 300) answered(ms);
 			},
 		};
 	}
