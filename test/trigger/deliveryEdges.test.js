@@ -130,6 +130,18 @@ test('a JSON null body, or a list with one unreadable entry, is refused whole, s
 	expect(harness.runs).toHaveLength(0);
 });
 
+test('an empty body is refused as no event, even when the handler header names a type', async () => {
+	const post = await publishedPoster('wf-empty', ['order.shipped']);
+	const refusal = {
+		status: 400,
+		answer: { error: 'The body is not an Inventory Ops event: expected JSON (an event, an array of events, or a record)' },
+	};
+	// n8n hands webhook() no body at all here (its body parser reads nothing from an empty body).
+	expect(await post('', { [TYPE_HEADER]: 'order.shipped' })).toEqual(refusal);
+	expect(await post('', { 'content-type': 'text/plain', [TYPE_HEADER]: 'order.shipped' })).toEqual(refusal);
+	expect(harness.runs).toHaveLength(0);
+});
+
 test('a wrong secret is answered 401 with a reason that names no secret', async () => {
 	const post = await publishedPoster('wf-401', ['order.shipped']);
 	expect(await post({ id: 's1', type: 'order.shipped', data: {} }, { [SECRET_HEADER]: 'f'.repeat(64) })).toEqual({

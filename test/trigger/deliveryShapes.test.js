@@ -25,7 +25,8 @@ test.each([
 	const [item] = harness.runs[0].items;
 	expect(item).toMatchObject({ eventType: 'order.shipped', data, eventId: withId ? eventId : null });
 	if (raw) expect(item.rawBody).toEqual(data);
-	else expect(item.rawBody).toBeUndefined();
+	// Not even a key holding undefined: the next node (Object.keys($json), a table column) would show one.
+	else expect(item).not.toHaveProperty('rawBody');
 });
 
 test('order.status.* and order.status.shipped selected: one handler, one run per event', async () => {

@@ -28,7 +28,8 @@ function firstText(object: Record<string, unknown>, keys: string[]): string | un
 	for (const key of keys) {
 		const value = object[key];
 		if (typeof value === 'string' && value.trim() !== '') return value;
-		if (key !== 'type' && typeof value === 'number' && Number.isFinite(value)) return String(value);
+		// Number.isFinite is false for anything that is not a number (it does not convert).
+		if (key !== 'type' && Number.isFinite(value)) return String(value);
 	}
 	return undefined;
 }
@@ -48,25 +49,24 @@ function readOne(body: unknown, registeredType: string | undefined): DeliveredEv
 		// A record without an event type around it: its own `id` is the record's, not the event's.
 		return registeredType === undefined ? undefined : { type: registeredType, data: body, raw: body };
 	}
-	const event: DeliveredEvent = {
+	return {
 		id: firstText(body, ID_KEYS),
 		type,
 		createdAt: firstText(body, TIME_KEYS),
-		data: dataKey === undefined ? {} : (body[dataKey] ?? {}),
+		...(dataKey === undefined ? { data: {}, raw: body } : { data: body[dataKey] ?? {} }),
 	};
-	if (dataKey === undefined) event.raw = body;
-	return event;
 }
 
 /**
  * The events of one delivery body (already parsed by n8n; a text body is parsed here), or undefined when the body is
- * not JSON, or is JSON with no event type while the handler gave none either.
+ * not JSON, or is JSON with no event type while the handler gave none either. n8n's body parser gives parsed JSON,
+ * text, or nothing (an empty body, another content type), never bytes.
  */
 export function readDeliveredEvents(body: unknown, registeredType?: string): DeliveredEvent[] | undefined {
 	let parsed = body;
-	if (typeof body === 'string' || body instanceof Uint8Array) {
+	if (typeof body === 'string') {
 		try {
-			parsed = JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString('utf8'));
+			parsed = JSON.parse(body);
 		} catch {
 			return undefined;
 		}

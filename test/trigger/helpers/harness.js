@@ -209,9 +209,10 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 			return;
 		}
 		const raw = await readBody(req);
-		// As n8n's body parser: JSON is parsed when the request says it is JSON; any other body arrives as text.
+		// As n8n's body parser: JSON is parsed when the request says it is JSON; any other body arrives as text; an
+		// empty body is left unset (parseBody reads nothing from it), so webhook() gets undefined.
 		try {
-			req.body = /json/i.test(req.headers['content-type'] ?? '') ? JSON.parse(raw) : raw;
+			req.body = raw === '' ? undefined : /json/i.test(req.headers['content-type'] ?? '') ? JSON.parse(raw) : raw;
 		} catch {
 			req.body = raw;
 		}
