@@ -24,6 +24,14 @@ describe('Custom Event Types given by an expression', () => {
 		expect(harness.runs.map((run) => run.items.map((item) => item.eventType))).toEqual([['order.created']]);
 	});
 
+	test('an undefined entry (an expression naming a missing value) adds nothing, as null does', async () => {
+		await publishedWorkflow(harness, 'wf-custom-undefined', {
+			events: ['order.shipped'],
+			customEventTypes: '={{ ["order.created", undefined] }}',
+		});
+		expect(await handlerTypes()).toEqual(['order.created', 'order.shipped']);
+	});
+
 	test('nothing (null): no custom type, the selected events are registered alone', async () => {
 		await publishedWorkflow(harness, 'wf-custom-null', {
 			events: ['order.shipped', 'item.updated'],

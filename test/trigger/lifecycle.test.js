@@ -325,6 +325,7 @@ test('test listening while published: the production handlers survive', async ()
 		[false, false],
 		[true, false],
 		[false, true],
+		[true, true],
 	]) {
 		await harness.admin('POST', '/reset');
 		harness.runs.length = 0;
@@ -362,6 +363,27 @@ test('test listening while published: the production handlers survive', async ()
 			`test listening while published (test static data ${copy ? 'copied' : 'empty'}${legacy ? ', older n8n webhook context' : ''})`,
 			left.length,
 		);
+	}
+	harness.useLegacyWebhookContext(false);
+});
+
+test('a test delivery is matched by the URL it arrived on; an older n8n, which cannot tell, refuses beside a second test registration', async () => {
+	for (const legacy of [false, true]) {
+		await harness.admin('POST', '/reset');
+		harness.runs.length = 0;
+		harness.useLegacyWebhookContext(legacy);
+		const stored = workflow(`wf-two-tests-${legacy}`, ['order.shipped']);
+		const test = await harness.listenForTest(stored);
+		// Static data is whatever was saved (an older version, a copy, a hand edit): here a second test registration,
+		// of another URL and secret, after this listener's own.
+		const { registrations } = harness.staticState(test.staticData);
+		registrations['https://n8n.old.example/webhook-test/hook-x/webhook'] = { kind: 'test', secret: 'e'.repeat(64), handlers: [] };
+
+		const { event_id: eventId } = await harness.emit('order.shipped', { order_number: '1001' });
+		// Without the served URL, guessing one of the two could accept a delivery meant for the other: refused.
+		expect((await harness.deliveries(eventId)).map((delivery) => delivery.status)).toEqual([legacy ? 401 : 200]);
+		expect(harness.runs).toHaveLength(legacy ? 0 : 1);
+		await harness.stopTest(stored, test);
 	}
 	harness.useLegacyWebhookContext(false);
 });
