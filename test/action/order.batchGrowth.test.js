@@ -160,3 +160,63 @@ test('Max Batch Size below Batch Size stops the run before any call, naming both
 	expect(fixed.error).toBeUndefined();
 	expect(fixed.items).toHaveLength(10);
 });
+
+// One call in flight (Max Calls in Flight 1): each batch is cut only after the one before answered, so the sizes the
+// sandbox receives are one exact sequence, whatever the machine's speed.
+describe('one call in flight', () => {
+	test('each size is measured by two answers before the next doubling, and a doubling needs enough references left for it', async () => {
+		await ctx.sandbox.config({ ...COUNTED, latencyMs: 100 });
+		// 1100: after 50, 50, 100, 100, 200, 200 exactly 400 are left, just enough for one batch of 400.
+		const { calls, result } = await lookUp(1100, { maxCallsInFlight: 1 });
+		expect(sizesOf(calls)).toEqual([50, 50, 100, 100, 200, 200, 400]);
+		expect(growthHints(result).map((hint) => hint.message)).toEqual([expect.stringMatching(/^Batch Size grew from 50 to 400 in this run: /)]);
+	}, 60_000);
+
+	test('a Timeout less than eight times the slowest call keeps Batch Size: a doubled call could come near it', async () => {
+		// Calls of 100 ms (200 on a new connection) are far within a Timeout of 700 ms, but a doubled batch may take
+		// twice as long, and growth keeps a margin of four below the Timeout.
+		await ctx.sandbox.config({ ...COUNTED, latencyMs: 100 });
+		const { calls, result } = await lookUp(1100, { maxCallsInFlight: 1, timeout: 700 });
+		expect(sizesOf(calls)).toEqual(Array(22).fill(50));
+		expect(growthHints(result)).toEqual([]);
+	}, 60_000);
+
+	test('a doubled size that is not faster per reference is judged on two answers, then dropped for the rest of the run', async () => {
+		await ctx.sandbox.config({ ...COUNTED, latencyMs: 10, latencyPerKbMs: 1 });
+		const { calls, result } = await lookUp(500, { maxCallsInFlight: 1 });
+		expect(sizesOf(calls)).toEqual([50, 50, 100, 100, 50, 50, 50, 50]);
+		expect(growthHints(result)).toEqual([]);
+	}, 60_000);
+
+	test('a service slow per call and per KB: the doubling that paid off is kept, the next one dropped, and the notice names both sizes', async () => {
+		// Measured here: about 440, 650 and 1120 ms for 50, 100 and 200 orders, so a reference takes 0.74 of its time
+		// at 100 and then 0.86 at 200, either side of the 0.8 that counts as faster.
+		await ctx.sandbox.config({ ...COUNTED, latencyMs: 100, latencyPerKbMs: 0.85 });
+		const { calls, result } = await lookUp(800, { maxCallsInFlight: 1 });
+		expect(sizesOf(calls)).toEqual([50, 50, 100, 100, 200, 200, 100]);
+		expect(growthHints(result).map((hint) => hint.message)).toEqual([
+			'Batch Size grew from 50 to 100 in this run: calls took about as long with more references in each, and Calls in Flight (Auto) could run no more at the same time. It stopped there because batches of 200 were not faster per reference. Set Batch Size (in Options) to 100 to start there.',
+		]);
+	}, 60_000);
+
+	test('a malformed reference in a grown batch: the notice names the grown size the service refused, not the halves that found the reference', async () => {
+		// Order numbers must be all digits: the reference at 150 is in the first batch of 100, and halving that batch
+		// down to the reference itself is refused at 50, 25, 13, 7, 4, 2 and 1 too.
+		await ctx.sandbox.config({ ...COUNTED, bulkReferencePattern: '^[0-9]+$' });
+		const refs = known.slice(0, 400).map((ref, index) => (index === 150 ? { ...ref, order_number: 'A-150' } : ref));
+		const result = await ctx.run(
+			{ ...BY_LIST, references: '={{ [$json] }}', options: { batchSize: 50, maxCallsInFlight: 1 } },
+			{ items: refs, continueOnFail: true },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.error)).toEqual(
+			refs.map((_, index) => (index === 150 ? 'body.order[0].order_number is not a valid order number' : undefined)),
+		);
+		const calls = await ctx.sandbox.calls(ROUTE);
+		expect(sizesOf(calls.filter((call) => call.status === 400))).toEqual([100, 50, 25, 13, 7, 4, 2, 1]);
+		expect(sizesOf(calls.filter((call) => call.status === 200)).slice(-2)).toEqual([100, 100]);
+		expect(growthHints(result).map((hint) => hint.message)).toEqual([
+			expect.stringMatching(/^Batch Size grew from 50 to 100 in this run: .* the service refused a batch of 100, and batches of 100 went through\. /),
+		]);
+	}, 60_000);
+});
