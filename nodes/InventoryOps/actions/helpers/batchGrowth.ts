@@ -114,8 +114,9 @@ export class BatchGrowth {
 	}
 
 	private mayDouble(places: number, atCeiling: boolean, remaining: number): boolean {
-		if (this.stopped !== undefined || this.trialFrom !== undefined || !atCeiling || this.size >= this.max) return false;
+		if (this.stopped !== undefined || !atCeiling || this.size >= this.max) return false;
 		const timing = this.timings.get(this.size);
+		// Also holds a doubling still being measured: judgeTrial leaves one open only while its size has too few answers.
 		if (timing === undefined || timing.answers < this.needed(places)) return false;
 		// Larger batches that leave places in flight empty at the end of the run would lose what they gain.
 		if (remaining < places * Math.min(this.max, this.size * 2)) return false;
