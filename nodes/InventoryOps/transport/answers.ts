@@ -181,7 +181,8 @@ export function readBulkAnswer(answer: unknown[]): { entries: BulkEntry[]; unrea
 function missingTexts(answer: Record<string, unknown>, fields: readonly string[]): string[] {
 	return fields.filter((field) => {
 		const value = answer[field];
-		return !(typeof value === 'string' && value.trim() !== '') && !(typeof value === 'number' && Number.isFinite(value));
+		// Number.isFinite is false for anything but a number (it converts nothing, unlike the global isFinite).
+		return !(typeof value === 'string' && value.trim() !== '') && !Number.isFinite(value);
 	});
 }
 
@@ -190,7 +191,7 @@ export function missingFromKitAnswer(answer: Record<string, unknown>): string[] 
 	return missingTexts(answer, ['_id', 'new_kit_id']);
 }
 
-/** What the restore was asked to match the shipment by: the service's selectors as sent. */
+/** What the restore was asked to match the shipment by: the service's selectors as sent, only those given (none undefined). */
 export interface ShipmentSelectors {
 	shipment_id?: string;
 	tracking_number?: string;
@@ -226,7 +227,7 @@ export function readRestoreAnswer(answer: Record<string, unknown>, selectors: Sh
 			: describeArrived(shipments);
 		return { missing: [...missing, `shipments (got ${got})`] };
 	}
-	const given = (Object.keys(selectors) as Array<keyof ShipmentSelectors>).filter((key) => selectors[key] !== undefined);
+	const given = Object.keys(selectors) as Array<keyof ShipmentSelectors>;
 	const matching = shipments.filter((record) => given.every((key) => String(selectorValue(record, key)) === selectors[key]));
 	if (matching.length !== 1) {
 		const got = matching.length === 0 ? 'no record matching the shipment asked for' : `${matching.length} records matching it`;
@@ -274,7 +275,7 @@ function idAt(object: Record<string, unknown>): string | undefined {
 	for (const key of ID_KEYS) {
 		const value = object[key];
 		if (typeof value === 'string' && value.trim() !== '') return value;
-		if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+		if (Number.isFinite(value)) return String(value);
 	}
 	return undefined;
 }
