@@ -92,6 +92,32 @@ describe('error bodies of every shape give message, code and trace id, never mar
 	});
 });
 
+describe('an error body of text: a web page only when it is one, and then its title alone', () => {
+	const pageTitled = (status, title) =>
+		`The service answered ${status} to /kit/create with a web page titled "${title}" (from a gateway or proxy in front of it)`;
+
+	test.each([
+		['with attributes, after other markup', '<meta charset="utf-8"><title lang="en">Down for maintenance</title>', 'Down for maintenance'],
+		['missing: the heading, its tags and &nbsp; read as spaces', '<html><body><h1>502<br>Bad&nbsp;Gateway</h1></body></html>', '502 Bad Gateway'],
+	])('a page whose title is %s', async (_, page, title) => {
+		await ctx.sandbox.fault({ route: KIT, count: 1, status: 502, body: page });
+		const result = await ctx.run(kit());
+		expect(result.error.message).toBe(pageTitled(502, title));
+	});
+
+	test.each([
+		['that names a tag after its code', 'INVALID_BODY:<body> must be JSON'],
+		['of 300 characters, the most that is kept whole', `${'word '.repeat(59)}words`],
+		// Sent JSON-encoded, so what the HTTP client parses is text in quotes: JSON, but no object or list to read.
+		['in quotes, holding brackets', JSON.stringify('"Quota [daily] exceeded"')],
+	])('text %s is the message, as sent', async (_, body) => {
+		await ctx.sandbox.fault({ route: KIT, count: 1, status: 400, body });
+		const result = await ctx.run(kit());
+		expect(result.error.httpCode).toBe('400');
+		expect(result.error.message).toBe(body.startsWith('"') ? JSON.parse(body) : body);
+	});
+});
+
 describe('Retry-After in every form: a 429 is retried, once, and the kit made once', () => {
 	test.each(['seconds', 'date', 'absent'])('%s', async (retryAfter) => {
 		await ctx.sandbox.config({ retryAfter });
