@@ -312,15 +312,30 @@ describe('Kit -> Create: the kit was made, so the item stays, saying which id is
 });
 
 describe('Webhook Handler -> Add', () => {
-	test('an answer that is not an object is an error naming it, never an item spread from text', async () => {
-		await answer('/api/webhook/add_handler', 'created');
-		const result = await ctx.run(
+	const add = () =>
+		ctx.run(
 			{ resource: 'webhookHandler', operation: 'add', eventType: 'order.shipped', name: 'N', url: 'https://example.com/h', method: 'POST', headers: {} },
 			{ continueOnFail: true },
 		);
-		expect(jsonOf(result.items)[0].error).toBe(
+
+	test('an answer that is not an object is an error naming it, never an item spread from text', async () => {
+		await answer('/api/webhook/add_handler', 'created');
+		expect(jsonOf((await add()).items)[0].error).toBe(
 			'The service answered /webhook/add_handler with text "created" where an object was expected',
 		);
+	});
+
+	test('text of 80 characters is named whole, without the mark of a cut', async () => {
+		const text = `${'queued '.repeat(11)}ok!`;
+		await answer('/api/webhook/add_handler', text);
+		expect(jsonOf((await add()).items)[0].error).toBe(
+			`The service answered /webhook/add_handler with text "${text}" where an object was expected`,
+		);
+	});
+
+	test('the id one level down is found in a later place when an earlier one holds an object without it', async () => {
+		await answer('/api/webhook/add_handler', { success: true, handler: { name: 'N' }, data: { _id: 'h-in-data' } });
+		expect(jsonOf((await add()).items)[0]).toMatchObject({ _id: 'h-in-data', idReturned: true });
 	});
 });
 
@@ -349,6 +364,14 @@ describe('Webhook Handler -> Remove: one reading with the trigger (transport/ans
 		await answer(REMOVE, { ok: 1 });
 		expect(jsonOf((await remove()).items)[0].error).toBe(
 			'The service answered /webhook/remove_handler with an object with ok, without success true or false',
+		);
+	});
+
+	test('an answer of eight fields, none of them success, is named with all eight', async () => {
+		const fields = ['ok', 'id', 'type', 'name', 'url', 'method', 'headers', 'created_at'];
+		await answer(REMOVE, Object.fromEntries(fields.map((field) => [field, 1])));
+		expect(jsonOf((await remove()).items)[0].error).toBe(
+			`The service answered /webhook/remove_handler with an object with ${fields.join(', ')}, without success true or false`,
 		);
 	});
 });
