@@ -73,6 +73,34 @@ test('a token that expires at the very millisecond of the test counts as expired
 	});
 });
 
+test('what the service said keeps the dots inside it; only those at its end give way to the full stop', async () => {
+	await sandbox.fault({ route: BULK, count: 1, status: 418, body: { error: { message: 'See docs.example.com/limits...' } } });
+	const result = await testCredential(sandbox.credentials());
+	expect(result.message).toBe(
+		`The service answered 418 to an empty order lookup at ${lookupUrl()}. The service said: See docs.example.com/limits.`,
+	);
+});
+
+describe('a wrong address where the service said nothing: the verdict in full, with nothing in place of its words', () => {
+	test('the order lookup answered 200 with text', async () => {
+		await sandbox.fault({ route: BULK, count: 1, status: 200, body: 'OK' });
+		const result = await testCredential(sandbox.credentials());
+		expect(result).toEqual({
+			status: 'Error',
+			message: `Wrong Base URL: ${lookupUrl()} answered 200 with text, not the service's JSON. The Base URL is the API address your Inventory Ops account uses (it usually ends in /api), without the operation path.`,
+		});
+	});
+
+	test('the App Base URL probe answered 200', async () => {
+		await sandbox.fault({ route: RESTORE, count: 1, status: 200, body: { success: true } });
+		const result = await testCredential(sandbox.credentials());
+		expect(result).toEqual({
+			status: 'Error',
+			message: `Wrong App Base URL: ${probeUrl()} answered 200 to a restore that names no shipment, which the service refuses as incomplete; something else answers there. The App Base URL is the address your Inventory Ops account uses for shipping (it usually ends in /s), without the operation path. The Base URL and the access token work.`,
+		});
+	});
+});
+
 describe('the order lookup answered at the edge of a range', () => {
 	test('500 as a web page: a gateway in front of the service, not a wrong Base URL', async () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 500, body: '<html><head><title>500 Internal Server Error</title></head><body></body></html>' });
