@@ -11,6 +11,7 @@ const restoreParameters = { resource: 'shipment', operation: 'restoreInventory',
 test.each([
 	['an empty Base URL', kitParameters, { baseUrl: '' }, "The credential's Base URL is empty: nothing was sent to /kit/create", 'Base URL'],
 	['a Base URL of spaces', kitParameters, { baseUrl: '   ' }, "The credential's Base URL is empty: nothing was sent to /kit/create", 'Base URL'],
+	['a Base URL that is not text (a number from an import)', kitParameters, { baseUrl: 5 }, "The credential's Base URL is empty: nothing was sent to /kit/create", 'Base URL'],
 	[
 		'an App Base URL without http(s)',
 		restoreParameters,

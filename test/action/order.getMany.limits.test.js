@@ -165,6 +165,16 @@ describe('429s share one gate and one wait budget per run', () => {
 		expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(1);
 	});
 
+	test('a Retry-After exactly as long as the wait allowed is waited for, and the run completes', async () => {
+		await ctx.sandbox.config(COUNTED);
+		await ctx.sandbox.fault({ route: ROUTE, count: 1, status: 429, retryAfter: 1 });
+		const input = known.slice(0, 3);
+		const result = await ctx.run({ ...BY_LIST, options: { rateLimitWait: 1 } }, { items: input });
+		expect(result.error).toBeUndefined();
+		expect(problemsOf(input, result.items)).toEqual([]);
+		expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.status)).toEqual([429, 200]);
+	});
+
 	test('waits that add up beyond the budget: the run stops at the first 429 that would pass it', async () => {
 		await ctx.sandbox.config(COUNTED);
 		await ctx.sandbox.fault({ route: ROUTE, count: 10, status: 429, retryAfter: 1 });
