@@ -319,6 +319,19 @@ test('remove_handler answers read as the Remove operation reads them: bare false
 	);
 });
 
+// A refusal whose reason says the service does not know the handler: it is gone, which is what removal wanted.
+test.each(['Handler not found', 'Handler notfound', 'handler not_found', 'Handler not-found', 'Unknown handler', 'No such handler', 'Handler does not exist'])(
+	'remove_handler refusing with "%s": the handler counts as removed, nothing is kept for later',
+	async (message) => {
+		if (!REMOVABLE) return;
+		const stored = workflow(`wf-remove-unknown-${message.replace(/\W+/g, '-')}`, ['order.shipped']);
+		await harness.activate(stored);
+		await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 1, status: 200, body: { success: false, message } });
+		expect(await harness.deactivate(stored)).toBe(true);
+		expect(harness.staticState(stored.staticData).leftovers).toEqual([]);
+	},
+);
+
 test('test listening while published: the production handlers survive', async () => {
 	// copy: the test starts from the production static data; legacy: a WebhookContext without getWebhookResourceUrl.
 	for (const [copy, legacy] of [
