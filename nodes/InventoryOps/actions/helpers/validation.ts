@@ -26,7 +26,8 @@ function isControl(code: number): boolean {
 function unfitForHeaderValue(text: string): boolean {
 	for (let index = 0; index < text.length; index++) {
 		const code = text.charCodeAt(index);
-		if ((isControl(code) && code !== 0x09 && code < 0x80) || code === 0x7f || code > 0xff) return true;
+		// Latin-1's upper half (0x80-0xff, C1 included) is HTTP's obs-text, which a field value may hold.
+		if ((isControl(code) && code !== 0x09 && code < 0x80) || code > 0xff) return true;
 	}
 	return false;
 }
@@ -86,7 +87,8 @@ export class ItemValidator {
 		if (typeof value === 'string' && !DECIMAL.test(value.trim())) {
 			this.fail(field, `must be a decimal number such as 12 or 12.50, got ${describe(value)}`);
 		}
-		const number = typeof value === 'string' ? Number(value.trim()) : value;
+		// Number() skips the same surrounding whitespace as trim(), which the decimal check above allowed.
+		const number = typeof value === 'string' ? Number(value) : value;
 		if (typeof number !== 'number' || !Number.isFinite(number)) {
 			this.fail(field, `must be a number, got ${describe(value)}`);
 		}
@@ -105,7 +107,7 @@ export class ItemValidator {
 
 	/** One of the values an options field offers (an expression can give anything). */
 	oneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T {
-		if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+		if (!(allowed as readonly unknown[]).includes(value)) {
 			this.fail(field, `must be one of ${allowed.join(', ')}, got ${describe(value)}`);
 		}
 		return value as T;
@@ -120,7 +122,8 @@ export class ItemValidator {
 
 	/** A list of texts; a single text or a comma-separated text is read as a list too. */
 	textList(value: unknown, field: string): string[] | undefined {
-		if (value === undefined || value === null || value === '') return undefined;
+		// Empty text needs no case of its own: its one empty entry is dropped below like any other.
+		if (value === undefined || value === null) return undefined;
 		const entries = Array.isArray(value)
 			? value
 			: typeof value === 'string'
@@ -143,15 +146,16 @@ export class ItemValidator {
 		try {
 			parsed = new URL(url);
 		} catch {
-			parsed = undefined;
+			// Not a URL at all: refused below with the other unusable addresses.
 		}
 		// Read as written, not as a lenient parser repairs it: "https:///x" or "https:\\x" are not taken as a host.
 		const written = /^https?:\/\/[^/?#\\][^\\]*$/i.test(url);
-		if (parsed === undefined || !written || !['http:', 'https:'].includes(parsed.protocol) || parsed.hostname === '') {
+		// An http(s) URL with an empty host does not parse, so a parsed one always has a host.
+		if (parsed === undefined || !written || !['http:', 'https:'].includes(parsed.protocol)) {
 			this.fail(field, 'must be an http:// or https:// address with a host, e.g. https://example.com/hook');
 		}
-		const hasCredentials = hasUrlCredentials(url) || parsed.username !== '' || parsed.password !== '';
-		return { url, shown: withoutUrlCredentials(url), hasCredentials };
+		// A user name or password the URL parser finds is an '@' in the authority, which hasUrlCredentials finds too.
+		return { url, shown: withoutUrlCredentials(url), hasCredentials: hasUrlCredentials(url) };
 	}
 
 	/**
