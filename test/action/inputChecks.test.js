@@ -30,6 +30,9 @@ describe('URLs are read in full, not only at the start', () => {
 		['a CR/LF in the path', 'https://example.com/ho\r\nok', "Item 0: 'URL' must not contain spaces"],
 		['a NUL in the query', 'https://example.com/hook?a=\u0000', "Item 0: 'URL' must not contain spaces"],
 		['a tab at the end of the host', 'https://example.com\t/hook', "Item 0: 'URL' must not contain spaces"],
+		['a DEL in the path', 'https://example.com/ho\u007fok', "Item 0: 'URL' must not contain spaces"],
+		['the first C1 control in the path', 'https://example.com/ho\u0080ok', "Item 0: 'URL' must not contain spaces"],
+		['the last C1 control in the path', 'https://example.com/ho\u009fok', "Item 0: 'URL' must not contain spaces"],
 		['another scheme', 'ftp://example.com/hook', "Item 0: 'URL' must be an http:// or https:// address with a host"],
 		['no host', 'https:///hook', "Item 0: 'URL' must be an http:// or https:// address with a host"],
 		[
@@ -37,6 +40,14 @@ describe('URLs are read in full, not only at the start', () => {
 			'https:\\\\example.com/hook',
 			"Item 0: 'URL' must be an http:// or https:// address with a host",
 		],
+		// A lenient parser reads the first two as an address with a host, not as the user meant; the last does not parse.
+		[
+			'one slash, with a full URL later in the query',
+			'https:/example.com/hook?next=https://example.org/',
+			"Item 0: 'URL' must be an http:// or https:// address with a host",
+		],
+		['a backslash after the host', 'https://example.com\\hook', "Item 0: 'URL' must be an http:// or https:// address with a host"],
+		['a port beyond 65535', 'https://example.com:99999/hook', "Item 0: 'URL' must be an http:// or https:// address with a host"],
 	])('%s is refused before any call', async (_, url, message) => {
 		const [[itemIndex, error]] = await addEach([{ json: { url } }]);
 		expect(itemIndex).toBe(0);
@@ -44,8 +55,10 @@ describe('URLs are read in full, not only at the start', () => {
 		expect(await ctx.sandbox.calls(ADD)).toHaveLength(0);
 	});
 
-	test('a well-formed URL is sent as given', async () => {
-		const url = 'http://127.0.0.1:8080/hooks/inventory?x=1#top';
+	test.each([
+		['a port, query and fragment', 'http://127.0.0.1:8080/hooks/inventory?x=1#top'],
+		['a Latin-1 letter in the path', 'https://example.com/caf\u00e9'],
+	])('a well-formed URL with %s is sent as given', async (_, url) => {
 		expect(await addEach([{ json: { url } }])).toEqual([[0, undefined]]);
 		expect((await ctx.sandbox.calls(ADD)).map((call) => call.body.handler.url)).toEqual([url]);
 	});
@@ -70,6 +83,18 @@ describe('handler headers follow HTTP', () => {
 		);
 		expect(errors).toEqual([[0, expect.stringMatching(/^Item 0: 'Headers\[1\]\.value' must not contain line breaks/)]]);
 		expect(await ctx.sandbox.calls(ADD)).toHaveLength(0);
+	});
+
+	test('values HTTP allows are sent as given (Latin-1 is its obs-text), a missing value as empty text', async () => {
+		const latin1 = 'caf\u00e9 \u0080\u0085\u009f\u00ff';
+		const errors = await addEach(
+			[{ json: { url: 'https://example.com/hook' } }],
+			withHeader([{ name: 'X-Latin', value: latin1 }, { name: 'X-Empty' }]),
+		);
+		expect(errors).toEqual([[0, undefined]]);
+		expect((await ctx.sandbox.calls(ADD)).map((call) => call.body.handler.headers)).toEqual([
+			{ 'X-Latin': latin1, 'X-Empty': '' },
+		]);
 	});
 
 	test('two names that differ only in letter case are refused, naming the second', async () => {
@@ -224,6 +249,17 @@ describe('Kit -> Create', () => {
 			expect(await ctx.sandbox.calls(KIT)).toHaveLength(0);
 		},
 	);
+
+	test.each([
+		['of 60 characters is named in full', 'k'.repeat(60), `'data.${'k'.repeat(60)}'`],
+		['of 61 characters is cut to 60, as JSON text', 'k'.repeat(61), `'data."${'k'.repeat(60)}\u2026"'`],
+		['with a quote is named as JSON text', "it's", `'data."it's"'`],
+	])('an unknown key %s', async (_, key, shown) => {
+		const result = await create({ name: 'Kit', sku: 'K-LONG', [key]: 1 });
+		const expected = `Item 0: ${shown} is not a field of a kit (known: `;
+		expect(jsonOf(result.items)[0].error.slice(0, expected.length)).toBe(expected);
+	});
+
 	test('an unknown key with quotes or line breaks is named as JSON text, on one line', async () => {
 		const result = await create('{"name":"Kit","sku":"K-ODD","items":[{"sku":"ANY","quantity":1,"it\'s\\n":1}]}');
 		const [json] = jsonOf(result.items);
@@ -317,6 +353,30 @@ describe('options given by expression are checked too', () => {
 			{ continueOnFail: true },
 		);
 		expect(jsonOf(result.items)[0].error).toBe("Item 0: 'Input Mode' must be one of fields, json, got text");
+		expect(await ctx.sandbox.calls(KIT)).toHaveLength(0);
+	});
+
+	test('a Timeout of exactly the longest a timer can wait is accepted', async () => {
+		const result = await ctx.run({
+			resource: 'webhookHandler',
+			operation: 'remove',
+			handlerId: 'h1',
+			options: { timeout: 2_147_483_647 },
+		});
+		// The sandbox knows no handler h1: its refusal shows the call was sent.
+		expect(result.error.message).toBe('No webhook handler with _id h1');
+		expect(await ctx.sandbox.calls('/api/webhook/remove_handler')).toHaveLength(1);
+	});
+
+	test.each([
+		['empty text', ''],
+		['blank text', '={{ "  " }}'],
+	])('Kit -> Create with Input Mode %s fails saying it got empty text', async (_, inputMode) => {
+		const result = await ctx.run(
+			{ resource: 'kit', operation: 'create', inputMode, name: 'Kit', sku: 'K-MODE' },
+			{ continueOnFail: true },
+		);
+		expect(jsonOf(result.items)[0].error).toBe("Item 0: 'Input Mode' must be one of fields, json, got empty text");
 		expect(await ctx.sandbox.calls(KIT)).toHaveLength(0);
 	});
 

@@ -46,3 +46,36 @@ test('a tag that is not text is refused before any call, naming its place in dat
 	expect(jsonOf(form.items).map((json) => json.error)).toEqual(["Item 0: 'tags[0]' must be text, got a boolean"]);
 	expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(0);
 });
+
+describe('JSON values written as text are read as the user meant them', () => {
+	test.each([
+		['active "true"', { active: 'true' }, { active: true }],
+		['active "false"', { active: 'false' }, { active: false }],
+		['barcodes as comma-separated text', { barcodes: '0123, 0456' }, { barcodes: ['0123', '0456'] }],
+		['barcodes with an empty entry', { barcodes: '0123,,0456' }, { barcodes: ['0123', '0456'] }],
+		['tags with a blank entry', { tags: ['bundle', ' ', 'gift'] }, { tags: ['bundle', 'gift'] }],
+		['barcodes null', { barcodes: null }, {}],
+		['barcodes empty text', { barcodes: '' }, {}],
+	])('%s', async (_, given, sent) => {
+		const result = await ctx.run(jsonMode, { items: [{ kit: { name: 'Read', sku: 'KIT-READ-1', ...given } }] });
+		expect(result.error).toBeUndefined();
+		expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.body)).toEqual([
+			{ data: { name: 'Read', sku: 'KIT-READ-1', ...sent } },
+		]);
+	});
+});
+
+// The message describes the bad value, so a user sees that an expression gave blank text or null, not some text.
+test.each([
+	[
+		'a blank quantity',
+		{ name: 'Blank', sku: 'K-B', items: [{ sku: 'ANY', quantity: '  ' }] },
+		"Item 0: 'data.items[0].quantity' must be a decimal number such as 12 or 12.50, got empty text",
+	],
+	['a blank active', { name: 'Blank', sku: 'K-B', active: ' ' }, "Item 0: 'data.active' must be true or false, got empty text"],
+	['a kit that is null', null, "Item 0: 'Kit Data (JSON)' must be a JSON object, got null"],
+])('%s is refused before any call, saying what it got', async (_, kit, message) => {
+	const result = await ctx.run(jsonMode, { items: [{ kit }], continueOnFail: true });
+	expect(jsonOf(result.items).map((json) => json.error)).toEqual([message]);
+	expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(0);
+});
