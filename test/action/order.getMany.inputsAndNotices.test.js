@@ -98,6 +98,9 @@ describe('settings of the whole run are named in their errors, before any call',
 		[{ simplify: '={{ $json.by }}' }, 'Simplify'],
 		[{ options: { maxCallsInFlight: '={{ $json.by }}' } }, 'Max Calls in Flight'],
 		[{ options: { rateLimitWait: '={{ $json.by }}' } }, 'Rate Limit Wait (Seconds)'],
+		[{ simplify: false, options: { output: '={{ $json.by }}' } }, 'Output'],
+		[{ options: { callsInFlight: '={{ $json.by }}' } }, 'Calls in Flight'],
+		[{ options: { maxBatchSize: '={{ $json.by }}' } }, 'Max Batch Size'],
 		[{ lookUpBy: 'itemFields', orderNumberField: '={{ $json.by }}' }, 'Order Number Field'],
 	])('%j as an expression stops the run naming %s', async (parameters, setting) => {
 		const result = await ctx.run(
@@ -115,6 +118,8 @@ describe('settings of the whole run are named in their errors, before any call',
 		[{ options: { rateLimitWait: 3601 } }, "Item 0: 'Rate Limit Wait (Seconds)' must be a whole number from 0 to 3600"],
 		[{ options: { timeout: 0 } }, "Item 0: 'Timeout' must be a whole number from 1 to 2147483647"],
 		[{ options: { maxCallsInFlight: 65 } }, "Item 0: 'Max Calls in Flight' must be a whole number from 1 to 64"],
+		[{ options: { maxBatchSize: 0 } }, "Item 0: 'Max Batch Size' must be a whole number from 1 to 10000"],
+		[{ simplify: 'yes' }, "Item 0: 'Simplify' must be true or false, got text"],
 		[{ lookUpBy: 'itemFields', orderNumberField: '  ' }, "Item 0: 'Order Number Field' is required and must not be empty"],
 		[{ lookUpBy: 'itemFields', storeIdField: ' ' }, "Item 0: 'Store ID Field' is required and must not be empty"],
 	])('%j stops the run: %s', async (parameters, message) => {

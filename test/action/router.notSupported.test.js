@@ -60,3 +60,20 @@ test.each([
 	});
 	expect(await ctx.sandbox.calls()).toEqual([]);
 });
+
+// The pair is read once for all items, so an imported expression for it must name the setting it sits in.
+test.each([
+	[{ resource: '={{ $json.r }}', operation: 'add' }, 'Resource'],
+	[{ resource: 'webhookHandler', operation: '={{ $json.r }}' }, 'Operation'],
+])('%j: the run fails naming %s as taking no expression, and nothing is sent', async (pair, setting) => {
+	const result = await ctx.run(
+		{ ...pair, eventType: 'order.shipped', name: 'Notify warehouse', url: 'https://example.com/hooks/inventory' },
+		{ items: [{ json: { r: 'webhookHandler' } }, { json: { r: 'add' } }] },
+	);
+	expect(result.items).toEqual([]);
+	expect(result.error).toMatchObject({
+		name: 'NodeOperationError',
+		message: `'${setting}' takes no expression: it holds for the whole run, and n8n passed "{{ $json.r }}" on as text`,
+	});
+	expect(await ctx.sandbox.calls()).toEqual([]);
+});

@@ -192,3 +192,19 @@ describe('going on after errors: every item comes out paired with its input item
 		expect(result.error.context.itemIndex).toBe(1);
 	});
 });
+
+test('two lookup calls in flight both fail: the run stops on the failure that came first, naming its item', async () => {
+	// The first call is held back and fails later; the second fails at once. Items are output in order, so an error
+	// taken from the output (item 0's) instead of the one that stopped the run would name the wrong failure.
+	await ctx.sandbox.fault({ route: BULK, count: 1, status: 404, delayMs: 400 });
+	await ctx.sandbox.fault({ route: BULK, count: 1, status: 403 });
+	const result = await ctx.run(
+		{ ...lookup, storeId: '={{ $json.store }}', orderNumber: '={{ $json.number }}', options: { batchSize: 1, callsInFlight: 2 } },
+		{ items: [{ store: '1001', number: 'first' }, { store: '1001', number: 'second' }] },
+	);
+	const calls = await ctx.sandbox.calls(BULK);
+	expect(calls.map((call) => call.status).sort()).toEqual([403, 404]);
+	const fastFailure = calls.find((call) => call.status === 403);
+	expect(result.error.httpCode).toBe('403');
+	expect(result.error.context.itemIndex).toBe(fastFailure.body.order[0].order_number === 'first' ? 0 : 1);
+});

@@ -83,6 +83,24 @@ test('when the service returns no _id the output says so instead of inventing on
 	expect(result.items[0].json._id).toBeUndefined();
 });
 
+test('lists in the answer stay lists, with the password of every URL in them removed', async () => {
+	// A service that answers with the handler's delivery targets, one of them carrying the credentials it was given.
+	await ctx.sandbox.fault({
+		route: ADD,
+		count: 1,
+		status: 200,
+		body: { success: true, _id: 'h-lists', targets: ['https://hooks:pw@example.com/a', 'https://example.com/b'], retries: [1, 5] },
+	});
+	const result = await ctx.run(addParameters());
+	expect(result.error).toBeUndefined();
+	expect(result.items[0].json).toMatchObject({
+		_id: 'h-lists',
+		targets: ['https://example.com/a', 'https://example.com/b'],
+		retries: [1, 5],
+	});
+	expect(JSON.stringify(result.items)).not.toContain('pw@');
+});
+
 test('bad URL and header name fail the item before any call, naming the field', async () => {
 	const result = await ctx.run(
 		addParameters({

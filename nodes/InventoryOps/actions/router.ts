@@ -22,8 +22,8 @@ function executeOf(resource: unknown, operation: unknown): Execute | undefined {
 	if (typeof resource !== 'string' || typeof operation !== 'string' || !Object.hasOwn(RESOURCES, resource)) return undefined;
 	const operations = RESOURCES[resource];
 	const module = Object.hasOwn(operations, operation) ? operations[operation] : undefined;
-	const execute = (module as { execute?: unknown } | undefined)?.execute;
-	return typeof execute === 'function' ? (execute as Execute) : undefined;
+	// Every export is an operation module or `description` (a list, without `execute`).
+	return (module as { execute?: Execute } | undefined)?.execute;
 }
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

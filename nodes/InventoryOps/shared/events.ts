@@ -83,7 +83,8 @@ export function isWildcardPattern(pattern: string): boolean {
  * one more segment after `prefix.` (`order.status.*` matches `order.status.shipped`, not `order.status`).
  */
 export function matchesEventType(pattern: string, type: string): boolean {
-	if (typeof pattern !== 'string' || typeof type !== 'string' || type === '') return false;
+	// No pattern is empty (combineEventTypes), so an empty type matches none without a check of its own.
+	if (typeof pattern !== 'string' || typeof type !== 'string') return false;
 	if (!isWildcardPattern(pattern)) return pattern === type;
 	const prefix = pattern.slice(0, -1); // keeps the dot: 'order.status.'
 	return type.length > prefix.length && type.startsWith(prefix);
@@ -106,9 +107,9 @@ export function parseCustomEventTypes(value: unknown): string[] {
 		.filter((entry) => entry !== '');
 }
 
-/** The selected and custom types together, each once, in the order given. */
+/** The selected and custom types together (each already trimmed and not empty: parseCustomEventTypes), each once, in the order given. */
 export function combineEventTypes(selected: readonly string[], custom: readonly string[]): string[] {
-	return [...new Set([...selected, ...custom].map((entry) => entry.trim()).filter((entry) => entry !== ''))];
+	return [...new Set([...selected, ...custom])];
 }
 
 /**

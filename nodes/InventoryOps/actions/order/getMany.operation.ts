@@ -265,7 +265,8 @@ function readSettings(this: IExecuteFunctions, itemCount: number): { lookUp: Loo
  * the node cannot honour both, and sending less than Batch Size would undo a setting the user chose.
  */
 function readMaxBatchSize(check: ItemValidator, given: unknown, batchSize: number, auto: boolean): number {
-	if (given === null || given === undefined) return Math.max(DEFAULT_MAX_BATCH_SIZE, batchSize);
+	// Not set: n8n gives the fallback, null (it throws for a parameter it gets as undefined).
+	if (given === null) return Math.max(DEFAULT_MAX_BATCH_SIZE, batchSize);
 	const maxBatchSize = check.count(given, 'Max Batch Size', 1, 10_000);
 	if (auto && maxBatchSize < batchSize) {
 		check.fail('Max Batch Size', `must not be below Batch Size (${batchSize}), got ${maxBatchSize}`);
