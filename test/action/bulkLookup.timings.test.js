@@ -1,0 +1,91 @@
+// Get Many's lookup with Calls in Flight: Auto, from the compiled package with chosen call times. Driven directly
+// because which calls Auto times against each other decides a step of one call, and only exact times show it (the
+// sandbox's latency never gives them); n8n's context is a stand-in that answers each call when the test says.
+const path = require('node:path');
+
+const { lookUpOrders } = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/actions/order/bulkLookup.js'));
+
+// The only clock the lookup reads: each call answers exactly `ms` after it was sent.
+let now = 0;
+let clock;
+beforeEach(() => {
+	now = 0;
+	clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+});
+afterEach(() => {
+	clock.mockRestore();
+});
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Looks up `count` references in batches of `batchSize` with Auto up to `cap` calls in flight. `answerNext(pending)`
+ * picks which call in flight answers next and after how many ms (every answer: no order found). Resolves to what
+ * the run reports about its calls in flight (the notice's numbers) and the sizes of the calls in the order sent.
+ */
+async function lookUp({ count, batchSize, maxBatchSize = batchSize, cap, answerNext }) {
+	const pending = [];
+	const sizes = [];
+	const context = {
+		getNode: () => ({ name: 'Inventory Ops', type: 'inventoryOps', typeVersion: 1, parameters: {} }),
+		continueOnFail: () => false,
+		getCredentials: async () => ({ baseUrl: 'http://inventory.invalid', accessToken: 't' }),
+		helpers: {
+			httpRequestWithAuthentication: (type, request) =>
+				new Promise((resolve) => {
+					sizes.push(request.body.order.length);
+					pending.push({ size: request.body.order.length, sentAt: now, answer: () => resolve({ statusCode: 200, headers: {}, body: [] }) });
+				}),
+		},
+	};
+	const asked = new Map();
+	for (let n = 0; n < count; n++) {
+		asked.set(`s1/${n}`, { reference: { store_id: 's1', order_number: String(n) }, itemIndexes: [0] });
+	}
+	const settings = { batchSize, callsInFlight: 'auto', maxCallsInFlight: cap, maxBatchSize, timeoutMs: 60_000, rateLimitWaitMs: 0 };
+	let done = false;
+	const run = lookUpOrders.call(context, asked, settings, (entry) => entry).then((results) => {
+		done = true;
+		return results;
+	});
+	await settle();
+	while (!done) {
+		const { call, ms } = answerNext(pending);
+		pending.splice(pending.indexOf(call), 1);
+		now = call.sentAt + ms;
+		call.answer();
+		await settle();
+	}
+	return { report: (await run).callsInFlight, sizes };
+}
+
+test('a short last batch that answers fast makes the full batches still in flight look queued: Auto takes a call off', async () => {
+	// Batches of 10 answer in 100 ms until Auto has climbed to 5; the last batch (3 references) answers in 20 ms
+	// before the four full ones in flight. Batches up to Batch Size are one size to Auto, so 100 ms is now more than
+	// twice the fastest: each of the four takes a call off, down to the 4 Auto starts from.
+	const { report, sizes } = await lookUp({
+		count: 303,
+		batchSize: 10,
+		cap: 5,
+		answerNext: (pending) => {
+			const last = pending.find((call) => call.size < 10);
+			return last ? { call: last, ms: 20 } : { call: pending[0], ms: 100 };
+		},
+	});
+	expect(sizes.at(-1)).toBe(3);
+	expect(report).toMatchObject({ peak: 5, settledOn: 4 });
+});
+
+test('a grown batch is timed against batches of its own size, not against Batch Size: a slower one takes no call off', async () => {
+	// At 5 in flight (Max Calls in Flight) batches double to 20, and the run ends on them; they answer in 250 ms, more
+	// than twice the 100 ms of a batch of 10, which is what a larger batch costs and no sign of queueing.
+	const { report, sizes } = await lookUp({
+		count: 260,
+		batchSize: 10,
+		maxBatchSize: 20,
+		cap: 5,
+		answerNext: (pending) => ({ call: pending[0], ms: pending[0].size > 10 ? 250 : 100 }),
+	});
+	expect(sizes).toEqual([...Array(16).fill(10), ...Array(5).fill(20)]);
+	expect(report).toMatchObject({ peak: 5, settledOn: 5 });
+});
