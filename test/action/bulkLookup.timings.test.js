@@ -3,18 +3,12 @@
 // sandbox's latency never gives them); n8n's context is a stand-in that answers each call when the test says.
 const path = require('node:path');
 
+const { useFakeClock } = require('../helpers/fakeClock');
+
 const { lookUpOrders } = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/actions/order/bulkLookup.js'));
 
-// The only clock the lookup reads: each call answers exactly `ms` after it was sent.
-let now = 0;
-let clock;
-beforeEach(() => {
-	now = 0;
-	clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
-});
-afterEach(() => {
-	clock.mockRestore();
-});
+// The clock the lookup reads: each call answers exactly `ms` after it was sent.
+const clock = useFakeClock();
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -34,7 +28,7 @@ async function lookUp({ count, batchSize, maxBatchSize = batchSize, cap, answerN
 			httpRequestWithAuthentication: (type, request) =>
 				new Promise((resolve) => {
 					sizes.push(request.body.order.length);
-					pending.push({ size: request.body.order.length, sentAt: now, answer: () => resolve({ statusCode: 200, headers: {}, body: [] }) });
+					pending.push({ size: request.body.order.length, sentAt: clock.now, answer: () => resolve({ statusCode: 200, headers: {}, body: [] }) });
 				}),
 		},
 	};
@@ -52,7 +46,7 @@ async function lookUp({ count, batchSize, maxBatchSize = batchSize, cap, answerN
 	while (!done) {
 		const { call, ms } = answerNext(pending);
 		pending.splice(pending.indexOf(call), 1);
-		now = call.sentAt + ms;
+		clock.now = call.sentAt + ms;
 		call.answer();
 		await settle();
 	}

@@ -3,18 +3,12 @@
 // with the sandbox's latency, in order.callsInFlight.test.js). `limit` is how many calls the run keeps in flight.
 const path = require('node:path');
 
+const { useFakeClock } = require('../helpers/fakeClock');
+
 const { AutoCallsInFlight } = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/actions/helpers/callsInFlight.js'));
 
-// The only clock Auto reads: a call is sent at 0 and answers at the time the test gives it.
-let now = 0;
-let clock;
-beforeEach(() => {
-	now = 0;
-	clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
-});
-afterEach(() => {
-	clock.mockRestore();
-});
+// The clock Auto reads: a call is sent at 0 and answers at the time the test gives it.
+const clock = useFakeClock();
 
 /** A run of Auto up to `cap` in which every place in flight is taken before each answer, as in a long lookup. */
 function autoRun(cap = 16) {
@@ -24,7 +18,7 @@ function autoRun(cap = 16) {
 		while (open.length < auto.limit) {
 			const call = auto.observer(0, () => {});
 			await call.admit();
-			now = 0;
+			clock.now = 0;
 			call.sending();
 			open.push(call);
 		}
@@ -32,7 +26,7 @@ function autoRun(cap = 16) {
 	/** The oldest call in flight answers `status` after `ms`; resolves to the number in flight after it. */
 	const answer = async (ms, status = 200) => {
 		await fill();
-		now = ms;
+		clock.now = ms;
 		open.shift().settled(status);
 		return auto.limit;
 	};
