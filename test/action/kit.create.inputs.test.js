@@ -74,6 +74,7 @@ test.each([
 	],
 	['a blank active', { name: 'Blank', sku: 'K-B', active: ' ' }, "Item 0: 'data.active' must be true or false, got empty text"],
 	['a kit that is null', null, "Item 0: 'Kit Data (JSON)' must be a JSON object, got null"],
+	['a kit that is a list', [{ name: 'Listed' }], "Item 0: 'Kit Data (JSON)' must be a JSON object, got a list"],
 ])('%s is refused before any call, saying what it got', async (_, kit, message) => {
 	const result = await ctx.run(jsonMode, { items: [{ kit }], continueOnFail: true });
 	expect(jsonOf(result.items).map((json) => json.error)).toEqual([message]);

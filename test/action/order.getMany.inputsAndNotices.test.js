@@ -120,6 +120,7 @@ describe('settings of the whole run are named in their errors, before any call',
 		[{ options: { maxCallsInFlight: 65 } }, "Item 0: 'Max Calls in Flight' must be a whole number from 1 to 64"],
 		[{ options: { maxBatchSize: 0 } }, "Item 0: 'Max Batch Size' must be a whole number from 1 to 10000"],
 		[{ simplify: 'yes' }, "Item 0: 'Simplify' must be true or false, got text"],
+		[{ simplify: 1 }, "Item 0: 'Simplify' must be true or false, got the number 1"],
 		[{ lookUpBy: 'itemFields', orderNumberField: '  ' }, "Item 0: 'Order Number Field' is required and must not be empty"],
 		[{ lookUpBy: 'itemFields', storeIdField: ' ' }, "Item 0: 'Store ID Field' is required and must not be empty"],
 	])('%j stops the run: %s', async (parameters, message) => {

@@ -74,14 +74,14 @@ test('split, an empty shipments list and no _id: the one item names everything t
 	expect(result.items[0].pairedItem).toEqual({ item: 0 });
 });
 
-test('a Carrier Shipment ID that is not text fails the item naming the field, and nothing is sent', async () => {
-	const result = await restore(
-		{ shipmentId: '', carrierShipmentId: '={{ $json.carrier }}' },
-		{ items: [{ carrier: { id: 'carrier-ship-2' } }] },
-	);
+test.each([
+	[{ id: 'carrier-ship-2' }, 'an object'],
+	[['carrier-ship-2'], 'a list'],
+])('a Carrier Shipment ID that is not text (%j) fails the item naming the field and what it got, and nothing is sent', async (carrier, got) => {
+	const result = await restore({ shipmentId: '', carrierShipmentId: '={{ $json.carrier }}' }, { items: [{ carrier }] });
 	expect(jsonOf(result.items)).toEqual([
 		{
-			error: expect.stringMatching(/^Item 0: 'Carrier Shipment ID' must be text, got /),
+			error: `Item 0: 'Carrier Shipment ID' must be text, got ${got}`,
 			details: { description: "Fix the value of 'Carrier Shipment ID' in input item 0 and run again." },
 		},
 	]);
