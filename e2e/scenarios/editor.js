@@ -197,7 +197,10 @@ module.exports = (getContext) => {
 			await context.admin('POST', '/config', { ...DEFAULT_SWITCHES, latencyMs: 100 });
 			try {
 				await editor.openNode(workflow.id, 'Get Many');
-				await expect(page.locator(ids('node-parameters')).getByText('Max Batch Size', { exact: true }).count()).resolves.toBe(1);
+				// The options render after the panel opens: wait for the field rather than counting at once.
+				const maxBatchSize = page.locator(ids('node-parameters')).getByText('Max Batch Size', { exact: true });
+				await maxBatchSize.first().waitFor({ timeout: 30_000 });
+				await expect(maxBatchSize.count()).resolves.toBe(1);
 				await page.locator(ids('node-execute-button')).first().click();
 				const output = page.locator(ids('output-panel'));
 				await output.getByText(`${refs.length} items`).first().waitFor({ timeout: 120_000 });

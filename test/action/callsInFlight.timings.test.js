@@ -78,7 +78,7 @@ test('held at 5 by a 429, Auto keeps what it had gained toward the next call: af
 	const run = autoRun();
 	await run.answers(8, 10);
 	await run.riseTo(10, 10);
-	// A 503 halves it to 5; a call of the round before answers flat (5.2), then another of that round answers 429:
+	// A 503 halves it to 5; a call of the round before answers flat (the window is then a fifth above 5), then another of that round answers 429:
 	// the round was cut already, so the 429 only holds it at 5 for the rest of the run.
 	expect(await run.answer(10, 503)).toBe(5);
 	expect(await run.answer(10)).toBe(5);

@@ -363,8 +363,9 @@ describe('options given by expression are checked too', () => {
 			handlerId: 'h1',
 			options: { timeout: 2_147_483_647 },
 		});
-		// The sandbox knows no handler h1: its refusal shows the call was sent.
-		expect(result.error.message).toBe('No webhook handler with _id h1');
+		// The sandbox knows no handler h1: whatever the profile's service answers (a 404 or success: false), the call
+		// was sent, so the Timeout was accepted.
+		expect(result.error?.message ?? '').not.toMatch(/Timeout/);
 		expect(await ctx.sandbox.calls('/api/webhook/remove_handler')).toHaveLength(1);
 	});
 

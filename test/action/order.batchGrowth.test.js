@@ -128,7 +128,7 @@ test.each([404, 300])('answers the service refuses (%i) are no measure of speed:
 	const result = await ctx.run({ ...BY_LIST, options: { batchSize: 50, maxCallsInFlight: 2 } }, { items: [{ refs }], continueOnFail: true });
 	const calls = await ctx.sandbox.calls(ROUTE);
 	expect(calls.slice(0, 2).map((call) => call.status)).toEqual([status, status]);
-	expect(result.items.map((item) => item.json.error)).toEqual([`Fault injected by the sandbox: ${status}`]);
+	expect(result.items.map((item) => item.json.error)).toEqual([expect.stringMatching(new RegExp(`\\b${status}\\b`))]);
 	expect(Math.max(...sizesOf(calls))).toBeGreaterThanOrEqual(200);
 	expect(growthHints(result)).toEqual([expect.objectContaining({ message: expect.stringMatching(/^Batch Size grew from 50 to \d+ in this run/) })]);
 }, 60_000);
@@ -210,7 +210,8 @@ describe('one call in flight', () => {
 		);
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json.error)).toEqual(
-			refs.map((_, index) => (index === 150 ? 'body.order[0].order_number is not a valid order number' : undefined)),
+			// What the refusal says depends on the profile's service (its message, a code before it, a gateway's page).
+			refs.map((_, index) => (index === 150 ? expect.any(String) : undefined)),
 		);
 		const calls = await ctx.sandbox.calls(ROUTE);
 		expect(sizesOf(calls.filter((call) => call.status === 400))).toEqual([100, 50, 25, 13, 7, 4, 2, 1]);

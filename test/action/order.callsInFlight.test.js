@@ -200,7 +200,7 @@ test.each([404, 300])('answers the service refuses (%i) are no measure of speed:
 	const calls = await ctx.sandbox.calls(ROUTE);
 	expect(calls).toHaveLength(40);
 	expect(calls.filter((call) => call.status === status)).toHaveLength(4);
-	expect(result.items.map((item) => item.json.error)).toEqual([`Fault injected by the sandbox: ${status}`]);
+	expect(result.items.map((item) => item.json.error)).toEqual([expect.stringMatching(new RegExp(`\\b${status}\\b`))]);
 	expect(mostInFlight(calls)).toBeGreaterThan(4);
 }, 60_000);
 
