@@ -11,10 +11,12 @@ const tempDirName = join(tmpdir(), `stryker-${createHash('sha256').update(proces
 
 // For test/mutation/build.js, which runs in the sandbox.
 process.env.MUTATION_CHECKOUT = process.cwd();
+// Written by the killer-first reporter before the mutant runs, read by every worker (killerFirst.mjs).
+process.env.MUTATION_KILLER_HINTS = join(process.cwd(), 'reports/mutation/killer-hints.json');
 
 export default {
 	testRunner: 'jest',
-	plugins: ['@stryker-mutator/jest-runner', './test/mutation/ignoreDescriptions.mjs'],
+	plugins: ['@stryker-mutator/jest-runner', './test/mutation/ignoreDescriptions.mjs', './test/mutation/killerFirst.mjs'],
 	ignorers: ['n8nDescriptions'],
 	jest: { configFile: 'test/mutation/jest.config.js', enableFindRelatedTests: false },
 	coverageAnalysis: 'perTest',
@@ -41,7 +43,7 @@ export default {
 	ignoreStatic: true,
 	incremental: true,
 	incrementalFile: 'test/mutation/stryker-incremental.json',
-	reporters: ['progress', 'json', 'html'],
+	reporters: ['progress', 'json', 'html', 'killer-first'],
 	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
 	htmlReporter: { fileName: 'reports/mutation/mutation.html' },
 	ignorePatterns: ['/e2e', '/bench', '/docs', '/examples', '/reports', '/dist', '/.cache', '/.ci', '/.github'],

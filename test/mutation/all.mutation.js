@@ -29,6 +29,9 @@ const suites = SUITE_FOLDERS.flatMap((folder) =>
 const slowness = (suite) => SLOW_SUITES.indexOf(suite);
 suites.sort((a, b) => slowness(a) - slowness(b));
 const named = pattern ? suites.filter((suite) => pattern.includes(`(${escaped(suite)} `)) : [];
+// The suite that killed this mutant in the last run goes first (killerFirst.mjs): most mutants it kills again.
+const first = globalThis.__mutationFirstSuite;
+if (named.includes(first)) named.unshift(...named.splice(named.indexOf(first), 1));
 for (const suite of named.length > 0 ? named : suites) {
 	describe(suite, () => {
 		require(path.join(root, suite));

@@ -15,6 +15,8 @@ const ACTIVE_MUTANT = '__STRYKER_ACTIVE_MUTANT__';
 const DURATIONS_FILE = 'reports/mutation/test-durations.json';
 /** Generous: mutant runs share the two cores three ways, and a test may wait on its sandbox's latency. */
 const timeLimitMs = (measuredMs) => 4 * measuredMs + 3_000;
+/** Which suite killed each mutant last time, by this run's mutant id (killerFirst.mjs writes it). */
+const HINTS_VARIABLE = 'MUTATION_KILLER_HINTS';
 
 /** The test's full name, as jest's -t filter and Stryker see it (the describes from the outside in, then its own). */
 function fullName(test) {
@@ -23,13 +25,17 @@ function fullName(test) {
 	return names.join(' ');
 }
 
-function readDurations(file) {
+function readJson(file) {
 	try {
 		return JSON.parse(fs.readFileSync(file, 'utf8'));
 	} catch {
 		return undefined;
 	}
 }
+
+// Read once per worker: the hints do not change during a run.
+let hints;
+const killerSuite = (mutantId) => (hints ??= (process.env[HINTS_VARIABLE] && readJson(process.env[HINTS_VARIABLE])) || {})[mutantId];
 
 const PRELOADED = [
 	'n8n-workflow',
@@ -55,7 +61,9 @@ class BailAfterFirstFailure extends TestEnvironment {
 		this.durationsFile = path.join(config.projectConfig.rootDir, DURATIONS_FILE);
 		this.mutantRun = process.env[ACTIVE_MUTANT] !== undefined;
 		this.configuredTimeout = config.globalConfig.testTimeout ?? 5_000;
-		this.durations = this.mutantRun ? readDurations(this.durationsFile) : {};
+		this.durations = this.mutantRun ? readJson(this.durationsFile) : {};
+		// all.mutation.js loads this suite first.
+		this.global.__mutationFirstSuite = this.mutantRun ? killerSuite(process.env[ACTIVE_MUTANT]) : undefined;
 		if (process.env.MUTATION_PRELOAD !== '0') {
 			this.global.__mutationPreloaded = preload(config.projectConfig.rootDir);
 			this.global.Error = Error;

@@ -67,3 +67,41 @@ test("an access token taken from each item: every call carries its own item's to
 	expect((await ctx.sandbox.calls(KIT)).map((call) => call.status)).toEqual([401, 200]);
 	expect((await ctx.sandbox.kits()).map((kit) => kit.sku)).toEqual(['KIT-TOKEN-2']);
 });
+
+describe('a credential store that fails', () => {
+	// n8n's credential store (its database, behind the CredentialsHelper) cannot run here: the stand-in above throws
+	// as it would. n8n's error names no item and says nothing of the call, and in Get Many, where one call carries
+	// many items, the run stopped without an item index.
+	const failing = async () => {
+		throw new Error('the credential store did not answer');
+	};
+	beforeEach(() => {
+		helperPrototype.getDecrypted = failing;
+	});
+
+	test('Kit Create stops naming the item and saying that nothing was sent', async () => {
+		const result = await ctx.run({ resource: 'kit', operation: 'create', name: 'Kit', sku: 'KIT-NO-CREDENTIAL' });
+		expect(result.error).toMatchObject({
+			name: 'NodeOperationError',
+			message:
+				'Could not read the Inventory Ops API credential for item 0: the credential store did not answer. Nothing was sent to /kit/create',
+			context: expect.objectContaining({ itemIndex: 0 }),
+		});
+		expect(await ctx.sandbox.calls()).toEqual([]);
+	});
+
+	test('Get Many names the first item of the batch it could not send; with Continue On Fail each item gets the error', async () => {
+		const refs = (await ctx.sandbox.orders({ limit: 3 })).map(({ store_id, order_number }) => ({ store_id, order_number }));
+		const parameters = { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ [$json] }}' };
+		const stopped = await ctx.run({ ...parameters, options: { batchSize: 2, callsInFlight: 1 } }, { items: refs });
+		expect(stopped.error).toMatchObject({
+			message: expect.stringMatching(/^Could not read the Inventory Ops API credential for item 0: .* Nothing was sent to \/order\/get_single_bulk$/),
+			context: expect.objectContaining({ itemIndex: 0 }),
+		});
+		const continued = await ctx.run(parameters, { items: refs, continueOnFail: true });
+		expect(continued.items.map((item) => [item.json.error, item.pairedItem])).toEqual(
+			refs.map((_, itemIndex) => [expect.stringContaining('the credential store did not answer. Nothing was sent'), { item: itemIndex }]),
+		);
+		expect(await ctx.sandbox.calls()).toEqual([]);
+	});
+});

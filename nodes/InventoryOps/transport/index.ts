@@ -79,6 +79,26 @@ function retryAfterText(header: unknown): string {
 }
 
 /**
+ * The credential for the call's item. n8n resolves its expressions for that item and reads its store: either may
+ * fail, and n8n's error then names no item (in Get Many it would stop the run without saying whose batch it was).
+ */
+async function readCredential(this: InventoryOpsContext, path: string, itemIndex: number | undefined) {
+	try {
+		return await this.getCredentials(CREDENTIAL_TYPE, itemIndex ?? 0);
+	} catch (error) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Could not read the Inventory Ops API credential${itemIndex === undefined ? '' : ` for item ${itemIndex}`}: ${error instanceof Error ? error.message : String(error)}. Nothing was sent to ${path}`,
+			{
+				itemIndex,
+				description:
+					'Check that the node has an Inventory Ops API credential selected, and that any expression in its fields works for this item.',
+			},
+		);
+	}
+}
+
+/**
  * The only place that speaks HTTP to the service. Sends a JSON POST with the credential, retries a 429
  * (the service did nothing) within the retry policy, and turns every other failure into a NodeApiError.
  */
@@ -102,7 +122,7 @@ export async function inventoryOpsApiRequest<T = unknown>(
 			},
 		);
 	}
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE, options.itemIndex ?? 0);
+	const credentials = await readCredential.call(this, path, options.itemIndex);
 	const baseUrl = credentials[base];
 	if (typeof baseUrl !== 'string' || !isHttpUrl(baseUrl.trim())) {
 		// Else n8n's client fails before sending, and the node would report a lost connection that may have applied a write.
