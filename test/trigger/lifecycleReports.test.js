@@ -64,9 +64,11 @@ test('a credential n8n cannot decrypt: activation fails with a node error naming
 	const error = await failure(harness.activate(stored));
 	expect(error).toBeInstanceOf(NodeOperationError);
 	expect(error.message).toBe(
-		`Activation failed adding the webhook handler for "order.shipped" (1 of 1): Error: ${CREDENTIAL_ERRORS.DECRYPTION_FAILED}`,
+		`Activation failed adding the webhook handler for "order.shipped" (1 of 1): Could not read the Inventory Ops API credential: ${CREDENTIAL_ERRORS.DECRYPTION_FAILED.replace(/\.$/, '')}. Nothing was sent to /webhook/add_handler`,
 	);
-	expect(error.description).toBe('0 handler(s) added before it were removed again; the workflow is not active.');
+	expect(error.description).toBe(
+		'Check that the node has an Inventory Ops API credential selected, and that this n8n can open it. 0 handler(s) added before it were removed again; the workflow is not active.',
+	);
 	expect(await calls(ADD_ROUTE)).toHaveLength(0);
 });
 

@@ -86,13 +86,16 @@ async function readCredential(this: InventoryOpsContext, path: string, itemIndex
 	try {
 		return await this.getCredentials(CREDENTIAL_TYPE, itemIndex ?? 0);
 	} catch (error) {
+		const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
 		throw new NodeOperationError(
 			this.getNode(),
-			`Could not read the Inventory Ops API credential${itemIndex === undefined ? '' : ` for item ${itemIndex}`}: ${error instanceof Error ? error.message : String(error)}. Nothing was sent to ${path}`,
+			`Could not read the Inventory Ops API credential${itemIndex === undefined ? '' : ` for item ${itemIndex}`}: ${reason}. Nothing was sent to ${path}`,
 			{
 				itemIndex,
 				description:
-					'Check that the node has an Inventory Ops API credential selected, and that any expression in its fields works for this item.',
+					itemIndex === undefined
+						? 'Check that the node has an Inventory Ops API credential selected, and that this n8n can open it.'
+						: 'Check that the node has an Inventory Ops API credential selected, and that any expression in its fields works for this item.',
 			},
 		);
 	}
