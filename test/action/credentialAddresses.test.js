@@ -53,3 +53,10 @@ test('a host that does not resolve is a lost connection, not a time-out, even wh
 		},
 	]);
 });
+
+test('a Base URL pasted with spaces around it is used without them: the call reaches the service', async () => {
+	const credentials = { ...ctx.sandbox.credentials(), baseUrl: `  ${ctx.sandbox.baseUrl}  ` };
+	const result = await ctx.run({ ...kitParameters, kitItems: { item: [] } }, { credentials, continueOnFail: true });
+	expect(result.items.map((item) => item.json)).toEqual([expect.objectContaining({ success: true })]);
+	expect((await ctx.sandbox.calls()).map((call) => call.status)).toEqual([200]);
+});

@@ -126,13 +126,15 @@ export async function inventoryOpsApiRequest<T = unknown>(
 		);
 	}
 	const credentials = await readCredential.call(this, path, options.itemIndex);
-	const baseUrl = credentials[base];
-	if (typeof baseUrl !== 'string' || !isHttpUrl(baseUrl.trim())) {
+	// Without the spaces a pasted address may carry, as the credential test reads it: else the test would pass and
+	// every call go to "/api%20%20/...".
+	const baseUrl = typeof credentials[base] === 'string' ? credentials[base].trim() : '';
+	if (!isHttpUrl(baseUrl)) {
 		// Else n8n's client fails before sending, and the node would report a lost connection that may have applied a write.
 		const field = CREDENTIAL_FIELDS[base];
 		throw new NodeOperationError(
 			this.getNode(),
-			`The credential's ${field} is ${typeof baseUrl === 'string' && baseUrl.trim() !== '' ? `"${baseUrl}", not an http(s) address` : 'empty'}: nothing was sent to ${path}`,
+			`The credential's ${field} is ${baseUrl !== '' ? `"${baseUrl}", not an http(s) address` : 'empty'}: nothing was sent to ${path}`,
 			{
 				itemIndex: options.itemIndex,
 				description: `Open the Inventory Ops API credential and set ${field} to the service's address, starting with https:// (or http://).`,
