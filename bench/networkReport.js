@@ -3,7 +3,7 @@
 // The network part of the bench report: the latency grid (ours with Calls in Flight Auto and fixed at 4, one call
 // per item, the ideal, the raw keep-alive client at its best width, keep-alive against a new connection per call),
 // the capped-batch scenario and the rate-limited services; figures from one run each, but ours (Auto and fixed 4)
-// at no latency, the median of interleaved repetitions.
+// at every latency, the median of interleaved repetitions.
 const GOALS = { oursOverIdeal: 1.15, oursOverFixedAtZero: 1.05, perItemSpeedupAt20: 100, rssOverLimit: 1.1 };
 
 const fixed = (value, digits = 0) => (value === null || value === undefined || Number.isNaN(value) ? '-' : value.toFixed(digits));
