@@ -35,7 +35,10 @@ function readJson(file) {
 
 // Read once per worker: the hints do not change during a run.
 let hints;
-const killerSuite = (mutantId) => (hints ??= (process.env[HINTS_VARIABLE] && readJson(process.env[HINTS_VARIABLE])) || {})[mutantId];
+function readHints() {
+	const read = (process.env[HINTS_VARIABLE] && readJson(process.env[HINTS_VARIABLE])) || {};
+	return { firstSuite: read.firstSuite ?? {}, listedEquivalent: new Set(read.listedEquivalent ?? []) };
+}
 
 const PRELOADED = [
 	'n8n-workflow',
@@ -51,7 +54,8 @@ function preload(rootDir) {
 }
 
 class BailAfterFirstFailure extends TestEnvironment {
-	failed = false;
+	/** Set at the first failing test (or from the start for a listed equivalent): every test after it is skipped. */
+	skipping = false;
 
 	constructor(config, context) {
 		super(config, context);
@@ -62,8 +66,16 @@ class BailAfterFirstFailure extends TestEnvironment {
 		this.mutantRun = process.env[ACTIVE_MUTANT] !== undefined;
 		this.configuredTimeout = config.globalConfig.testTimeout ?? 5_000;
 		this.durations = this.mutantRun ? readJson(this.durationsFile) : {};
-		// all.mutation.js loads this suite first.
-		this.global.__mutationFirstSuite = this.mutantRun ? killerSuite(process.env[ACTIVE_MUTANT]) : undefined;
+		if (this.mutantRun) {
+			hints ??= readHints();
+			const mutantId = process.env[ACTIVE_MUTANT];
+			// all.mutation.js loads this suite first.
+			this.global.__mutationFirstSuite = hints.firstSuite[mutantId];
+			// A survivor listed as equivalent: no test runs (killerFirst.mjs), as if one had failed; all.mutation.js
+			// loads one suite, since jest needs a test to skip.
+			this.global.__mutationListedEquivalent = hints.listedEquivalent.has(mutantId);
+			this.skipping = this.global.__mutationListedEquivalent;
+		}
 		if (process.env.MUTATION_PRELOAD !== '0') {
 			this.global.__mutationPreloaded = preload(config.projectConfig.rootDir);
 			this.global.Error = Error;
@@ -78,8 +90,8 @@ class BailAfterFirstFailure extends TestEnvironment {
 		if (event.name === 'test_start') this.limit(event.test);
 		// Only a test that failed counts: a failed beforeAll marks the tests of its describe failed when they run, so
 		// they must not be skipped (skipped, they would report the mutant as a survivor).
-		if (event.name === 'test_done' && event.test.errors.length > 0) this.failed = true;
-		if (!this.failed) return;
+		if (event.name === 'test_done' && event.test.errors.length > 0) this.skipping = true;
+		if (!this.skipping) return;
 		// A describe entered after the failure: its tests are marked skipped before jest looks for enabled tests,
 		// so its beforeAll hooks (a sandbox, a harness) do not run either.
 		if (event.name === 'run_describe_start') skipAll(event.describeBlock);

@@ -1,13 +1,20 @@
-// A Stryker reporter plugin that only plans: before the mutant runs start, it writes which suite killed each mutant
-// in the last run (the results file as it stood before this run), so that this run loads that suite first
-// (all.mutation.js). A mutant run stops at its first failing test (bailEnvironment.js), so a mutant the same suite
-// kills again costs that suite, not every suite before it in the usual order: the last full run spent half its test
-// time in suites that ran before the one that killed. PIT's history does the same. No result depends on it: every
-// covering test still runs for a mutant no test kills, and a mutant without a hint (new code, a survivor) keeps the
-// usual order.
+// A Stryker reporter plugin that only plans: before the mutant runs start, it writes what the last run (the results
+// file as it stood before this run) says of each mutant, and the mutant runs act on it (bailEnvironment.js,
+// all.mutation.js):
+// - the suite that killed it is loaded first. A mutant run stops at its first failing test, so a mutant the same suite
+//   kills again costs that suite, not every suite before it in the usual order: in the results before this, half the
+//   test time of a full run went to suites that ran before the one that killed. PIT's history does the same.
+// - a survivor listed as equivalent (equivalent-mutants.tsv) runs no test: it cannot be killed, and it was the
+//   dearest kind of mutant, running every test that covers it (a line every call passes: all of them). It is
+//   reported survived, as it would be; MUTATION_RUN_EQUIVALENTS=1 runs their tests too. Only a mutant that survived
+//   at the same place last time is skipped: a mutant of the same text elsewhere (an entry covers those too) runs.
+// Every other mutant (new code, a survivor not listed) runs as without this plugin.
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { commonTokens, declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
+
+const { keyOf, readEquivalent } = createRequire(import.meta.url)('./equivalents.js');
 
 /** Where the hints go; stryker.config.mjs sets it (its workers inherit the variable), bailEnvironment.js reads it. */
 export const HINTS_VARIABLE = 'MUTATION_KILLER_HINTS';
@@ -24,47 +31,61 @@ function placeOf(file, lines, { mutatorName, replacement }, line, column) {
 	return [file, mutatorName, replacement, text, column, same].join('\u0000');
 }
 
-/** The suite (all.mutation.js names each describe after its test file) of the test that killed each mutant. */
-function killerSuites(resultsFile) {
+/** From the last results: the suite of the test that killed each mutant, and the places of the survivors. */
+function lastRun(resultsFile) {
+	const suites = new Map();
+	const survivors = new Set();
 	let results;
 	try {
 		results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
 	} catch {
-		return new Map();
+		return { suites, survivors };
 	}
 	const testNames = new Map();
 	for (const { tests } of Object.values(results.testFiles ?? {})) for (const test of tests) testNames.set(test.id, test.name);
-	const suites = new Map();
 	for (const [file, { source, mutants }] of Object.entries(results.files ?? {})) {
 		const lines = source.split('\n');
 		for (const mutant of mutants) {
-			const killer = testNames.get(mutant.killedBy?.[0]);
-			if (mutant.status !== 'Killed' || !killer) continue;
 			const { line, column } = mutant.location.start;
-			suites.set(placeOf(file, lines, mutant, line, column), killer.split(' ')[0]);
+			const place = placeOf(file, lines, mutant, line, column);
+			if (mutant.status === 'Survived') survivors.add(place);
+			const killer = testNames.get(mutant.killedBy?.[0]);
+			// all.mutation.js names each describe after its test file: a test's name starts with its suite.
+			if (mutant.status === 'Killed' && killer) suites.set(place, killer.split(' ')[0]);
 		}
 	}
-	return suites;
+	return { suites, survivors };
 }
+
+/** Stryker's plan counts lines and columns from 0, its results file from 1. */
+const fromOne = ({ start, end }) => ({
+	start: { line: start.line + 1, column: start.column + 1 },
+	end: { line: end.line + 1, column: end.column + 1 },
+});
 
 class KillerFirst {
 	static inject = [commonTokens.options];
 
 	constructor(options) {
-		this.suites = killerSuites(path.resolve(options.incrementalFile));
+		this.last = lastRun(path.resolve(options.incrementalFile));
+		this.equivalent = process.env.MUTATION_RUN_EQUIVALENTS === '1' ? new Map() : readEquivalent();
 	}
 
 	onMutationTestingPlanReady({ mutantPlans }) {
-		const hints = {};
+		const hints = { firstSuite: {}, listedEquivalent: [] };
 		const sources = new Map();
 		for (const { plan, mutant } of mutantPlans) {
 			if (plan !== 'Run') continue;
 			const file = path.relative(process.cwd(), mutant.fileName).split(path.sep).join('/');
-			if (!sources.has(file)) sources.set(file, fs.readFileSync(mutant.fileName, 'utf8').split('\n'));
-			// Stryker's plan counts lines and columns from 0, its results file from 1.
-			const { line, column } = mutant.location.start;
-			const suite = this.suites.get(placeOf(file, sources.get(file), mutant, line + 1, column + 1));
-			if (suite) hints[mutant.id] = suite;
+			if (!sources.has(file)) sources.set(file, fs.readFileSync(mutant.fileName, 'utf8'));
+			const source = sources.get(file);
+			const location = fromOne(mutant.location);
+			const place = placeOf(file, source.split('\n'), mutant, location.start.line, location.start.column);
+			const suite = this.last.suites.get(place);
+			if (suite) hints.firstSuite[mutant.id] = suite;
+			else if (this.last.survivors.has(place) && this.equivalent.has(keyOf(file, { ...mutant, location }, source))) {
+				hints.listedEquivalent.push(mutant.id);
+			}
 		}
 		const file = process.env[HINTS_VARIABLE];
 		fs.mkdirSync(path.dirname(file), { recursive: true });
