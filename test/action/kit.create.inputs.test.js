@@ -80,3 +80,57 @@ test.each([
 	expect(jsonOf(result.items).map((json) => json.error)).toEqual([message]);
 	expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(0);
 });
+
+describe('empty values, numbers as identifiers and the longest text (found by the full mutation run)', () => {
+	// The run before had these mutants "timed out" (a test over its time limit), which counts as caught; a full run
+	// with each killer first found that no assertion read them.
+	const send = (kit) => ctx.run(jsonMode, { items: [{ kit }], continueOnFail: true });
+	const sentData = async () => (await ctx.sandbox.calls(ROUTE)).map((call) => call.body.data);
+	let itemId; // a seeded catalogue item: the service refuses components it does not know
+	beforeAll(async () => {
+		[{ item_id: itemId }] = await ctx.sandbox.items();
+	});
+
+	test('null and "" in optional fields are left out, as if not given; nothing is refused', async () => {
+		const result = await send({
+			name: 'Sparse',
+			sku: 'KIT-SPARSE-1',
+			notes: null,
+			cost: null,
+			weight: '',
+			items: [{ item_id: itemId, sku: null, quantity: 1, type: 'item' }],
+		});
+		expect(jsonOf(result.items)[0]).toMatchObject({ success: true });
+		expect(await sentData()).toEqual([
+			{ name: 'Sparse', sku: 'KIT-SPARSE-1', items: [{ item_id: itemId, quantity: 1, type: 'item' }] },
+		]);
+	});
+
+	test('a number in a text field (an identifier) is sent as text; NaN or Infinity there is refused naming the field', async () => {
+		const sent = await send({ name: 'Numbered', sku: 1001, listing_sku: 77.5, items: [{ item_id: itemId, quantity: 2 }] });
+		expect(jsonOf(sent.items)[0]).toMatchObject({ success: true });
+		expect(await sentData()).toEqual([
+			{ name: 'Numbered', sku: '1001', listing_sku: '77.5', items: [{ item_id: itemId, quantity: 2 }] },
+		]);
+
+		const nonFinite = await ctx.run(
+			{ ...jsonMode, kitData: '={{ { name: "Bad", sku: "KIT-X", items: [{ item_id: $json.id }] } }}' },
+			{ items: [{ id: Number.NaN }, { id: Number.POSITIVE_INFINITY }], continueOnFail: true },
+		);
+		expect(nonFinite.items.map((item) => item.json.error)).toEqual([
+			expect.stringMatching(/^Item 0: 'data\.items\[0\]\.item_id' must be text, got /),
+			expect.stringMatching(/^Item 1: 'data\.items\[0\]\.item_id' must be text, got /),
+		]);
+	});
+
+	test('a text of exactly 10,000 characters is sent; one more is refused', async () => {
+		const longest = 'n'.repeat(10_000);
+		const result = await ctx.run(jsonMode, {
+			items: [{ kit: { name: longest, sku: 'KIT-LONG-1' } }, { kit: { name: `${longest}n`, sku: 'KIT-LONG-2' } }],
+			continueOnFail: true,
+		});
+		expect(jsonOf(result.items)[0]).toMatchObject({ success: true });
+		expect(jsonOf(result.items)[1].error).toBe("Item 1: 'data.name' is longer than 10000 characters");
+		expect((await sentData()).map((data) => data.sku)).toEqual(['KIT-LONG-1']);
+	});
+});

@@ -85,6 +85,17 @@ test('a service that refuses batches above 150: growth stops at the first refusa
 	]);
 }, 60_000);
 
+test('a service that refuses anything above Batch Size: the grown batch is refused, its halves go through, and no notice says Batch Size was refused', async () => {
+	// The halves are Batch Size itself: nothing the user set was refused, so neither the refused-batch notice nor the
+	// growth notice has anything to say (found by the full mutation run: "sendSize < batchSize" read as "<=").
+	await ctx.sandbox.config({ ...COUNTED, latencyMs: 50, bulkMaxLength: 50, bulkTooLongStatus: 413 });
+	const { calls, result } = await lookUp(2000, { maxCallsInFlight: 2 });
+	expect(sizesOf(calls.filter((call) => call.status === 413)).every((size) => size > 50)).toBe(true);
+	expect(calls.some((call) => call.status === 413)).toBe(true);
+	expect(hintsOf(result).map((hint) => hint.message)).not.toContainEqual(expect.stringMatching(/refused|Batch Size grew/));
+	expect(result.items.length).toBeGreaterThan(0);
+}, 60_000);
+
 test('a fixed Calls in Flight never grows its batches, however slow the calls', async () => {
 	await ctx.sandbox.config({ ...COUNTED, latencyMs: 100 });
 	const { calls, result } = await lookUp(1000, { callsInFlight: 2, maxBatchSize: 1000 });
