@@ -56,3 +56,30 @@ test('an order without store_id whose number no reference of the batch asked for
 	expect(jsonOf(result.items)).toEqual([{ found: false, ...referenceOf(a) }]);
 	expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(1);
 });
+
+test('after a refused batch was halved, a part of the kept size that holds one number twice is split by number, not sent whole and asked apart', async () => {
+	// The service refuses more than 2 references and answers without store_id. Batch 1 (4 references) is refused, its
+	// halves go through, and 2 becomes the size sent; its answers lack store_id, so from then on one call carries a
+	// number once. Batch 2 is a and b (one number, two stores): exactly the kept size, it is split by
+	// number at once (found by the full mutation run: "length > size" read as ">=" sent it whole, then asked apart).
+	await ctx.sandbox.config({ bulkOrderFields: 'noStoreId', bulkMaxLength: 2, bulkTooLongStatus: 413 });
+	// One order of each of four other numbers: each number once in its batch.
+	const byNumber = new Map();
+	for (const order of await ctx.sandbox.orders({ limit: 200 })) {
+		if (order.order_number !== a.order_number && !byNumber.has(order.order_number)) byNumber.set(order.order_number, order);
+	}
+	const unique = [...byNumber.values()].slice(0, 4).map(referenceOf);
+	expect(unique).toHaveLength(4);
+	const references = [...unique, referenceOf(a), referenceOf(b)];
+	const parameters = { ...byList, options: { batchSize: 4, callsInFlight: 1 } };
+	const result = await ctx.run(parameters, { items: references, continueOnFail: true });
+	expect(jsonOf(result.items).map((item) => item.error)).toEqual(Array(6).fill(undefined));
+	expect(jsonOf(result.items).map((item) => item.order_number)).toEqual(references.map((ref) => ref.order_number));
+	expect((await ctx.sandbox.calls(ROUTE)).map((call) => [call.status, call.body.order])).toEqual([
+		[413, unique.slice(0, 4)],
+		[200, unique.slice(0, 2)],
+		[200, unique.slice(2, 4)],
+		[200, [referenceOf(a)]],
+		[200, [referenceOf(b)]],
+	]);
+});

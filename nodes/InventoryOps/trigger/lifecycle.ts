@@ -1,11 +1,8 @@
-import {
-	NodeApiError,
-	NodeOperationError,
-	type IHookFunctions,
-} from 'n8n-workflow';
+import { NodeOperationError, type IHookFunctions } from 'n8n-workflow';
 
 import { addHandlerBody, findHandlerId, inventoryOpsApiRequest } from '../transport';
 import { isWildcardPattern } from '../shared/events';
+import { asNodeError } from '../shared/nodeErrors';
 import { logContext, unremovableNotice } from './notices';
 import { asLeftovers, describeHandler, removeHandlerRecords, type RemovalFailure } from './removal';
 import { EVENT_TYPE_HEADER } from './eventBody';
@@ -75,12 +72,10 @@ function wildcardHint(pattern: string): string {
 
 /** Adds our context to an error from the shared transport, keeping its service fields and its HTTP code. */
 function withContext(this: IHookFunctions, error: unknown, message: string, description: string): Error {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		error.message = `${message}: ${error.message}`;
-		error.description = [error.description, description].filter(Boolean).join(' ');
-		return error;
-	}
-	return new NodeOperationError(this.getNode(), `${message}: ${String(error)}`, { description });
+	const nodeError = asNodeError(this.getNode(), error);
+	nodeError.message = `${message}: ${nodeError.message}`;
+	nodeError.description = [nodeError.description, description].filter(Boolean).join(' ');
+	return nodeError;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, inventoryOpsApiRequest, type Endpoint } from '../../transport';
+import { asNodeError as asAnyNodeError } from '../../shared/nodeErrors';
 import { compact, ItemValidator, MAX_TIMEOUT_MS } from './validation';
 
 /**
@@ -42,11 +43,7 @@ export function asNodeError(
 	error: unknown,
 	itemIndex: number,
 ): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
-		return error;
-	}
-	return new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+	return asAnyNodeError(this.getNode(), error, itemIndex);
 }
 
 /**
