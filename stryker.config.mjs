@@ -2,6 +2,7 @@
 // TypeScript, compiles the mutated copy once into its sandbox's dist/ (every mutant sits behind a switch), and runs
 // the node suites (as one jest file) against it, per mutant only the tests that reached the mutated line.
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,8 +12,9 @@ const tempDirName = join(tmpdir(), `stryker-${createHash('sha256').update(proces
 
 // For test/mutation/build.js, which runs in the sandbox.
 process.env.MUTATION_CHECKOUT = process.cwd();
-// Written by the killer-first reporter before the mutant runs, read by every worker (killerFirst.mjs).
-process.env.MUTATION_KILLER_HINTS = join(process.cwd(), 'reports/mutation/killer-hints.json');
+// Written by the killer-first reporter before the mutant runs, read by every worker (test/mutation/hintsFile.js).
+const { HINTS_VARIABLE } = createRequire(import.meta.url)('./test/mutation/hintsFile.js');
+process.env[HINTS_VARIABLE] = join(process.cwd(), 'reports/mutation/killer-hints.json');
 
 export default {
 	testRunner: 'jest',

@@ -34,7 +34,7 @@ async function lookUp({ count, batchSize, maxBatchSize = batchSize, cap, answerN
 	};
 	const asked = new Map();
 	for (let n = 0; n < count; n++) {
-		asked.set(`s1/${n}`, { reference: { store_id: 's1', order_number: String(n) }, itemIndexes: [0] });
+		asked.set(`s1/${n}`, { reference: { store_id: 's1', order_number: String(n) }, key: `s1/${n}`, itemIndex: 0, asks: 1 });
 	}
 	const settings = { batchSize, callsInFlight: 'auto', maxCallsInFlight: cap, maxBatchSize, timeoutMs: 60_000, rateLimitWaitMs: 0 };
 	let done = false;

@@ -103,13 +103,14 @@ describe('Get Many, whose one call carries many items', () => {
 
 test('an error that is no node error (as a bug throws) is wrapped as a node error naming the item', () => {
 	// No path over HTTP gives one any more: the transport wraps n8n's credential errors, and every answer becomes a
-	// node error. So this drives the compiled helper with a stand-in node (a mutation run left the line uncovered).
+	// node error. So this drives the compiled helper both nodes use with a stand-in node (a mutation run left the line
+	// uncovered).
 	const path = require('node:path');
 	const { NodeOperationError } = require('n8n-workflow');
-	const { asNodeError } = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/actions/helpers/execution.js'));
+	const { asNodeError } = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/shared/nodeErrors.js'));
 	const node = { name: 'Inventory Ops', type: 'inventoryOps', typeVersion: 1, position: [0, 0], parameters: {} };
 	// A plain Error: under Stryker the tests' realm shares only Error with n8n (test/mutation/README.md).
-	const wrapped = asNodeError.call({ getNode: () => node }, new Error("Cannot read properties of undefined (reading 'x')"), 3);
+	const wrapped = asNodeError(node, new Error("Cannot read properties of undefined (reading 'x')"), 3);
 	expect(wrapped).toBeInstanceOf(NodeOperationError);
 	expect(wrapped.message).toBe("Cannot read properties of undefined (reading 'x')");
 	expect(wrapped.context.itemIndex).toBe(3);

@@ -290,6 +290,17 @@ test('an order asked for by two items comes out as two separate objects', async 
 	expect(result.items[0].json).not.toBe(result.items[1].json);
 });
 
+test('an order one item lists twice comes out as two separate objects, once asked for it goes out once', async () => {
+	const result = await ctx.run(
+		{ resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ $json.refs }}' },
+		{ items: [{ refs: [known[0], known[1], known[0]] }] },
+	);
+	expect(result.items.map((item) => item.json.order_number)).toEqual([known[0].order_number, known[1].order_number, known[0].order_number]);
+	expect(result.items[0].json).toEqual(result.items[2].json);
+	expect(result.items[0].json).not.toBe(result.items[2].json);
+	expectCalls(await ctx.sandbox.calls(ROUTE), [[known[0], known[1]]]);
+});
+
 test('bad references give an error naming the item and the field, and are never sent', async () => {
 	const result = await ctx.run(
 		{ resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ $json.refs }}' },

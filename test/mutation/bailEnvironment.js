@@ -10,13 +10,14 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { TestEnvironment } = require('jest-environment-node');
 
+// By this run's mutant ids: which suite killed each last time, and which are survivors listed as equivalent.
+const { HINTS_VARIABLE } = require('./hintsFile');
+
 const ACTIVE_MUTANT = '__STRYKER_ACTIVE_MUTANT__';
 /** Written by the measuring run, read by every mutant run (same Stryker sandbox, one file per run). */
 const DURATIONS_FILE = 'reports/mutation/test-durations.json';
 /** Generous: mutant runs share the two cores three ways, and a test may wait on its sandbox's latency. */
 const timeLimitMs = (measuredMs) => 4 * measuredMs + 3_000;
-/** Which suite killed each mutant last time, by this run's mutant id (killerFirst.mjs writes it). */
-const HINTS_VARIABLE = 'MUTATION_KILLER_HINTS';
 
 /** The test's full name, as jest's -t filter and Stryker see it (the describes from the outside in, then its own). */
 function fullName(test) {

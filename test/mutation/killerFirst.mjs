@@ -14,10 +14,9 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { commonTokens, declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
 
-const { keyOf, readEquivalent } = createRequire(import.meta.url)('./equivalents.js');
-
-/** Where the hints go; stryker.config.mjs sets it (its workers inherit the variable), bailEnvironment.js reads it. */
-export const HINTS_VARIABLE = 'MUTATION_KILLER_HINTS';
+const require = createRequire(import.meta.url);
+const { keyOf, readEquivalent } = require('./equivalents.js');
+const { HINTS_VARIABLE } = require('./hintsFile.js');
 
 /**
  * A mutant's place: its module, mutator and replacement, the text of the line it starts on, its column, and which of

@@ -8,7 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, inventoryOpsApiRequest, type Endpoint } from '../../transport';
-import { asNodeError as asAnyNodeError } from '../../shared/nodeErrors';
+import { asNodeError } from '../../shared/nodeErrors';
 import { compact, ItemValidator, MAX_TIMEOUT_MS } from './validation';
 
 /**
@@ -37,66 +37,63 @@ function errorItemJson(error: unknown): IDataObject {
 	return { error: error instanceof Error ? error.message : String(error), details: {} };
 }
 
-/** Wraps any failure as a node error tied to the item, so n8n shows which item failed. */
-export function asNodeError(
-	this: IExecuteFunctions,
-	error: unknown,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	return asAnyNodeError(this.getNode(), error, itemIndex);
-}
+/** What one input item gives: one output object, or several (none when the list is empty). */
+type ItemResult = IDataObject | IDataObject[];
 
 /**
- * Output items for one input item, each carrying its `pairedItem`. Built here rather than with returnJsonArray and
- * constructExecutionMetaData, which copy every item twice (a 10,000-item lookup made 4 MiB of copies), and which
- * would take an output object that has a `json` field of its own for an item and unwrap it.
+ * Appends the output of one input item, each entry carrying its `pairedItem`. Built here rather than with
+ * returnJsonArray and constructExecutionMetaData, which copy every item twice (a 10,000-item lookup made 4 MiB of
+ * copies), and which would take an output object that has a `json` field of its own for an item and unwrap it. One
+ * by one: `target.push(...entries)` passes every entry as an argument and overflows the call stack once an item
+ * yields some 100,000 outputs.
  */
-function pairedOutput(json: IDataObject | IDataObject[], itemIndex: number): INodeExecutionData[] {
+function appendPaired(target: INodeExecutionData[], result: ItemResult, itemIndex: number): void {
 	const pairedItem = { item: itemIndex };
-	if (!Array.isArray(json)) return [{ json, pairedItem }];
-	const output: INodeExecutionData[] = [];
-	for (const entry of json) output.push({ json: entry, pairedItem });
-	return output;
+	if (!Array.isArray(result)) {
+		target.push({ json: result, pairedItem });
+		return;
+	}
+	for (const json of result) target.push({ json, pairedItem });
 }
 
 /**
  * With "continue on fail" (or an error output) the failure becomes an error item paired with its input item;
  * otherwise it stops the node with the item named.
  */
-function failedItemOutput(this: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData[] {
-	const nodeError = asNodeError.call(this, error, itemIndex);
+function failedItem(this: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData {
+	const nodeError = asNodeError(this.getNode(), error, itemIndex);
 	if (!this.continueOnFail()) throw nodeError;
-	const output = pairedOutput(errorItemJson(nodeError), itemIndex);
-	if (this.getNode().onError !== 'continueErrorOutput') return output;
+	const item: INodeExecutionData = { json: errorItemJson(nodeError), pairedItem: { item: itemIndex } };
 	// n8n 1.x routes by json only when it is `{ error }` or `{ error, message }`, so `{ error, details }` stayed on
 	// the success output there; the item's own `error` is what both lines check first. Only for the error output:
 	// on the regular output n8n would replace such an item by its input item.
-	return output.map((item) => ({ ...item, error: nodeError }));
+	if (this.getNode().onError === 'continueErrorOutput') item.error = nodeError;
+	return item;
+}
+
+/** By its `then`, not instanceof: a promise made in another realm (a test's) is a promise all the same. */
+function isPromise(result: ItemResult | Promise<ItemResult>): result is Promise<ItemResult> {
+	return typeof (result as { then?: unknown }).then === 'function';
 }
 
 /**
- * Appends one by one: `target.push(...items)` passes every item as an argument and overflows the call stack once
- * an item yields some 100,000 outputs.
+ * Runs `handleItem` for each input item in turn; a failed item never stops the others when the node continues on
+ * fail. A handler that needs no call of its own (Get Many's output, made after its calls) answers at once: no
+ * promise is made and waited for per item.
  */
-function appendAll<T>(target: T[], items: readonly T[]): void {
-	for (const item of items) target.push(item);
-}
-
-/** Runs one call per input item; a failed item never stops the others when the node continues on fail. */
 export async function forEachItem(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
-	handleItem: (itemIndex: number) => Promise<IDataObject | IDataObject[]>,
+	handleItem: (itemIndex: number) => ItemResult | Promise<ItemResult>,
 ): Promise<INodeExecutionData[]> {
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		let output: INodeExecutionData[];
 		try {
-			output = pairedOutput(await handleItem(itemIndex), itemIndex);
+			const result = handleItem(itemIndex);
+			appendPaired(returnData, isPromise(result) ? await result : result, itemIndex);
 		} catch (error) {
-			output = failedItemOutput.call(this, error, itemIndex);
+			returnData.push(failedItem.call(this, error, itemIndex));
 		}
-		appendAll(returnData, output);
 	}
 	return returnData;
 }

@@ -72,7 +72,7 @@ export async function lookUpOrders(
 			for (const part of parts) accepted = (await send(part)) && accepted;
 			return accepted;
 		}
-		const itemIndex = batch[0][1].itemIndexes[0];
+		const itemIndex = batch[0][1].itemIndex;
 		try {
 			// A list: the transport checked the answer's shape (ENDPOINTS' `answer`).
 			const answer = (await inventoryOpsApiRequest.call(

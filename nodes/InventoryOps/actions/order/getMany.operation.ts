@@ -288,7 +288,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	if (results.callsInFlight?.moved) reportCallsInFlight.call(this, results.callsInFlight);
 	if (results.batchGrowth) reportBatchGrowth.call(this, results.batchGrowth);
 
-	return await forEachItem.call(this, items, async (itemIndex) => {
+	return await forEachItem.call(this, items, (itemIndex) => {
 		if (inputErrors.has(itemIndex)) throw inputErrors.get(itemIndex);
 		return itemOutput.call(this, itemIndex, byItem.get(itemIndex) ?? [], results, settings.output);
 	});

@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import type { LookUpResults, ResultEntry } from './answerMapping';
-import { referenceKey, type OrderReference } from './references';
+import type { AskedReference, OrderReference } from './references';
 import { simplifiedOrder } from './simplify';
 
 export const UNMATCHED_BEHAVIOURS = ['foundFalse', 'skip', 'error'] as const;
@@ -32,20 +32,19 @@ export function outputFor(entry: ResultEntry, mode: OutputMode): IDataObject {
 /**
  * The output of one input item: one entry per reference it asked for, in its order. The item fails when any of
  * its references has no answer (the error of that call), or is not found and the user asked for that to fail; a
- * reference without an answer wins over one not found, wherever each stands in the item's list. One pass, each key
- * made once: this runs for every input item of the run.
+ * reference without an answer wins over one not found, wherever each stands in the item's list. One pass over keys
+ * made when the references were read (references.ts): this runs for every input item of the run.
  */
 export function itemOutput(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	references: OrderReference[],
+	asked: AskedReference[],
 	results: LookUpResults,
 	settings: OutputSettings,
 ): IDataObject[] {
 	const output: IDataObject[] = [];
 	let notFound: OrderReference | undefined;
-	for (const reference of references) {
-		const key = referenceKey(reference.store_id, reference.order_number);
+	for (const { reference, key, asks } of asked) {
 		if (results.failed.has(key)) {
 			const error = results.failed.get(key);
 			// One error stands for every reference of its batch (the call failed, or its answer could not be read), and
@@ -55,9 +54,10 @@ export function itemOutput(
 		}
 		const found = results.found.get(key);
 		if (found !== undefined) {
-			// A new top-level object per output item, so items that asked for the same order never share one object
-			// that a later node could change for both (nested parts are shared, as n8n shares them between branches).
-			output.push({ ...found });
+			// An order asked for once goes out as the run kept it. One asked for again gets a new top-level object per
+			// output item, so that no two items share one object a later node could change for both (nested parts are
+			// shared, as n8n shares them between branches). No copy for the rest: 10,000 items, 10,000 fewer objects.
+			output.push(asks === 1 ? found : { ...found });
 		} else if (settings.unmatched === 'foundFalse') {
 			output.push({ found: false, ...reference });
 		} else if (settings.unmatched === 'error') {

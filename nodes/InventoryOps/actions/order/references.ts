@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
+import { asNodeError } from '../../shared/nodeErrors';
 import { isPlainObject } from '../../shared/objects';
-import { asNodeError } from '../helpers/execution';
 import { runWideParameter } from '../helpers/runWide';
 import { ItemValidator } from '../helpers/validation';
 
@@ -21,10 +21,14 @@ export function referenceKey(storeId: unknown, orderNumber: unknown): string {
 	return JSON.stringify([String(storeId), String(orderNumber)]);
 }
 
-/** One distinct reference of the run, with the input items that asked for it (in item order). */
+/** One distinct reference of the run, and who asked for it. */
 export interface AskedReference {
 	reference: OrderReference;
-	itemIndexes: number[];
+	key: string;
+	/** The first input item that asked for it: a batch's call goes with the index (and credential) of its first. */
+	itemIndex: number;
+	/** How often the items asked for it in all, repeats within one item included (output.ts: copied or not). */
+	asks: number;
 }
 
 export type AskedReferences = Map<string, AskedReference>;
@@ -103,7 +107,8 @@ function readReferences(
 
 /** What the input items ask for: each item's references (or why it cannot ask), and each distinct one once. */
 interface CollectedReferences {
-	byItem: Map<number, OrderReference[]>;
+	/** The entries of `asked` each item asks for, in its order (one entry per mention, repeats included). */
+	byItem: Map<number, AskedReference[]>;
 	inputErrors: Map<number, unknown>;
 	asked: AskedReferences;
 }
@@ -122,16 +127,22 @@ export function collectReferences(
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const references = readReferences.call(this, node, items[itemIndex], itemIndex, lookUp);
-			collected.byItem.set(itemIndex, references);
-			for (const reference of references) {
-				const key = referenceKey(reference.store_id, reference.order_number);
-				const entry = collected.asked.get(key) ?? { reference, itemIndexes: [] };
-				// Items are read in order, so a repeat within this item can only be the last entry.
-				if (entry.itemIndexes.at(-1) !== itemIndex) entry.itemIndexes.push(itemIndex);
-				collected.asked.set(key, entry);
-			}
+			collected.byItem.set(
+				itemIndex,
+				references.map((reference) => {
+					const key = referenceKey(reference.store_id, reference.order_number);
+					const entry = collected.asked.get(key);
+					if (entry !== undefined) {
+						entry.asks++;
+						return entry;
+					}
+					const first: AskedReference = { reference, key, itemIndex, asks: 1 };
+					collected.asked.set(key, first);
+					return first;
+				}),
+			);
 		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError.call(this, error, itemIndex);
+			if (!this.continueOnFail()) throw asNodeError(node, error, itemIndex);
 			collected.inputErrors.set(itemIndex, error);
 		}
 	}
