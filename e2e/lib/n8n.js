@@ -330,6 +330,23 @@ class N8nInstance {
 	}
 
 	/**
+	 * Publishes a workflow whose activation must fail, and resolves to n8n's message for it: 1.x answers the call
+	 * with it; 2.x publishes in the background and keeps it as the workflow's activation error.
+	 */
+	async publishRefused(id) {
+		if (this.major < 2) {
+			const { status, body } = await this.request('POST', `/api/v1/workflows/${id}/activate`, {
+				headers: { 'x-n8n-api-key': this.apiKey },
+			});
+			if (status < 400) throw new Error(`workflow ${id} was published (${status}), not refused`);
+			return body.message;
+		}
+		await this.publish(id);
+		await this.waitForPublicationSettled(id);
+		return await this.rest('GET', `/active-workflows/error/${id}`);
+	}
+
+	/**
 	 * 2.x applies a publish or unpublish from an outbox (one record at a time per workflow, leased for 2 minutes):
 	 * resolves once no record of this workflow is in flight, so that what n8n did is saved, static data included.
 	 * A record in flight when n8n is killed is taken up again only when its lease ends, and later ones for the

@@ -1,6 +1,6 @@
 // Every operation of the Inventory Ops node, run in a real workflow ("Execute workflow" through n8n's REST API),
 // checked in the sandbox's own tables rather than only in the node's output.
-const { MANUAL_TRIGGER, actionWorkflow, errorOf, outputOf } = require('../lib/workflows');
+const { CREDENTIAL_TYPE, MANUAL_TRIGGER, actionWorkflow, errorOf, outputOf } = require('../lib/workflows');
 
 /** The sandbox records calls to the app base URL under `/s` (sandbox/README.md). */
 const RESTORE_ROUTE = '/s/ship/shipping/restore_inventory';
@@ -205,6 +205,33 @@ module.exports = (getContext) => {
 			const execution = await n8n.runManually(workflow.id, MANUAL_TRIGGER);
 			expect(errorOf(execution).message).toMatch(/^Item 0: 'Headers\[0\]\.value' must not contain line breaks/);
 			expect((await context.calls('/api/webhook/add_handler')).length).toBe(before);
+		});
+
+		test('a credential n8n cannot read for the item (its Base URL expression fails): the run stops naming the item, nothing sent', async () => {
+			const context = getContext();
+			const { n8n } = context;
+			// An expression in a credential field is resolved per item; this one needs a field the item does not have.
+			const credential = await n8n.createCredential({
+				name: `e2e unreadable credential ${Date.now()}`,
+				type: CREDENTIAL_TYPE,
+				data: { ...context.credentialData, baseUrl: '={{ $json.region.baseUrl }}' },
+			});
+			const before = (await context.calls('/api/order/get_single_bulk')).length;
+			const workflow = await n8n.createWorkflow(
+				actionWorkflow('e2e unreadable credential', credential, [
+					{
+						name: 'Look Up Orders',
+						parameters: { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '[{"store_id":"1001","order_number":"1000"}]' },
+					},
+				]),
+			);
+			const execution = await n8n.runManually(workflow.id, MANUAL_TRIGGER);
+			expect(execution.status).toBe('error');
+			expect(errorOf(execution).message).toMatch(
+				/^Could not read the Inventory Ops API credential for item 0: .*baseUrl.*\. Nothing was sent to \/order\/get_single_bulk$/s,
+			);
+			expect(errorOf(execution).description).toMatch(/any expression in its fields works for this item/);
+			expect((await context.calls('/api/order/get_single_bulk')).length).toBe(before);
 		});
 
 		test('webhookHandler remove: add then remove in one workflow leaves no handler behind', async () => {

@@ -8,7 +8,7 @@ const { openEditor } = require('../lib/browser');
 const { sandboxProfile } = require('../lib/context');
 const { seededShipment } = require('../lib/examples');
 const { waitFor } = require('../lib/wait');
-const { MANUAL_TRIGGER, actionNode, manualTrigger, node, triggerWorkflow } = require('../lib/workflows');
+const { CREDENTIAL_TYPE, MANUAL_TRIGGER, actionNode, manualTrigger, node, triggerWorkflow } = require('../lib/workflows');
 
 const TRIGGER = 'Inventory Ops Trigger';
 
@@ -300,6 +300,39 @@ module.exports = (getContext) => {
 			expect(shown).toContain('Nothing was changed');
 			// The generic 409 text spoke of a duplicate SKU, which a shipment does not have.
 			expect(shown).not.toMatch(/SKU/);
+			await page.keyboard.press('Escape');
+		}, 240_000);
+
+		test('a credential n8n cannot read for the item: the output panel names the item and says nothing was sent', async () => {
+			const context = getContext();
+			const { page } = editor;
+			// A credential whose Base URL is an expression this item cannot satisfy (the item has no `region`).
+			const credential = await context.n8n.createCredential({
+				name: `Browser: unreadable ${Date.now()}`,
+				type: CREDENTIAL_TYPE,
+				data: { ...context.credentialData, baseUrl: '={{ $json.region.baseUrl }}' },
+			});
+			const workflow = await context.n8n.createWorkflow({
+				name: 'Browser: unreadable credential',
+				nodes: [
+					manualTrigger([0, 0]),
+					actionNode('Look Up', credential, {
+						resource: 'order',
+						operation: 'lookUp',
+						lookUpBy: 'list',
+						references: '[{"store_id":"1001","order_number":"1000"}]',
+					}, [220, 0]),
+				],
+				connections: { [MANUAL_TRIGGER]: { main: [[{ node: 'Look Up', type: 'main', index: 0 }]] } },
+			});
+			await editor.openNode(workflow.id, 'Look Up');
+			const output = page.locator(ids('output-panel'));
+			await page.locator(ids('node-execute-button')).first().click();
+			await output.getByText(/Could not read the Inventory Ops API credential for item 0/).first().waitFor({ timeout: 60_000 });
+			await editor.screenshot('editor-unreadable-credential');
+			const shown = await output.innerText();
+			expect(shown).toContain('Nothing was sent to /order/get_single_bulk');
+			expect(shown).toContain('any expression in its fields works for this item');
 			await page.keyboard.press('Escape');
 		}, 240_000);
 

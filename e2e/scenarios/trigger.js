@@ -1,6 +1,6 @@
 // The Inventory Ops Trigger's lifecycle as n8n really drives it: publish, unpublish, restart, kill -9, repeated
 // cycles and "listen for test event", counted in the sandbox's handler table after each step.
-const { triggerWorkflow } = require('../lib/workflows');
+const { CREDENTIAL_TYPE, triggerWorkflow } = require('../lib/workflows');
 const { waitFor } = require('../lib/wait');
 
 const TRIGGER = 'Inventory Ops Trigger';
@@ -42,6 +42,26 @@ module.exports = (getContext) => {
 			executions
 				.map((execution) => execution.data.resultData.runData[TRIGGER][0].data.main[0][0].json)
 				.sort((a, b) => a.receivedAt.localeCompare(b.receivedAt));
+
+		test('a credential n8n cannot read at publish: the activation fails saying so, and nothing is sent', async () => {
+			const context = getContext();
+			const { n8n } = context;
+			// The credential's Base URL is an expression that fails wherever n8n resolves it.
+			const credential = await n8n.createCredential({
+				name: `e2e unreadable trigger credential ${Date.now()}`,
+				type: CREDENTIAL_TYPE,
+				data: { ...context.credentialData, baseUrl: '={{ $json.region.baseUrl }}' },
+			});
+			const workflow = await n8n.createWorkflow(
+				triggerWorkflow('e2e trigger unreadable credential', credential, ['order.shipped'], { triggerName: TRIGGER }),
+			);
+			const triggerNode = workflow.nodes.find((node) => node.name === TRIGGER);
+			const before = (await context.calls('/api/webhook/add_handler')).length;
+			const message = await n8n.publishRefused(workflow.id);
+			expect(message).toMatch(/Could not read the Inventory Ops API credential: .+\. Nothing was sent to \/webhook\/add_handler/s);
+			expect((await context.calls('/api/webhook/add_handler')).length).toBe(before);
+			expect((await context.handlersOf(triggerNode)).all).toEqual([]);
+		});
 
 		test('published: exactly one handler per selected event type, each with its own secret header', async () => {
 			const context = getContext();
