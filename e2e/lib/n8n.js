@@ -342,8 +342,10 @@ class N8nInstance {
 			return body.message;
 		}
 		await this.publish(id);
-		await this.waitForPublicationSettled(id);
-		return await this.rest('GET', `/active-workflows/error/${id}`);
+		const status = await this.waitForPublicationSettled(id);
+		if (status !== 'failed') throw new Error(`workflow ${id} was ${status}, not refused`);
+		const { triggers } = await this.rest('GET', `/workflows/${id}/publication-status`);
+		return triggers.map((trigger) => trigger.errorMessage).filter(Boolean).join('\n');
 	}
 
 	/**

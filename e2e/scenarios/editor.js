@@ -303,7 +303,7 @@ module.exports = (getContext) => {
 			await page.keyboard.press('Escape');
 		}, 240_000);
 
-		test('a credential n8n cannot read for the item: the output panel names the item and says nothing was sent', async () => {
+		test('a credential whose Base URL expression n8n cannot resolve: the output panel names the field and the item, nothing sent', async () => {
 			const context = getContext();
 			const { page } = editor;
 			// A credential whose Base URL is an expression this item cannot satisfy (the item has no `region`).
@@ -328,11 +328,11 @@ module.exports = (getContext) => {
 			await editor.openNode(workflow.id, 'Look Up');
 			const output = page.locator(ids('output-panel'));
 			await page.locator(ids('node-execute-button')).first().click();
-			await output.getByText(/Could not read the Inventory Ops API credential for item 0/).first().waitFor({ timeout: 60_000 });
-			await editor.screenshot('editor-unreadable-credential');
+			await output.getByText(/Base URL is empty for item 0/).first().waitFor({ timeout: 60_000 });
+			await editor.screenshot('editor-unresolved-credential');
 			const shown = await output.innerText();
-			expect(shown).toContain('Nothing was sent to /order/get_single_bulk');
-			expect(shown).toContain('any expression in its fields works for this item');
+			expect(shown).toContain("The credential's Base URL is empty for item 0: nothing was sent to /order/get_single_bulk");
+			expect(shown).toContain('If it is an expression, it must give that address for every item.');
 			await page.keyboard.press('Escape');
 		}, 240_000);
 

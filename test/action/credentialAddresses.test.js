@@ -9,17 +9,17 @@ const kitParameters = { resource: 'kit', operation: 'create', inputMode: 'fields
 const restoreParameters = { resource: 'shipment', operation: 'restoreInventory', storeId: 's1', orderNumber: '1001', trackingNumber: 'T1' };
 
 test.each([
-	['an empty Base URL', kitParameters, { baseUrl: '' }, "The credential's Base URL is empty: nothing was sent to /kit/create", 'Base URL'],
-	['a Base URL of spaces', kitParameters, { baseUrl: '   ' }, "The credential's Base URL is empty: nothing was sent to /kit/create", 'Base URL'],
-	['a Base URL that is not text (a number from an import)', kitParameters, { baseUrl: 5 }, "The credential's Base URL is empty: nothing was sent to /kit/create", 'Base URL'],
+	['an empty Base URL', kitParameters, { baseUrl: '' }, "The credential's Base URL is empty for item 0: nothing was sent to /kit/create", 'Base URL'],
+	['a Base URL of spaces', kitParameters, { baseUrl: '   ' }, "The credential's Base URL is empty for item 0: nothing was sent to /kit/create", 'Base URL'],
+	['a Base URL that is not text (a number from an import)', kitParameters, { baseUrl: 5 }, "The credential's Base URL is empty for item 0: nothing was sent to /kit/create", 'Base URL'],
 	[
 		'an App Base URL without http(s)',
 		restoreParameters,
 		{ appBaseUrl: 'ftp://files.example.com' },
-		'The credential\'s App Base URL is "ftp://files.example.com", not an http(s) address: nothing was sent to /ship/shipping/restore_inventory',
+		'The credential\'s App Base URL is "ftp://files.example.com", not an http(s) address for item 0: nothing was sent to /ship/shipping/restore_inventory',
 		'App Base URL',
 	],
-	['an App Base URL with no host', restoreParameters, { appBaseUrl: 'https:///s' }, 'The credential\'s App Base URL is "https:///s", not an http(s) address: nothing was sent to /ship/shipping/restore_inventory', 'App Base URL'],
+	['an App Base URL with no host', restoreParameters, { appBaseUrl: 'https:///s' }, 'The credential\'s App Base URL is "https:///s", not an http(s) address for item 0: nothing was sent to /ship/shipping/restore_inventory', 'App Base URL'],
 ])('%s: the item fails naming the field, and no call is sent', async (_, parameters, address, message, field) => {
 	const credentials = { ...ctx.sandbox.credentials(), ...address };
 	const result = await ctx.run(parameters, { credentials, continueOnFail: true });
@@ -27,7 +27,7 @@ test.each([
 		{
 			error: message,
 			details: {
-				description: `Open the Inventory Ops API credential and set ${field} to the service's address, starting with https:// (or http://).`,
+				description: `Open the Inventory Ops API credential and set ${field} to the service's address, starting with https:// (or http://). If it is an expression, it must give that address for every item.`,
 			},
 		},
 	]);

@@ -67,9 +67,26 @@ test('a credential n8n cannot decrypt: activation fails with a node error naming
 		`Activation failed adding the webhook handler for "order.shipped" (1 of 1): Could not read the Inventory Ops API credential: ${CREDENTIAL_ERRORS.DECRYPTION_FAILED.replace(/\.$/, '')}. Nothing was sent to /webhook/add_handler`,
 	);
 	expect(error.description).toBe(
-		'Check that the node has an Inventory Ops API credential selected, and that this n8n can open it. 0 handler(s) added before it were removed again; the workflow is not active.',
+		'Check that the node has an Inventory Ops API credential selected, that this n8n can open it, and that no expression in its fields reads an input item: the trigger reads it when the workflow is published or unpublished, where there is no item. 0 handler(s) added before it were removed again; the workflow is not active.',
 	);
 	expect(await calls(ADD_ROUTE)).toHaveLength(0);
+});
+
+// transport: the address check names no item in the trigger (an activation has none) and says nothing of expressions
+test('a credential whose Base URL is empty: activation fails naming the field, and nothing is sent', async () => {
+	harness.changeCredential({ baseUrl: '' });
+	try {
+		const error = await failure(harness.activate(workflow('wf-empty-base-url', ['order.shipped'])));
+		expect(error.message).toBe(
+			`Activation failed adding the webhook handler for "order.shipped" (1 of 1): The credential's Base URL is empty: nothing was sent to /webhook/add_handler`,
+		);
+		expect(error.description).toBe(
+			"Open the Inventory Ops API credential and set Base URL to the service's address, starting with https:// (or http://). 0 handler(s) added before it were removed again; the workflow is not active.",
+		);
+		expect(await calls(ADD_ROUTE)).toHaveLength(0);
+	} finally {
+		harness.changeCredential({});
+	}
 });
 
 // withContext, for a node error without a description: `[error.description, description].filter(Boolean)`

@@ -94,7 +94,7 @@ async function readCredential(this: InventoryOpsContext, path: string, itemIndex
 				itemIndex,
 				description:
 					itemIndex === undefined
-						? 'Check that the node has an Inventory Ops API credential selected, and that this n8n can open it.'
+						? 'Check that the node has an Inventory Ops API credential selected, that this n8n can open it, and that no expression in its fields reads an input item: the trigger reads it when the workflow is published or unpublished, where there is no item.'
 						: 'Check that the node has an Inventory Ops API credential selected, and that any expression in its fields works for this item.',
 			},
 		);
@@ -134,10 +134,11 @@ export async function inventoryOpsApiRequest<T = unknown>(
 		const field = CREDENTIAL_FIELDS[base];
 		throw new NodeOperationError(
 			this.getNode(),
-			`The credential's ${field} is ${baseUrl !== '' ? `"${baseUrl}", not an http(s) address` : 'empty'}: nothing was sent to ${path}`,
+			`The credential's ${field} is ${baseUrl !== '' ? `"${baseUrl}", not an http(s) address` : 'empty'}${options.itemIndex === undefined ? '' : ` for item ${options.itemIndex}`}: nothing was sent to ${path}`,
 			{
 				itemIndex: options.itemIndex,
-				description: `Open the Inventory Ops API credential and set ${field} to the service's address, starting with https:// (or http://).`,
+				// n8n resolves an expression in a credential field for the item, and one it cannot resolve leaves it empty.
+				description: `Open the Inventory Ops API credential and set ${field} to the service's address, starting with https:// (or http://).${options.itemIndex === undefined ? '' : ' If it is an expression, it must give that address for every item.'}`,
 			},
 		);
 	}

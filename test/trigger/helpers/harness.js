@@ -63,6 +63,7 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 	let requestHook = async () => {};
 	let legacyWebhookContext = false;
 	let storedCredential; // an n8n-core Credentials to decrypt instead of handing out the plain test credential
+	let credentialChanges = {}; // fields of the plain test credential replaced for the next activations
 
 	const server = http.createServer((req, res) => {
 		handleDelivery(req, expressLikeResponse(res)).catch((error) => {
@@ -76,7 +77,7 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 	const credentials = { accessToken: sandbox.demoToken, baseUrl: sandbox.baseUrl, appBaseUrl: sandbox.appBaseUrl };
 
 	function additionalData(extra = {}) {
-		const credentialsHelper = packageCredentialsHelper(credentials, { onRequest: (options) => requestHook(options) });
+		const credentialsHelper = packageCredentialsHelper({ ...credentials, ...credentialChanges }, { onRequest: (options) => requestHook(options) });
 		// As n8n's CredentialsHelper.getDecrypted: the stored credential is decrypted with this instance's key first.
 		if (storedCredential) credentialsHelper.getDecrypted = async () => await storedCredential.getData();
 		return {
@@ -281,6 +282,10 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 		storeEncryptedCredential(encrypted) {
 			storedCredential =
 				encrypted === undefined ? undefined : new Credentials({ id: 'sandbox', name: 'Sandbox' }, 'inventoryOpsApi', encrypted);
+		},
+		/** Replaces fields of the plain test credential from now on (`{}` gives the sandbox's back). */
+		changeCredential(changes) {
+			credentialChanges = changes;
 		},
 		/** Runs `hook(requestOptions)` before every request the trigger sends to the service. */
 		beforeRequest(hook) {
