@@ -29,7 +29,8 @@ function summariseNetwork(runs, config, mainLimit) {
 	const at = (group, kind, latencyMs, extra = () => true) =>
 		runs.find((run) => run.group === group && run.kind === kind && run.latencyMs === latencyMs && extra(run));
 	// The main scenarios' runs of the raw client and the grid's at 0 ms are the same setting: their median, since one
-	// run's noise moved the ideal, and with it every ours / ideal, by up to a tenth.
+	// run's noise moved the ideal, and with it every ours / ideal, by up to a tenth. Of an even count, the lower
+	// middle value: the ideal errs towards fast.
 	const limitAtZero = runs
 		.filter((run) => run.kind === 'limit' && run.latencyMs === 0 && run.batchSize === config.batchSize && run.callsInFlight === fixedWidth)
 		.filter((run) => run.group === 'main' || run.group === 'latency')
