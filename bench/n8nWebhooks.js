@@ -49,6 +49,21 @@ function cpuMs(pid) {
 	return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
+/** CPU time so far of each live thread of the process, in ms, summed per thread name (/proc/<pid>/task/*). */
+function cpuMsByThread(pid) {
+	const byName = {};
+	for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+		try {
+			const name = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+			const label = tid === String(pid) ? 'main' : name.replace(/\d+$/, '#');
+			byName[label] = (byName[label] ?? 0) + cpuMs(`${pid}/task/${tid}`);
+		} catch {
+			// The thread ended between the listing and the read: its time counts as "ended threads".
+		}
+	}
+	return byName;
+}
+
 /** Resolves once the process has been (nearly) idle for a second: the executions the deliveries started are done. */
 async function settled(pid) {
 	let quiet = 0;
@@ -120,13 +135,18 @@ async function measure(n8n, target, inFlight) {
 	const pid = n8n.child.pid;
 	await settled(pid);
 	const cpuBefore = cpuMs(pid);
+	const threadsBefore = cpuMsByThread(pid);
 	const started = Date.now();
 	const failed = await send(target, DELIVERIES, inFlight);
 	const answeredMs = Date.now() - started;
 	const doneAt = await settled(pid);
 	const wallMs = Math.max(doneAt - started, answeredMs);
 	const cpu = cpuMs(pid) - cpuBefore;
-	return { target: target.label, inFlight, deliveries: DELIVERIES, failed, wallMs, answeredMs, perSecond: (DELIVERIES * 1000) / wallMs, cpuMsPerDelivery: cpu / DELIVERIES };
+	const threadsAfter = cpuMsByThread(pid);
+	const threads = {};
+	for (const [name, ms] of Object.entries(threadsAfter)) threads[name] = (ms - (threadsBefore[name] ?? 0)) / DELIVERIES;
+	threads['ended threads'] = cpu / DELIVERIES - Object.values(threads).reduce((sum, ms) => sum + ms, 0);
+	return { target: target.label, inFlight, deliveries: DELIVERIES, failed, wallMs, answeredMs, perSecond: (DELIVERIES * 1000) / wallMs, cpuMsPerDelivery: cpu / DELIVERIES, threads };
 }
 
 /** The Chrome DevTools protocol over the inspector's WebSocket: just enough for Profiler.start/stop. */
@@ -208,21 +228,30 @@ async function benchVariant(variant, sandbox) {
 			data: { accessToken: sandbox.demoToken, baseUrl: sandbox.baseUrl, appBaseUrl: sandbox.appBaseUrl },
 		});
 		const ours = await n8n.createWorkflow(triggerWorkflow('bench: Inventory Ops Trigger', credential, [EVENT_TYPE]));
+		const oursAt1 = await n8n.createWorkflow(triggerWorkflow('bench: Inventory Ops Trigger 1', credential, [EVENT_TYPE], { typeVersion: 1 }));
 		const v2 = await n8n.createWorkflow(webhookNodeWorkflow('bench: Webhook 2.1', 2.1, 'bench-webhook-v2'));
 		const v1 = await n8n.createWorkflow(webhookNodeWorkflow('bench: Webhook 1', 1, 'bench-webhook-v1'));
 		const v1WithCredential = await n8n.createWorkflow(webhookNodeWorkflow('bench: Webhook 1 + credential', 1, 'bench-webhook-v1-credential', credential));
-		const workflows = [ours, v2, v1, v1WithCredential];
+		const workflows = [ours, oursAt1, v2, v1, v1WithCredential];
 		for (const workflow of workflows) await n8n.publish(workflow.id);
-		const handler = await waitFor(
-			async () => {
-				const { handlers } = await (await fetch(`${sandbox.adminUrl}/handlers`)).json();
-				return handlers.find((entry) => entry.type === EVENT_TYPE && entry.handler.url.startsWith(n8n.baseUrl));
-			},
-			{ what: 'the trigger handler', timeoutMs: 60_000 },
-		);
+		/** The handler the trigger of `workflow` added: the sandbox's record, whose URL holds the trigger's webhookId. */
+		const handlerOf = (workflow) =>
+			waitFor(
+				async () => {
+					const { handlers } = await (await fetch(`${sandbox.adminUrl}/handlers`)).json();
+					const { webhookId } = workflow.nodes[0];
+					return handlers.find((entry) => entry.type === EVENT_TYPE && entry.handler.url === `${n8n.baseUrl}/webhook/${webhookId}/webhook`);
+				},
+				{ what: `the handler of ${workflow.name}`, timeoutMs: 60_000 },
+			);
+		const deliveryTo = async (workflow) => {
+			const { handler } = await handlerOf(workflow);
+			return { url: handler.url, headers: { [SECRET_HEADER]: handler.headers[SECRET_HEADER], [TYPE_HEADER]: EVENT_TYPE } };
+		};
 		const webhookUrl = (webhookPath) => `${n8n.baseUrl}/webhook/${webhookPath}`;
 		const targets = [
-			{ key: 'ours', workflowId: ours.id, label: 'Inventory Ops Trigger', url: handler.handler.url, headers: { [SECRET_HEADER]: handler.handler.headers[SECRET_HEADER], [TYPE_HEADER]: EVENT_TYPE }, nodeCode: /n8n-nodes-inventory-ops\// },
+			{ key: 'ours', workflowId: ours.id, label: 'Inventory Ops Trigger 1.1', ...(await deliveryTo(ours)), nodeCode: /n8n-nodes-inventory-ops\// },
+			{ key: 'ours-1', workflowId: oursAt1.id, label: 'Inventory Ops Trigger 1', ...(await deliveryTo(oursAt1)), nodeCode: /n8n-nodes-inventory-ops\// },
 			{ key: 'webhook-2.1', workflowId: v2.id, label: 'Webhook node 2.1', url: webhookUrl('bench-webhook-v2'), headers: {}, nodeCode: /nodes\/Webhook\// },
 			{ key: 'webhook-1', workflowId: v1.id, label: 'Webhook node 1', url: webhookUrl('bench-webhook-v1'), headers: {}, nodeCode: /nodes\/Webhook\// },
 			{ key: 'webhook-1-credential', workflowId: v1WithCredential.id, label: 'Webhook node 1 + credential', url: webhookUrl('bench-webhook-v1-credential'), headers: {}, nodeCode: /nodes\/Webhook\// },
@@ -239,7 +268,7 @@ async function benchVariant(variant, sandbox) {
 				const order = targets.map((_, index) => targets[(index + rep) % targets.length]);
 				for (const target of order) {
 					const result = { ...(await measure(n8n, target, inFlight)), rep };
-					log(`${variant.label} ${target.label}, ${inFlight} in flight: ${result.perSecond.toFixed(1)}/s, ${result.cpuMsPerDelivery.toFixed(1)} ms CPU per delivery`);
+					log(`${variant.label} ${target.label}, ${inFlight} in flight: ${result.perSecond.toFixed(1)}/s, ${result.cpuMsPerDelivery.toFixed(1)} ms CPU per delivery, ${result.threads.main.toFixed(1)} on the main thread`);
 					results.push(result);
 				}
 			}
@@ -272,13 +301,14 @@ function summarise(run) {
 			label,
 			perSecond: median(of(label).map((result) => result.perSecond)),
 			cpuMs: median(of(label).map((result) => result.cpuMsPerDelivery)),
+			mainMs: median(of(label).map((result) => result.threads.main)),
 		});
-		const ours = row('Inventory Ops Trigger');
+		const ours = row('Inventory Ops Trigger 1.1');
 		// Paired: the targets of one repetition run back to back, so their ratio leaves out what drifts between
 		// repetitions (one target's own repetitions differed by up to half); the median of those ratios.
 		const paired = (label, ratio) =>
-			median(of('Inventory Ops Trigger').map((mine) => ratio(mine, of(label).find((theirs) => theirs.rep === mine.rep))));
-		for (const other of [row('Webhook node 2.1'), row('Webhook node 1'), row('Webhook node 1 + credential')]) {
+			median(of('Inventory Ops Trigger 1.1').map((mine) => ratio(mine, of(label).find((theirs) => theirs.rep === mine.rep))));
+		for (const other of [row('Webhook node 2.1'), row('Webhook node 1'), row('Webhook node 1 + credential'), row('Inventory Ops Trigger 1')]) {
 			rows.push({
 				inFlight,
 				ours,
@@ -287,6 +317,7 @@ function summarise(run) {
 				cpuRatio: other.cpuMs / ours.cpuMs,
 				pairedThroughputRatio: paired(other.label, (mine, theirs) => mine.perSecond / theirs.perSecond),
 				pairedCpuRatio: paired(other.label, (mine, theirs) => theirs.cpuMsPerDelivery / mine.cpuMsPerDelivery),
+				pairedMainRatio: paired(other.label, (mine, theirs) => theirs.threads.main / mine.threads.main),
 			});
 		}
 	}
@@ -295,14 +326,14 @@ function summarise(run) {
 
 function markdown(runs, startedAt, totalMs) {
 	const lines = [
-		`Measured by \`npm run bench:n8n\` on ${startedAt.slice(0, 10)} (whole run ${Math.round(totalMs / 1000)} s): ${DELIVERIES} deliveries per setting, each setting ${REPS} times (medians), the targets interleaved in one n8n per line, a No Op after each (Webhook node 1 + credential: the same workflow holding an Inventory Ops node with the credential, connected to nothing, so that n8n's check of the credentials before every execution runs as for the trigger). Throughput counts until n8n is idle again (the executions done), CPU is the n8n process's own (user + system). Ratios are ours / theirs, so 1.0 means as cheap as n8n's node: of the medians, and paired (the median of the ratios within each repetition, whose targets ran back to back).`,
+		`Measured by \`npm run bench:n8n\` on ${startedAt.slice(0, 10)} (whole run ${Math.round(totalMs / 1000)} s): ${DELIVERIES} deliveries per setting, each setting ${REPS} times (medians), the targets interleaved in one n8n per line, a No Op after each (Webhook node 1 + credential: the same workflow holding an Inventory Ops node with the credential, connected to nothing, so that n8n's check of the credentials before every execution runs as for the trigger). Throughput counts until n8n is idle again (the executions done), CPU is the n8n process's own (user + system), all its threads; main thread is the part on the thread that runs n8n's JavaScript and the node's, without the expression isolates' threads and those that ended. Ratios are ours / theirs, so 1.0 means as cheap as n8n's node: of the medians, and paired (the median of the ratios within each repetition, whose targets ran back to back).`,
 		'',
-		'| n8n | in flight | Inventory Ops Trigger /s | CPU ms | compared with | its /s | its CPU ms | throughput ratio | CPU ratio (theirs / ours) | paired: throughput / CPU ratio |',
-		'|---|---:|---:|---:|---|---:|---:|---:|---:|---:|',
+		'| n8n | in flight | Inventory Ops Trigger /s | CPU ms | compared with | its /s | its CPU ms | throughput ratio | CPU ratio (theirs / ours) | paired: throughput / CPU ratio | main thread ms: ours / its (paired ratio) |',
+		'|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|',
 	];
 	for (const run of runs) {
 		for (const row of summarise(run)) {
-			lines.push(`| ${run.label} | ${row.inFlight} | ${row.ours.perSecond.toFixed(1)} | ${row.ours.cpuMs.toFixed(1)} | ${row.other.label} | ${row.other.perSecond.toFixed(1)} | ${row.other.cpuMs.toFixed(1)} | ${row.throughputRatio.toFixed(2)} | ${row.cpuRatio.toFixed(2)} | ${row.pairedThroughputRatio.toFixed(2)} / ${row.pairedCpuRatio.toFixed(2)} |`);
+			lines.push(`| ${run.label} | ${row.inFlight} | ${row.ours.perSecond.toFixed(1)} | ${row.ours.cpuMs.toFixed(1)} | ${row.other.label} | ${row.other.perSecond.toFixed(1)} | ${row.other.cpuMs.toFixed(1)} | ${row.throughputRatio.toFixed(2)} | ${row.cpuRatio.toFixed(2)} | ${row.pairedThroughputRatio.toFixed(2)} / ${row.pairedCpuRatio.toFixed(2)} | ${row.ours.mainMs.toFixed(1)} / ${row.other.mainMs.toFixed(1)} (${row.pairedMainRatio.toFixed(2)}) |`);
 		}
 	}
 	for (const run of runs) {

@@ -43,6 +43,17 @@ module.exports = (getContext) => {
 			expect(texts).toEqual(expect.arrayContaining(['On order shipped', 'On order status changed', 'On shipment voided']));
 			// n8n builds each entry from the event option; a name that repeats its type read "On order shipped order shipped".
 			for (const text of texts) expect(text).not.toMatch(/\b(\w+ \w+)\b.*\b\1\b/i);
+
+			// Picked, it lands on the canvas at version 1.1, the one n8n reads no Webhook-node option for, and saves so.
+			await page.getByText('On order shipped', { exact: true }).first().click();
+			await page.locator(ids('node-parameters')).first().waitFor();
+			await page.keyboard.press('Escape');
+			await page.keyboard.press('Control+s');
+			await page.waitForURL((url) => /\/workflow\/[^/]+$/.test(url.pathname) && !url.pathname.endsWith('/new'));
+			const workflowId = new URL(page.url()).pathname.split('/').pop();
+			const saved = await waitFor(async () => (await getContext().n8n.getWorkflow(workflowId).catch(() => undefined)), { what: 'the saved workflow' });
+			const added = saved.nodes.filter((node) => node.type === 'n8n-nodes-inventory-ops.inventoryOpsTrigger');
+			expect(added.map((node) => [node.typeVersion, node.parameters.events])).toEqual([[1.1, ['order.shipped']]]);
 		}, 180_000);
 
 		test('the credential form: created empty, filled in and saved, its Test passes; a bad token and a wrong App Base URL are refused', async () => {

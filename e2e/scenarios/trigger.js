@@ -29,9 +29,9 @@ module.exports = (getContext) => {
 		});
 
 		/** A new trigger workflow (its own webhookId, so its handlers are told apart from every other test's). */
-		const newTriggerWorkflow = async (name, events) => {
+		const newTriggerWorkflow = async (name, events, typeVersion) => {
 			const { n8n, credential } = getContext();
-			const definition = triggerWorkflow(name, credential, events, { triggerName: TRIGGER });
+			const definition = triggerWorkflow(name, credential, events, { triggerName: TRIGGER, typeVersion });
 			const workflow = await n8n.createWorkflow(definition);
 			const triggerNode = workflow.nodes.find((node) => node.name === TRIGGER);
 			expect(triggerNode.webhookId).toBeTruthy();
@@ -83,9 +83,11 @@ module.exports = (getContext) => {
 			expect((await context.handlersOf(triggerNode)).all).toEqual([]);
 		});
 
-		test('a sandbox event starts exactly one execution carrying the event; other types start none', async () => {
+		// 1.1 is what the editor adds; 1 is how every trigger was saved before 1.1, and must keep working.
+		test.each([1.1, 1])('a sandbox event starts exactly one execution carrying the event; other types start none (trigger version %s)', async (typeVersion) => {
 			const context = getContext();
-			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger event', ['order.shipped']);
+			const { workflow, triggerNode } = await newTriggerWorkflow(`e2e trigger event ${typeVersion}`, ['order.shipped'], typeVersion);
+			expect(triggerNode.typeVersion).toBe(typeVersion);
 			await context.publish(workflow, triggerNode, ['order.shipped']);
 
 			const data = { store_id: '1001', order_number: '1000', tracking_number: 'TRK-E2E' };

@@ -18,7 +18,11 @@ export class InventoryOpsTrigger implements INodeType {
 		name: 'inventoryOpsTrigger',
 		icon: { light: 'file:inventoryOps.svg', dark: 'file:inventoryOps.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1 behaves as 1. n8n reads the Webhook node's old `options.binaryData` through its expression engine for every
+		// delivery to a start node of version 1 (parseRequestBody in its webhook-helpers), whatever its type: on n8n 2.x
+		// an isolate evaluation per delivery. A trigger added at 1.1 skips it; one saved at 1 keeps working as it was.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		// n8n opens a documentationUrl starting with http as it is; from the codex file it would append its tracking
 		// query after the #anchor, which then matches no heading.
 		documentationUrl: 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#inventory-ops-trigger',

@@ -51,6 +51,16 @@ describe.each(examples)('%s', (file, workflow) => {
 		expect(urls.filter((url) => !url.startsWith('http://127.0.0.1:5680/') && !url.startsWith('https://example.com/'))).toEqual([]);
 	});
 
+	// An imported example should be what the editor would add today: a trigger saved at version 1 still works, but
+	// costs n8n an expression evaluation per delivery (see InventoryOpsTrigger.node.ts).
+	test('Inventory Ops nodes are at the version the editor gives a new node', () => {
+		for (const node of ours) {
+			const { version, defaultVersion } = OUR_TYPES[node.type];
+			const newest = defaultVersion ?? Math.max(...[version].flat());
+			expect({ node: node.name, typeVersion: node.typeVersion }).toEqual({ node: node.name, typeVersion: newest });
+		}
+	});
+
 	test('connections name existing nodes, and a sticky note explains the workflow', () => {
 		const names = new Set(workflow.nodes.map((node) => node.name));
 		for (const [from, { main }] of Object.entries(workflow.connections)) {
