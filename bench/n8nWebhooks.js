@@ -23,14 +23,19 @@ const LINES = (process.env.BENCH_N8N_LINES ?? '1.x,2.x').split(',').filter(Boole
 // expression engine has none, which shows what that costs.
 // BENCH_N8N_LEGACY=0 leaves the legacy engine out (half the run on 2.x, for repetitions of the installed engine).
 const WITH_LEGACY = process.env.BENCH_N8N_LEGACY !== '0';
-const VARIANTS = LINES.flatMap((line) =>
-	line.startsWith('2') && WITH_LEGACY
-		? [
-				{ line, label: line, env: {}, profile: true },
-				{ line, label: `${line}, N8N_EXPRESSION_ENGINE=legacy`, env: { N8N_EXPRESSION_ENGINE: 'legacy' }, profile: false },
-			]
-		: [{ line, label: line, env: {}, profile: line.startsWith('2') }],
-);
+// BENCH_N8N_LAZY=1 adds 2.x with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true: n8n then makes an isolate only for a
+// phase that evaluates an expression, which a delivery to a trigger at version 1.1 does not.
+const WITH_LAZY = process.env.BENCH_N8N_LAZY === '1';
+const variantsOf = (line) => {
+	if (!line.startsWith('2')) return [{ line, label: line, env: {}, profile: false }];
+	const variant = (setting, value) => ({ line, label: `${line}, ${setting}=${value}`, env: { [setting]: value }, profile: false });
+	return [
+		{ line, label: line, env: {}, profile: true },
+		...(WITH_LEGACY ? [variant('N8N_EXPRESSION_ENGINE', 'legacy')] : []),
+		...(WITH_LAZY ? [variant('N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE', 'true')] : []),
+	];
+};
+const VARIANTS = LINES.flatMap(variantsOf);
 const DELIVERIES = Number(process.env.BENCH_N8N_DELIVERIES ?? 100);
 const IN_FLIGHT = (process.env.BENCH_N8N_IN_FLIGHT ?? '1,8').split(',').map(Number);
 const REPS = Number(process.env.BENCH_N8N_REPS ?? 2);

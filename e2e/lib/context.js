@@ -53,6 +53,11 @@ class Context {
 		this.credentialData = credentialData;
 	}
 
+	/** A new Inventory Ops credential: the sandbox's, with `changes` to its fields (a bad token, an expression, ...). */
+	async createCredentialWith(name, changes) {
+		return await this.n8n.createCredential({ name, type: CREDENTIAL_TYPE, data: { ...this.credentialData, ...changes } });
+	}
+
 	async close() {
 		await this.n8n.stop();
 		await this.sandbox.close();

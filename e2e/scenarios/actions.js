@@ -1,6 +1,6 @@
 // Every operation of the Inventory Ops node, run in a real workflow ("Execute workflow" through n8n's REST API),
 // checked in the sandbox's own tables rather than only in the node's output.
-const { CREDENTIAL_TYPE, MANUAL_TRIGGER, actionWorkflow, errorOf, outputOf } = require('../lib/workflows');
+const { MANUAL_TRIGGER, actionWorkflow, errorOf, outputOf } = require('../lib/workflows');
 
 /** The sandbox records calls to the app base URL under `/s` (sandbox/README.md). */
 const RESTORE_ROUTE = '/s/ship/shipping/restore_inventory';
@@ -211,11 +211,7 @@ module.exports = (getContext) => {
 			const context = getContext();
 			const { n8n } = context;
 			// An expression in a credential field is resolved for each item; this one needs a field the item does not have.
-			const credential = await n8n.createCredential({
-				name: `e2e unreadable credential ${Date.now()}`,
-				type: CREDENTIAL_TYPE,
-				data: { ...context.credentialData, baseUrl: '={{ $json.region.baseUrl }}' },
-			});
+			const credential = await context.createCredentialWith(`e2e unreadable credential ${Date.now()}`, { baseUrl: '={{ $json.region.baseUrl }}' });
 			const before = (await context.calls('/api/order/get_single_bulk')).length;
 			const workflow = await n8n.createWorkflow(
 				actionWorkflow('e2e unreadable credential', credential, [

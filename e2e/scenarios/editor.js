@@ -8,7 +8,7 @@ const { openEditor } = require('../lib/browser');
 const { sandboxProfile } = require('../lib/context');
 const { seededShipment } = require('../lib/examples');
 const { waitFor } = require('../lib/wait');
-const { CREDENTIAL_TYPE, MANUAL_TRIGGER, actionNode, manualTrigger, node, triggerWorkflow } = require('../lib/workflows');
+const { MANUAL_TRIGGER, actionNode, manualTrigger, node, triggerWorkflow } = require('../lib/workflows');
 
 const TRIGGER = 'Inventory Ops Trigger';
 
@@ -77,11 +77,7 @@ module.exports = (getContext) => {
 			await editor.screenshot('editor-credential');
 			await page.keyboard.press('Escape');
 
-			const bad = await context.n8n.createCredential({
-				name: 'Sandbox, refused token',
-				type: 'inventoryOpsApi',
-				data: { ...context.credentialData, accessToken: 'not-a-token' },
-			});
+			const bad = await context.createCredentialWith('Sandbox, refused token', { accessToken: 'not-a-token' });
 			await editor.openCredential(bad.id);
 			await editor.screenshotOnFailure('editor-credential-refused', async () => {
 				await page.getByText(/Couldn.t connect with these settings/).first().waitFor({ timeout: 60_000 });
@@ -95,11 +91,7 @@ module.exports = (getContext) => {
 			await page.keyboard.press('Escape');
 
 			// The App Base URL is checked too: the Base URL given for both (a user's likeliest slip) is named as wrong.
-			const wrongApp = await context.n8n.createCredential({
-				name: 'Sandbox, wrong App Base URL',
-				type: 'inventoryOpsApi',
-				data: { ...context.credentialData, appBaseUrl: context.credentialData.baseUrl },
-			});
+			const wrongApp = await context.createCredentialWith('Sandbox, wrong App Base URL', { appBaseUrl: context.credentialData.baseUrl });
 			await editor.openCredential(wrongApp.id);
 			await editor.screenshotOnFailure('editor-credential-wrong-app-url', async () => {
 				await page.getByText(/Couldn.t connect with these settings/).first().waitFor({ timeout: 60_000 });
@@ -318,11 +310,7 @@ module.exports = (getContext) => {
 			const context = getContext();
 			const { page } = editor;
 			// A credential whose Base URL is an expression this item cannot satisfy (the item has no `region`).
-			const credential = await context.n8n.createCredential({
-				name: `Browser: unreadable ${Date.now()}`,
-				type: CREDENTIAL_TYPE,
-				data: { ...context.credentialData, baseUrl: '={{ $json.region.baseUrl }}' },
-			});
+			const credential = await context.createCredentialWith(`Browser: unreadable ${Date.now()}`, { baseUrl: '={{ $json.region.baseUrl }}' });
 			const workflow = await context.n8n.createWorkflow({
 				name: 'Browser: unreadable credential',
 				nodes: [

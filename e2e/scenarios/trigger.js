@@ -1,6 +1,8 @@
 // The Inventory Ops Trigger's lifecycle as n8n really drives it: publish, unpublish, restart, kill -9, repeated
 // cycles and "listen for test event", counted in the sandbox's handler table after each step.
-const { CREDENTIAL_TYPE, triggerWorkflow } = require('../lib/workflows');
+const crypto = require('node:crypto');
+
+const { triggerWorkflow } = require('../lib/workflows');
 const { waitFor } = require('../lib/wait');
 
 const TRIGGER = 'Inventory Ops Trigger';
@@ -47,11 +49,7 @@ module.exports = (getContext) => {
 			const context = getContext();
 			const { n8n } = context;
 			// The credential's Base URL is an expression that reads an input item, which an activation does not have.
-			const credential = await n8n.createCredential({
-				name: `e2e unreadable trigger credential ${Date.now()}`,
-				type: CREDENTIAL_TYPE,
-				data: { ...context.credentialData, baseUrl: '={{ $json.region.baseUrl }}' },
-			});
+			const credential = await context.createCredentialWith(`e2e unreadable trigger credential ${Date.now()}`, { baseUrl: '={{ $json.region.baseUrl }}' });
 			const workflow = await n8n.createWorkflow(
 				triggerWorkflow('e2e trigger unreadable credential', credential, ['order.shipped'], { triggerName: TRIGGER }),
 			);
@@ -107,6 +105,32 @@ module.exports = (getContext) => {
 			expect(await context.waitForExecutions(workflow.id, 1)).toHaveLength(1);
 
 			await context.unpublish(workflow, triggerNode);
+		});
+
+		test('a published trigger at version 1 replaced by a new one at 1.1 (README, Versions): its handlers move to the new one, events arrive there', async () => {
+			const context = getContext();
+			const { n8n } = context;
+			const { workflow, triggerNode: old } = await newTriggerWorkflow('e2e trigger moved to 1.1', ['order.shipped'], 1);
+			await context.publish(workflow, old, ['order.shipped']);
+
+			// A new trigger in the old one's place, as the editor adds it: its own id and webhookId, the same settings.
+			const replacement = { ...old, id: crypto.randomUUID(), webhookId: crypto.randomUUID(), typeVersion: 1.1 };
+			const nodes = workflow.nodes.map((node) => (node.name === TRIGGER ? replacement : node));
+			await n8n.updateWorkflow(workflow.id, { name: workflow.name, nodes, connections: workflow.connections });
+			if (n8n.major >= 2) await n8n.publish(workflow.id);
+			const [handler] = await context.waitForProductionHandlers(replacement, ['order.shipped']);
+			expect(new URL(handler.handler.url).pathname).toBe(`/webhook/${replacement.webhookId}/webhook`);
+			await context.waitForProductionHandlers(old, []);
+			await n8n.waitForPublicationSettled(workflow.id);
+
+			const event = await context.emit('order.shipped', { store_id: '1001', order_number: '1001' });
+			const executions = await context.waitForExecutions(workflow.id, 1);
+			expect(executions.map((execution) => execution.status)).toEqual(['success']);
+			const deliveries = await context.deliveries(event.event_id);
+			expect(deliveries.filter((d) => d.url.includes(replacement.webhookId)).map((d) => d.status)).toEqual([200]);
+			expect(deliveries.filter((d) => d.url.includes(old.webhookId))).toEqual([]);
+
+			await context.unpublish(workflow, replacement);
 		});
 
 		test('a repeated event id starts one execution, with 1 and with 8 deliveries in flight; static data untouched', async () => {
