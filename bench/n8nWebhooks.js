@@ -333,12 +333,12 @@ function markdown(runs, startedAt, totalMs) {
 	const lines = [
 		`Measured by \`npm run bench:n8n\` on ${startedAt.slice(0, 10)} (whole run ${Math.round(totalMs / 1000)} s): ${DELIVERIES} deliveries per setting, each setting ${REPS} times (medians), the targets interleaved in one n8n per line, a No Op after each (Webhook node 1 + credential: the same workflow holding an Inventory Ops node with the credential, connected to nothing, so that n8n's check of the credentials before every execution runs as for the trigger). Throughput counts until n8n is idle again (the executions done), CPU is the n8n process's own (user + system), all its threads; main thread is the part on the thread that runs n8n's JavaScript and the node's, without the expression isolates' threads and those that ended. Ratios are ours / theirs, so 1.0 means as cheap as n8n's node: of the medians, and paired (the median of the ratios within each repetition, whose targets ran back to back).`,
 		'',
-		'| n8n | in flight | Inventory Ops Trigger /s | CPU ms | compared with | its /s | its CPU ms | throughput ratio | CPU ratio (theirs / ours) | paired: throughput / CPU ratio | main thread ms: ours / its (paired ratio) |',
+		'| n8n | in flight | Inventory Ops Trigger /s | CPU ms | compared with | its /s | its CPU ms | throughput ratio | CPU ratio (theirs / ours) | paired: throughput / CPU ratio | main thread ms: ours / its, paired ratio (its / ours) |',
 		'|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|',
 	];
 	for (const run of runs) {
 		for (const row of summarise(run)) {
-			lines.push(`| ${run.label} | ${row.inFlight} | ${row.ours.perSecond.toFixed(1)} | ${row.ours.cpuMs.toFixed(1)} | ${row.other.label} | ${row.other.perSecond.toFixed(1)} | ${row.other.cpuMs.toFixed(1)} | ${row.throughputRatio.toFixed(2)} | ${row.cpuRatio.toFixed(2)} | ${row.pairedThroughputRatio.toFixed(2)} / ${row.pairedCpuRatio.toFixed(2)} | ${row.ours.mainMs.toFixed(1)} / ${row.other.mainMs.toFixed(1)} (${row.pairedMainRatio.toFixed(2)}) |`);
+			lines.push(`| ${run.label} | ${row.inFlight} | ${row.ours.perSecond.toFixed(1)} | ${row.ours.cpuMs.toFixed(1)} | ${row.other.label} | ${row.other.perSecond.toFixed(1)} | ${row.other.cpuMs.toFixed(1)} | ${row.throughputRatio.toFixed(2)} | ${row.cpuRatio.toFixed(2)} | ${row.pairedThroughputRatio.toFixed(2)} / ${row.pairedCpuRatio.toFixed(2)} | ${row.ours.mainMs.toFixed(1)} / ${row.other.mainMs.toFixed(1)}, ${row.pairedMainRatio.toFixed(2)} |`);
 		}
 	}
 	for (const run of runs) {
