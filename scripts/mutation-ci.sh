@@ -22,7 +22,7 @@ modules=$(node -e '
   const sources = fs.readdirSync("nodes", { recursive: true }).map((name) => `nodes/${name}`).filter((file) => file.endsWith(".ts"));
   const changed = [];
   for (const file of sources) {
-    if (files[file] === undefined) console.error(`mutation:ci: ${file} is not in the results file yet: not mutated here`);
+    if (files[file] === undefined) console.error(`mutation:ci: ${file} is not in the results file: new, or Stryker makes no mutant of it (endpoints.ts: npm run mutation:endpoints); not mutated here`);
     else if (files[file].source !== fs.readFileSync(file, "utf8")) changed.push(file);
   }
   console.log(changed.join(","));

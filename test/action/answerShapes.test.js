@@ -65,6 +65,18 @@ describe('Order -> Get Many', () => {
 		expect(result.error.context.itemIndex).toBe(1);
 	});
 
+	// The answer's shape is checked after success: false is read: a bare one is the service refusing the lookup (as
+	// from every operation but remove_handler), not an object where a list was expected.
+	test('a bare success: false is the service refusing the lookup, named as such, and every item fails with it', async () => {
+		const orders = await ctx.sandbox.orders({ limit: 2 });
+		await answer(BULK, { success: false });
+		const result = await lookUp(orders.map(({ store_id, order_number }) => ({ store_id, order_number })));
+		const errors = jsonOf(result.items).map((item) => item.error);
+		expect(errors).toHaveLength(1);
+		expect(errors[0]).toMatch(/refused \/order\/get_single_bulk/);
+		expect(errors[0]).not.toMatch(/was expected/);
+	});
+
 	test('Output: Whole Result Entry keeps an entry that has a field named json as the item, whole', async () => {
 		const [order] = await ctx.sandbox.orders({ limit: 1 });
 		await answer(BULK, [{ order, json: { note: 'kept' } }]);

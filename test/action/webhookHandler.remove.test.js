@@ -33,3 +33,15 @@ test('remove sends the _id and outputs the answer; an unknown _id is a 404 error
 	);
 	expect(await ctx.sandbox.handlers()).toEqual([]);
 });
+
+// remove_handler changes data: after an answer lost on the way back it is never sent again (the handler is gone; a
+// second call would answer "unknown handler" and hide that the first one worked), and the error says so.
+test('an answer lost after the service removed the handler: the node fails, saying so, and remove was sent once', async () => {
+	const id = await ctx.sandbox.addHandler();
+	await ctx.sandbox.fault({ route: REMOVE, count: 1, drop: 'after' });
+	const result = await ctx.run({ resource: 'webhookHandler', operation: 'remove', handlerId: id });
+	expect(result.error.message).toBe('The connection to the service was lost during /webhook/remove_handler before an answer arrived');
+	expect(result.error.description).toMatch(/^The service may or may not have applied this change, so it was not sent again\./);
+	expect(await ctx.sandbox.calls(REMOVE)).toHaveLength(1);
+	expect(await ctx.sandbox.handlers()).toEqual([]);
+});

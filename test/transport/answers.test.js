@@ -45,8 +45,10 @@ describe('refusalIn', () => {
 		}
 	});
 
-	test('a bare success: false is a refusal except from remove_handler', () => {
-		expect(answers.refusalIn('kitCreate', { success: false })).toEqual(expect.any(Object));
+	test('a bare success: false is a refusal from every operation except remove_handler', () => {
+		for (const endpoint of ['orderGetSingleBulk', 'kitCreate', 'shipmentRestoreInventory', 'webhookAddHandler']) {
+			expect({ endpoint, refusal: answers.refusalIn(endpoint, { success: false }) }).toEqual({ endpoint, refusal: expect.any(Object) });
+		}
 		expect(answers.refusalIn('webhookRemoveHandler', { success: false })).toBeUndefined();
 	});
 });
