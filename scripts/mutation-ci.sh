@@ -16,13 +16,20 @@ if [ ! -f "$results" ]; then
   exit 0
 fi
 cp "$results" "$baseline"
+# The endpoint table gets no mutant from Stryker (`as const`); its hand mutants run when it changed since their record.
+endpoints=nodes/InventoryOps/transport/endpoints.ts
+if ! node -e 'const fs = require("node:fs"); process.exit(JSON.parse(fs.readFileSync(process.argv[1], "utf8")).source === fs.readFileSync(process.argv[2], "utf8") ? 0 : 1)' test/mutation/endpoints-results.json "$endpoints" 2>/dev/null; then
+  echo "mutation:ci: $endpoints differs from test/mutation/endpoints-results.json: its hand mutants (npm run mutation:endpoints)"
+  node scripts/mutation-endpoints.js
+fi
 modules=$(node -e '
   const fs = require("node:fs");
   const files = JSON.parse(fs.readFileSync(process.argv[1], "utf8")).files ?? {};
   const sources = fs.readdirSync("nodes", { recursive: true }).map((name) => `nodes/${name}`).filter((file) => file.endsWith(".ts"));
   const changed = [];
   for (const file of sources) {
-    if (files[file] === undefined) console.error(`mutation:ci: ${file} is not in the results file: new, or Stryker makes no mutant of it (endpoints.ts: npm run mutation:endpoints); not mutated here`);
+    if (file.endsWith("transport/endpoints.ts")) continue; // no Stryker mutant: checked above
+    if (files[file] === undefined) console.error(`mutation:ci: ${file} is not in the results file yet: not mutated here`);
     else if (files[file].source !== fs.readFileSync(file, "utf8")) changed.push(file);
   }
   console.log(changed.join(","));
