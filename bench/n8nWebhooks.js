@@ -44,12 +44,15 @@ const OUT = path.resolve(REPO_ROOT, process.env.BENCH_OUT ?? 'bench');
 const EVENT_TYPE = 'order.shipped';
 const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
 const TYPE_HEADER = 'x-inventory-ops-event-type';
+// The label of the trigger as a new workflow has it (version 1.1): the target every ratio compares.
+const OURS = 'Inventory Ops Trigger 1.1';
 const CLOCK_TICKS_PER_SECOND = 100; // Linux USER_HZ
 const log = (text) => process.stdout.write(`[bench:n8n] ${text}\n`);
 
-/** CPU time (user + system) of one process so far, in ms, from /proc/<pid>/stat. */
-function cpuMs(pid) {
-	const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** CPU time (user + system) so far, in ms, of what a /proc folder describes: a process (`/proc/<pid>`, all its
+ * threads, ended ones too) or one thread (`/proc/<pid>/task/<tid>`). */
+function cpuMsOf(procFolder) {
+	const stat = fs.readFileSync(`${procFolder}/stat`, 'utf8');
 	const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 	return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
@@ -61,7 +64,7 @@ function cpuMsByThread(pid) {
 		try {
 			const name = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
 			const label = tid === String(pid) ? 'main' : name.replace(/\d+$/, '#');
-			byName[label] = (byName[label] ?? 0) + cpuMs(`${pid}/task/${tid}`);
+			byName[label] = (byName[label] ?? 0) + cpuMsOf(`/proc/${pid}/task/${tid}`);
 		} catch {
 			// The thread ended between the listing and the read: its time counts as "ended threads".
 		}
@@ -72,10 +75,10 @@ function cpuMsByThread(pid) {
 /** Resolves once the process has been (nearly) idle for a second: the executions the deliveries started are done. */
 async function settled(pid) {
 	let quiet = 0;
-	let last = cpuMs(pid);
+	let last = cpuMsOf(`/proc/${pid}`);
 	while (quiet < 4) {
 		await sleep(250);
-		const now = cpuMs(pid);
+		const now = cpuMsOf(`/proc/${pid}`);
 		quiet = now - last <= 10 ? quiet + 1 : 0;
 		last = now;
 	}
@@ -139,14 +142,14 @@ async function send(target, count, inFlight) {
 async function measure(n8n, target, inFlight) {
 	const pid = n8n.child.pid;
 	await settled(pid);
-	const cpuBefore = cpuMs(pid);
+	const cpuBefore = cpuMsOf(`/proc/${pid}`);
 	const threadsBefore = cpuMsByThread(pid);
 	const started = Date.now();
 	const failed = await send(target, DELIVERIES, inFlight);
 	const answeredMs = Date.now() - started;
 	const doneAt = await settled(pid);
 	const wallMs = Math.max(doneAt - started, answeredMs);
-	const cpu = cpuMs(pid) - cpuBefore;
+	const cpu = cpuMsOf(`/proc/${pid}`) - cpuBefore;
 	const threadsAfter = cpuMsByThread(pid);
 	const threads = {};
 	for (const [name, ms] of Object.entries(threadsAfter)) threads[name] = (ms - (threadsBefore[name] ?? 0)) / DELIVERIES;
@@ -255,7 +258,7 @@ async function benchVariant(variant, sandbox) {
 		};
 		const webhookUrl = (webhookPath) => `${n8n.baseUrl}/webhook/${webhookPath}`;
 		const targets = [
-			{ key: 'ours', workflowId: ours.id, label: 'Inventory Ops Trigger 1.1', ...(await deliveryTo(ours)), nodeCode: /n8n-nodes-inventory-ops\// },
+			{ key: 'ours', workflowId: ours.id, label: OURS, ...(await deliveryTo(ours)), nodeCode: /n8n-nodes-inventory-ops\// },
 			{ key: 'ours-1', workflowId: oursAt1.id, label: 'Inventory Ops Trigger 1', ...(await deliveryTo(oursAt1)), nodeCode: /n8n-nodes-inventory-ops\// },
 			{ key: 'webhook-2.1', workflowId: v2.id, label: 'Webhook node 2.1', url: webhookUrl('bench-webhook-v2'), headers: {}, nodeCode: /nodes\/Webhook\// },
 			{ key: 'webhook-1', workflowId: v1.id, label: 'Webhook node 1', url: webhookUrl('bench-webhook-v1'), headers: {}, nodeCode: /nodes\/Webhook\// },
@@ -308,11 +311,11 @@ function summarise(run) {
 			cpuMs: median(of(label).map((result) => result.cpuMsPerDelivery)),
 			mainMs: median(of(label).map((result) => result.threads.main)),
 		});
-		const ours = row('Inventory Ops Trigger 1.1');
+		const ours = row(OURS);
 		// Paired: the targets of one repetition run back to back, so their ratio leaves out what drifts between
 		// repetitions (one target's own repetitions differed by up to half); the median of those ratios.
 		const paired = (label, ratio) =>
-			median(of('Inventory Ops Trigger 1.1').map((mine) => ratio(mine, of(label).find((theirs) => theirs.rep === mine.rep))));
+			median(of(OURS).map((mine) => ratio(mine, of(label).find((theirs) => theirs.rep === mine.rep))));
 		for (const other of [row('Webhook node 2.1'), row('Webhook node 1'), row('Webhook node 1 + credential'), row('Inventory Ops Trigger 1')]) {
 			rows.push({
 				inFlight,
