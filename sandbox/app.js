@@ -109,8 +109,11 @@ function buildApp(state, tokens) {
 		const [status, code, message, headers] = classify(error);
 		return replyError(request, reply, status, code, message, headers);
 	});
+	// Switch `unknownPaths`: `plain` names the path it has no route for; `service-error` answers like any other error.
 	app.setNotFoundHandler((request, reply) =>
-		replyError(request, reply, 404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`),
+		state.config.unknownPaths === 'service-error'
+			? replyError(request, reply, 404, undefined, 'Not Found')
+			: replyError(request, reply, 404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`),
 	);
 
 	app.register(async (service) => {

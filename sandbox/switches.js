@@ -22,6 +22,12 @@ const OPEN_POINT_SWITCHES = {
 	// The body of a delivery to a handler: `{ id, type, created_at, data }`, an envelope with other names
 	// (`{ event_id, event_type, occurred_at, payload }`), an array of such events, or the changed record alone.
 	deliveryBody: ['event', 'envelope', 'array', 'record'],
+	// Whether restore checks the request (a shipment selector) before it looks the order up, or the order first: then
+	// a restore naming no order (the credential test's probe) gets 404 `order not found`.
+	restoreChecks: ['request-first', 'order-first'],
+	// How a path the service does not serve is answered: 404 code NOT_FOUND `No route POST /path`, or a 404 like
+	// any other error of the service's, `Not Found` (both in the shape errorBodies gives).
+	unknownPaths: ['plain', 'service-error'],
 	// Whether add_handler takes a suffix wildcard (`order.status.*`) or refuses it with 400 WILDCARD_NOT_SUPPORTED.
 	wildcards: ['suffix', 'refused'],
 };

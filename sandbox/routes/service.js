@@ -70,7 +70,8 @@ function serviceRoutes(state, { sendJsonChunks }) {
 			return { success: true, _id: kit._id, new_kit_id: kit.new_kit_id };
 		});
 
-		app.post('/s/ship/shipping/restore_inventory', { schema: { body: schemas.restoreInventory } }, async (request) => {
+		// Switch `restoreChecks: 'order-first'`: the order is looked up before the request is checked at all.
+		const orderFirst = async (request) => {
 			const body = request.body;
 			const given = SELECTORS.filter((name) => body[name] !== undefined && body[name] !== '');
 			if (given.length === 0) {

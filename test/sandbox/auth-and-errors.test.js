@@ -114,6 +114,22 @@ describe('routing', () => {
 	});
 });
 
+describe('routing, switch unknownPaths', () => {
+	afterEach(() => client.reset());
+
+	test("unknownPaths 'service-error': an unknown path is a 404 like any other error of the service, naming no path", async () => {
+		await client.admin.post('/config', { unknownPaths: 'service-error' });
+		const unknown = await client.app('/ship/shipping/restore_everything', {});
+		expect([unknown.status, unknown.data.error.message, unknown.data.error.statusCode, 'code' in unknown.data.error]).toEqual([404, 'Not Found', 404, false]);
+		expect((await client.api('/order/get_many', emptyBulk)).data.error.message).toBe('Not Found');
+		// The routes the service serves still answer.
+		expect((await client.bulk([])).status).toBe(200);
+		await client.admin.post('/config', { errorBodies: 'bare' });
+		const bare = await client.app('/nope', {});
+		expect([bare.status, bare.data.message, bare.data.statusCode]).toEqual([404, 'Not Found', 404]);
+	});
+});
+
 describe('request bodies', () => {
 	const raw = (data, contentType) =>
 		client.http.post(`${client.sandbox.baseUrl}/order/get_single_bulk`, data, {

@@ -117,3 +117,18 @@ test('the restored state shows in get_single_bulk and is undone by reset', async
 	expect(shipmentIn(await lookup()).deducted).toBe(true);
 	expect((await shipments({ store_id: shipment.store_id, order_number: shipment.order_number })).find((s) => s._id === shipment._id).deducted).toBe(true);
 });
+
+test("restoreChecks 'order-first': the order is looked up before the request is checked, in errorBodies' shape", async () => {
+	await client.admin.post('/config', { restoreChecks: 'order-first' });
+	// The credential test's probe names no order: 404 order not found, with no code, where request-first says 400.
+	const probe = await restore({});
+	expect([probe.status, probe.data.error.message, probe.data.error.statusCode, 'code' in probe.data.error]).toEqual([404, 'order not found', 404, false]);
+	expect((await restore({ store_id: '9999', order_number: '1000', shipment_id: 'x' })).data.error.message).toBe('order not found');
+	// A known order is checked as before: no selector is still 400, a selected shipment is restored.
+	expectError(await restore({ store_id: '1001', order_number: '1000' }), 400, 'MISSING_SHIPMENT_SELECTOR');
+	const [shipment] = await shipments({ deducted: 'true', limit: 1 });
+	expect((await restore({ store_id: shipment.store_id, order_number: shipment.order_number, shipment_id: shipment._id })).status).toBe(200);
+	await client.admin.post('/config', { errorBodies: 'text' });
+	const text = await restore({});
+	expect([text.status, text.data]).toEqual([404, 'order not found']);
+});
