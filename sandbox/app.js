@@ -1,7 +1,7 @@
 'use strict';
 
 const Fastify = require('fastify');
-const { classify, errorBody, sendError, ServiceError } = require('./errors');
+const { classify, codeAs, errorBody, sendError, ServiceError } = require('./errors');
 const { serviceRoutes } = require('./routes/service');
 const { adminRoutes } = require('./routes/admin');
 
@@ -80,9 +80,10 @@ function buildApp(state, tokens) {
 		settleCall(request, reply.statusCode);
 	});
 
-	/** Every error answer, shaped by the switches `errorBodies`, `retryAfter` and `refusals` (sandbox/switches.js). */
-	function replyError(request, reply, status, code, message, headers = {}) {
+	/** Every error answer, shaped by the switches `errorBodies`, `errorCodes`, `retryAfter` and `refusals` (sandbox/switches.js). */
+	function replyError(request, reply, status, sandboxCode, message, headers = {}) {
 		const { errorBodies, retryAfter, refusals } = state.config;
+		const code = codeAs(state.config.errorCodes, sandboxCode);
 		const route = request.url.split('?')[0];
 		if (refusals === 'success-false' && REFUSING_ROUTES.has(route) && REFUSALS.has(status)) {
 			return reply.code(200).type('application/json').send({ success: false, message, code });
@@ -97,7 +98,7 @@ function buildApp(state, tokens) {
 		for (const [name, value] of Object.entries(shapedHeaders)) reply.header(name, value);
 		const { error } = errorBody(status, code, message);
 		if (errorBodies === 'bare') return reply.code(status).type('application/json').send(error);
-		if (errorBodies === 'text') return reply.code(status).type('text/plain').send(`${code}: ${message}`);
+		if (errorBodies === 'text') return reply.code(status).type('text/plain').send(code === undefined ? message : `${code}: ${message}`);
 		const title = `${status} ${error.overview}`;
 		return reply
 			.code(status)

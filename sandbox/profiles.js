@@ -26,12 +26,13 @@ const PROFILES = {
 		deliveryBody: 'envelope',
 		wildcards: 'refused',
 	},
-	// A terse service: no handler id, errors as plain text, no Retry-After, deliveries as arrays of events, a
-	// strict order_number format; results shuffled.
+	// A terse service: no handler id, errors as plain text without a code, no Retry-After, deliveries as arrays of
+	// events, a strict order_number format; results shuffled.
 	terse: {
 		bulkOrder: 'shuffled',
 		addHandlerId: 'none',
 		errorBodies: 'text',
+		errorCodes: 'none',
 		retryAfter: 'absent',
 		deliveryBody: 'array',
 		bulkReferencePattern: FREE_SWITCH_VALUES.bulkReferencePattern[1],
@@ -48,6 +49,15 @@ const PROFILES = {
 		deliveryBody: 'record',
 		latencyMs: FREE_SWITCH_VALUES.latencyMs[1],
 		latencyPerKbMs: FREE_SWITCH_VALUES.latencyPerKbMs[1],
+	},
+	// A service that reads the open points against our sandbox's guesses: other error codes for every error, the
+	// order checked before the shipment selectors on a restore, unknown paths answered like a service error, bulk
+	// entries that are the order records themselves.
+	contrary: {
+		errorCodes: 'other',
+		restoreChecks: 'order-first',
+		unknownPaths: 'service-error',
+		bulkEntries: 'bare',
 	},
 };
 

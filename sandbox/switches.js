@@ -10,6 +10,9 @@ const OPEN_POINT_SWITCHES = {
 	bulkTooLongStatus: [400, 413],
 	// Which order fields a bulk answer carries: all of them, or none of `store_id`.
 	bulkOrderFields: ['all', 'noStoreId'],
+	// What a bulk entry is: `{ order, metrics, barcode_generation_failed }`, or the order record itself (with
+	// barcode_generation_failed at its top when it failed).
+	bulkEntries: ['wrapped', 'bare'],
 	// Where add_handler puts the new handler's id: `{ success, _id }`, `{ success, handler: { _id } }`, nowhere.
 	addHandlerId: ['top', 'nested', 'none'],
 	removeUnknown: [404, 'success-false'],
@@ -17,6 +20,8 @@ const OPEN_POINT_SWITCHES = {
 	refusals: ['status', 'success-false'],
 	// The body of every non-2xx answer: the documented `{ error }`, the error object bare, plain text, a gateway's HTML page.
 	errorBodies: ['spec', 'bare', 'text', 'html'],
+	// The `code` of every error: the sandbox's own (ALREADY_RESTORED, ...), other made-up ones (E_RESTORE_TWICE, ...), none.
+	errorCodes: ['sandbox', 'other', 'none'],
 	// How a 429 says when to come back: `Retry-After` in seconds, as an HTTP date, or no header.
 	retryAfter: ['seconds', 'date', 'absent'],
 	// The body of a delivery to a handler: `{ id, type, created_at, data }`, an envelope with other names

@@ -7,10 +7,10 @@ const schemas = require('./schemas');
 
 const SELECTORS = ['shipment_id', 'tracking_number', 'carrier_shipment_id'];
 
-/** A result entry whose order record carries no store_id (an answer the service may give). */
+/** A result entry (wrapped or bare) whose order record carries no store_id (an answer the service may give). */
 function withoutStoreId(buffer) {
 	const entry = JSON.parse(buffer.toString('utf8'));
-	if (entry.order) delete entry.order.store_id;
+	delete (entry.order ?? entry).store_id;
 	return Buffer.from(JSON.stringify(entry));
 }
 
@@ -19,7 +19,7 @@ function serviceRoutes(state, { sendJsonChunks }) {
 	return async function register(app) {
 		app.post('/api/order/get_single_bulk', { schema: { body: schemas.getSingleBulk } }, async (request, reply) => {
 			const refs = request.body.order;
-			const { bulkMaxLength, bulkTooLongStatus, bulkUnmatched, bulkOrder, bulkOrderFields, bulkReferencePattern } = state.config;
+			const { bulkMaxLength, bulkTooLongStatus, bulkUnmatched, bulkOrder, bulkOrderFields, bulkReferencePattern, bulkEntries } = state.config;
 			if (refs.length > bulkMaxLength) {
 				const code = bulkTooLongStatus === 413 ? 'PAYLOAD_TOO_LARGE' : 'ARRAY_TOO_LONG';
 				throw new ServiceError(bulkTooLongStatus, code, `body.order has ${refs.length} entries; at most ${bulkMaxLength} are allowed`);
@@ -36,8 +36,10 @@ function serviceRoutes(state, { sendJsonChunks }) {
 				if (seen.has(key)) continue;
 				seen.add(key);
 				const entry = state.orders.find(storeId, orderNumber);
-				if (entry) parts.push(bulkOrderFields === 'noStoreId' ? withoutStoreId(state.orders.entryBuffer(entry)) : state.orders.entryBuffer(entry));
-				else if (bulkUnmatched === 'entry') {
+				if (entry) {
+					const buffer = state.orders.entryBuffer(entry, bulkEntries === 'bare');
+					parts.push(bulkOrderFields === 'noStoreId' ? withoutStoreId(buffer) : buffer);
+				} else if (bulkUnmatched === 'entry') {
 					parts.push(Buffer.from(JSON.stringify({ store_id: storeId, order_number: orderNumber, metrics: { matched: false } })));
 				}
 			}
@@ -72,6 +74,12 @@ function serviceRoutes(state, { sendJsonChunks }) {
 
 		// Switch `restoreChecks: 'order-first'`: the order is looked up before the request is checked at all.
 		const orderFirst = async (request) => {
+			const body = request.body ?? {};
+			if (state.config.restoreChecks === 'order-first' && !state.orders.find(body.store_id, body.order_number)) {
+				throw new ServiceError(404, undefined, 'order not found');
+			}
+		};
+		app.post('/s/ship/shipping/restore_inventory', { schema: { body: schemas.restoreInventory }, preValidation: orderFirst }, async (request) => {
 			const body = request.body;
 			const given = SELECTORS.filter((name) => body[name] !== undefined && body[name] !== '');
 			if (given.length === 0) {
