@@ -242,7 +242,7 @@ function networkMarkdown(summary, config) {
 	];
 }
 
-function markdownReport({ summary, config, machine: host, generatedAt, durationMs }, { chartPath = 'bench/throughput.svg' } = {}) {
+function markdownReport({ summary, config, machine: host, generatedAt, durationMs }, { chartPath = 'throughput.svg' } = {}) {
 	return [
 		'## Benchmark',
 		'',
