@@ -8,7 +8,7 @@
 # small benchmark run that checks the three lookup paths still agree (`npm run bench:smoke`). Installing the n8n
 # hosts is the slowest step (sqlite3 compiles), so it starts in the background while `npm test` runs.
 #
-# Slices (README "Testing" gives their times):
+# Slices (CONTRIBUTING.md "Testing" gives their times):
 #   swapped     the e2e suite with the sandbox profiles swapped between the lines (e2e/run.js)
 #   oldest      the oldest supported n8n, 1.99.1 (e2e/hosts/1.99): the e2e suite and README's "From this
 #               repository" install (the installer suite's last test)

@@ -1,6 +1,6 @@
 // The trigger republished while events stream in, as users do all day: the registration must survive every save
 // or publish (no delivery may put an old one back), and events refused or lost around each re-registration are
-// counted and printed (README, "Republishing while events arrive").
+// counted and printed (e2e/README.md, "The trigger while it is republished").
 const crypto = require('node:crypto');
 
 const { triggerWorkflow } = require('../lib/workflows');
@@ -134,7 +134,7 @@ async function republishUnderStream(context) {
 	for (const marker of fresh) expect(markers.filter((seen) => seen === marker)).toHaveLength(1);
 	expect(markers.length - new Set(markers).size).toBe(0);
 
-	// Figures for the README: what the re-registrations cost, by cause.
+	// Figures for e2e/README.md: what the re-registrations cost, by cause.
 	const accepted = new Set(ours.filter((d) => d.status === 200).map((d) => d.event_id));
 	const attempted = new Set(ours.map((d) => d.event_id));
 	const lost = emitted.filter((event) => !accepted.has(event.id));
