@@ -185,7 +185,81 @@ describe('Order -> Get Many', () => {
 		const [order] = await ctx.sandbox.orders({ limit: 1 });
 		await answer(BULK, { success: false, message: 'Store is archived' });
 		const result = await lookUp([{ store_id: order.store_id, order_number: order.order_number }]);
-		expect(jsonOf(result.items)[0].error).toBe('The service refused /order/get_single_bulk: Store is archived');
+		expect(jsonOf(result.items)[0].error).toBe(
+			'The service refused /order/get_single_bulk with success: false. The service said: Store is archived.',
+		);
+	});
+
+	describe('entries that are the order records themselves (no { order } wrapper)', () => {
+		const pairOf = ({ store_id, order_number }) => ({ store_id, order_number });
+		const modes = [
+			['Order Only', { simplify: false, options: { output: 'order' } }],
+			['Whole Result Entry', { simplify: false, options: { output: 'entry' } }],
+			['Simplify', { simplify: true }],
+		];
+
+		test.each(modes)('the sandbox answering bare (bulkEntries): %s gives the same items as wrapped', async (_, extra) => {
+			const orders = await ctx.sandbox.orders({ limit: 20 });
+			const wanted = [orders[0], orders[5]].map(pairOf).concat([{ store_id: orders[0].store_id, order_number: 'NO-SUCH' }]);
+			await ctx.sandbox.config({ bulkEntries: 'wrapped' });
+			const wrapped = jsonOf((await lookUp(wanted, extra)).items);
+			await ctx.sandbox.config({ bulkEntries: 'bare' });
+			const bare = jsonOf((await lookUp(wanted, extra)).items);
+			expect(bare).toEqual(
+				extra.options?.output === 'entry' ? wrapped.map(({ metrics: _metrics, ...rest }) => rest) : wrapped,
+			);
+			// The bare records' metrics (the sandbox sends none) are all that differs; both found the two orders.
+			expect(bare.map((item) => item.found)).toEqual([undefined, undefined, false]);
+		});
+
+		test('a barcode failure at the top of a bare record is output where a wrapped entry puts it', async () => {
+			const [order] = await ctx.sandbox.orders({ limit: 1 });
+			const failure = { message: 'Barcode service down', code: 'B1' };
+			await answer(BULK, [{ ...order, barcode_generation_failed: failure }]);
+			const [entryItem] = jsonOf((await lookUp([pairOf(order)], { simplify: false, options: { output: 'entry' } })).items);
+			expect(entryItem).toEqual({ order, barcode_generation_failed: failure });
+			await answer(BULK, [{ ...order, barcode_generation_failed: failure }]);
+			const [orderItem] = jsonOf((await lookUp([pairOf(order)], { simplify: false })).items);
+			expect(orderItem).toEqual({ ...order, barcode_generation_failed: failure });
+		});
+
+		test('a mixed answer: each entry read on its own, wrapped or bare, and an unmatched pair still not found', async () => {
+			const [first, second] = await ctx.sandbox.orders({ limit: 2 });
+			const missing = { store_id: first.store_id, order_number: 'NO-SUCH' };
+			await answer(BULK, [{ order: first, metrics: {} }, second, { ...missing, metrics: { matched: false } }]);
+			const items = jsonOf((await lookUp([pairOf(first), pairOf(second), missing], { simplify: false })).items);
+			expect(items.map((item) => item._id ?? item.found)).toEqual([first._id, second._id, false]);
+		});
+
+		test('bare records without store_id are placed by their order number', async () => {
+			const [order] = await ctx.sandbox.orders({ limit: 1 });
+			const { store_id: _storeId, ...withoutStoreId } = order;
+			await answer(BULK, [withoutStoreId]);
+			const [item] = jsonOf((await lookUp([pairOf(order)], { simplify: false })).items);
+			expect(item).toEqual(withoutStoreId);
+		});
+
+		test('a bare record without an order_number is named, and its batch is not called not found', async () => {
+			const [order] = await ctx.sandbox.orders({ limit: 1 });
+			const { order_number: _number, ...withoutNumber } = order;
+			await answer(BULK, [withoutNumber]);
+			const [item] = jsonOf((await lookUp([pairOf(order)], { options: { unmatched: 'foundFalse' } })).items);
+			expect(item.error).toMatch(/with 1 entry the node cannot read \(entry 0 is an order without an order_number\)/);
+		});
+
+		test.each([
+			['order: null', (pair) => ({ order: null, ...pair })],
+			['an empty object', () => ({})],
+			['the pair alone, with metrics', (pair) => ({ ...pair, metrics: { matched: false } })],
+		])('an entry of %s is "not found", as the option says', async (_, entryOf) => {
+			const [order] = await ctx.sandbox.orders({ limit: 1 });
+			const missing = { store_id: order.store_id, order_number: 'NO-SUCH' };
+			await answer(BULK, [entryOf(missing)]);
+			expect(jsonOf((await lookUp([missing])).items)).toEqual([{ found: false, ...missing }]);
+			await answer(BULK, [entryOf(missing)]);
+			const failed = await lookUp([missing], { options: { unmatched: 'error' } });
+			expect(jsonOf(failed.items)[0].error).toMatch(/no order found for store_id '\d+' and order_number 'NO-SUCH'/);
+		});
 	});
 });
 
@@ -364,7 +438,9 @@ describe('Webhook Handler -> Remove: one reading with the trigger (transport/ans
 
 	test('success: false with a reason is a failed item with the reason', async () => {
 		await answer(REMOVE, { success: false, message: 'Handler is locked' });
-		expect(jsonOf((await remove()).items)[0].error).toBe('The service refused /webhook/remove_handler: Handler is locked');
+		expect(jsonOf((await remove()).items)[0].error).toBe(
+			'The service refused /webhook/remove_handler with success: false. The service said: Handler is locked.',
+		);
 	});
 
 	test('success: true says removed', async () => {

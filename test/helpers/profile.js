@@ -2,20 +2,28 @@
 // `documented`). test/helpers/sandbox.js starts every sandbox with its switches; a test whose expectation depends
 // on how the service answers an open point reads it from `answers` instead of assuming the default.
 const { DEFAULT_PROFILE, profileSwitches, profileValues } = require('../../sandbox/profiles');
+const { codeAs } = require('../../sandbox/errors');
 
 const profileName = process.env.SANDBOX_PROFILE || DEFAULT_PROFILE;
 const answers = profileValues(profileName);
 
 /**
- * What of an error answer reaches the node under the profile's `errorBodies`: the service's code and trace id come
- * through in the structured bodies; plain text carries `CODE: message` as the message; a gateway's HTML page only
- * its title (`<status> <overview>`), so the service's own message is lost.
+ * The code the profile's service sends where the sandbox's own is `code` (switch `errorCodes`: the sandbox's, another
+ * made-up one, or undefined for none). A test that checks a code reads it here, never names the sandbox's.
+ */
+const sandboxCode = (code) => codeAs(answers.errorCodes, code);
+
+/**
+ * What of an error answer reaches the node under the profile's `errorBodies` and `errorCodes`: the service's code
+ * (when it sends one) and trace id come through in the structured bodies; plain text carries `CODE: message` (or the
+ * message alone) as the message; a gateway's HTML page only its title (`<status> <overview>`), so the service's
+ * own message is lost.
  */
 function errorSeen(status) {
 	const structured = answers.errorBodies === 'spec' || answers.errorBodies === 'bare';
 	return {
 		httpCode: String(status),
-		code: structured,
+		code: structured && answers.errorCodes !== 'none',
 		traceId: structured,
 		serviceMessage: answers.errorBodies !== 'html',
 	};
@@ -27,7 +35,7 @@ function errorSeen(status) {
  */
 function refusalSeen(status) {
 	if (answers.refusals === 'success-false') {
-		return { httpCode: '200', code: true, traceId: false, serviceMessage: true };
+		return { httpCode: '200', code: answers.errorCodes !== 'none', traceId: false, serviceMessage: true };
 	}
 	return errorSeen(status);
 }
@@ -48,5 +56,6 @@ module.exports = {
 	answers,
 	errorSeen,
 	refusalSeen,
+	sandboxCode,
 	firstRetryWaitAtLeastMs,
 };

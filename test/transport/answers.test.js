@@ -53,27 +53,75 @@ describe('refusalIn', () => {
 	});
 });
 
-test('readBulkAnswer: entries placed, "not found" markers skipped, every other entry named', () => {
-	const order = { store_id: 'S', order_number: '1' };
-	const { entries, unreadable } = answers.readBulkAnswer([
-		{ order },
-		{ order: { order_number: 2 } },
-		{ order: null },
-		{ order: {} },
-		{},
-		'x',
-		{ order: [order] },
-		{ order: { store_id: 'S', order_number: null } },
-	]);
-	expect(entries.map(({ storeId, orderNumber }) => [storeId, orderNumber])).toEqual([
-		['S', '1'],
-		[undefined, 2],
-	]);
-	expect(unreadable).toEqual([
-		'entry 5 is text "x"',
-		'entry 6 has as its order a list of 1 entry',
-		'entry 7 has an order without an order_number',
-	]);
+describe('readBulkAnswer: an entry is "not found" only when it carries no order in any form', () => {
+	const read = (...entries) => answers.readBulkAnswer(entries);
+	const placed = ({ entries }) => entries.map(({ entry, storeId, orderNumber }) => [entry, storeId, orderNumber]);
+	const order = { _id: 'o-1', store_id: 'S', order_number: '1', status: 'unstarted' };
+
+	test('wrapped entries: the order placed by its pair, the entry kept as it came (extra fields too)', () => {
+		const entry = { order, metrics: { m: 1 }, barcode_generation_failed: { message: 'x', code: 'B' }, extra: true };
+		expect(placed(read(entry, { order: { order_number: 2 } }))).toEqual([
+			[entry, 'S', '1'],
+			[{ order: { order_number: 2 } }, undefined, 2],
+		]);
+	});
+
+	test('a bare order record is read as that order, given the wrapped layout', () => {
+		expect(placed(read(order))).toEqual([[{ order }, 'S', '1']]);
+		// Without store_id it is placed by its number, as a wrapped order without one.
+		expect(placed(read({ order_number: '7', status: 'x' }))).toEqual([[{ order: { order_number: '7', status: 'x' } }, undefined, '7']]);
+	});
+
+	test("a bare record's metrics and barcode failure go beside its order, as in a wrapped entry", () => {
+		const failure = { message: 'no barcode', code: 'B' };
+		expect(placed(read({ ...order, metrics: { m: 1 }, barcode_generation_failed: failure }))).toEqual([
+			[{ order, metrics: { m: 1 }, barcode_generation_failed: failure }, 'S', '1'],
+		]);
+		expect(placed(read({ ...order, barcode_generation_failed: failure }))[0][0]).toEqual({ order, barcode_generation_failed: failure });
+	});
+
+	test('a mixed answer: wrapped and bare entries read one by one, in the order they came', () => {
+		const other = { ...order, _id: 'o-2', order_number: '2' };
+		expect(placed(read({ order }, other, { order: null }, { ...other, order_number: '3' })).map(([, , number]) => number)).toEqual([
+			'1',
+			'2',
+			'3',
+		]);
+	});
+
+	test.each([
+		['order: null', { order: null }],
+		['an empty order', { order: {} }],
+		['an empty entry', {}],
+		['metrics alone', { metrics: { matched: false } }],
+		['the pair asked for, and metrics', { store_id: 'S', order_number: '9', metrics: { matched: false } }],
+		['order: null beside the pair and other fields', { order: null, store_id: 'S', order_number: '9', reason: 'none' }],
+		['an empty order beside the pair', { order: {}, store_id: 'S', order_number: '9' }],
+	])('%s: not found, neither placed nor unreadable', (_, entry) => {
+		expect(read(entry)).toEqual({ entries: [], unreadable: [] });
+	});
+
+	test('every entry the node cannot place is named, never called not found', () => {
+		const { entries, unreadable } = read(
+			'x',
+			{ order: [order] },
+			{ order: { store_id: 'S', order_number: null } },
+			{ order: 'ORDER-TEXT' },
+			{ _id: 'o-3', store_id: 'S' },
+			{ order: 0 },
+			null,
+		);
+		expect(entries).toEqual([]);
+		expect(unreadable).toEqual([
+			'entry 0 is text "x"',
+			'entry 1 has as its order a list of 1 entry',
+			'entry 2 has an order without an order_number',
+			'entry 3 has as its order text "ORDER-TEXT"',
+			'entry 4 is an order without an order_number',
+			'entry 5 has as its order number 0',
+			'entry 6 is null',
+		]);
+	});
 });
 
 test('missingFromKitAnswer: ids that are not non-empty text or a number', () => {

@@ -1,26 +1,31 @@
-// The whole description of an API error, word for word, through n8n's engine against the sandbox: what the service
-// said (its overview, when it says more than the status's name), the node's hint for the status, then the code and
-// the trace id, one space apart and nothing else; whether a failed call may have changed data; and which answers
-// are about the access token. Each answer is given by the sandbox's `fault`, so it is the same under every profile.
+// The words of an API error, whole, through n8n's engine against the sandbox. The message: what the node concluded
+// from the status (never from the error's code, which the service may or may not send), then "The service said:"
+// and its message (or overview). The description: the overview when it says more than the status's name, what to
+// do, the service's code and trace id when sent, one space apart and nothing else; whether a failed call may have
+// changed data; which answers are about the access token. Each answer is given by the sandbox's `fault`, so it is
+// the same under every profile.
 const { useInventoryOps } = require('../helpers/inventoryOps');
 
 const KIT = '/api/kit/create';
 const BULK = '/api/order/get_single_bulk';
 const ADD = '/api/webhook/add_handler';
-const INVALID = 'The service rejected the request as invalid. Check the fields named in the message.';
+const RESTORE = '/s/ship/shipping/restore_inventory';
+const INVALID_KIT = 'The service refused /kit/create as invalid (400).';
+const CHECK_FIELDS = 'Check the fields its message names.';
 const MAY_HAVE_APPLIED =
 	'Nothing here can tell whether the change was applied, so it was not sent again; check the service before running this item again.';
 const ctx = useInventoryOps({ orders: 5 });
 
 const kit = { resource: 'kit', operation: 'create', name: 'Kit', sku: 'KIT-DESCRIBED' };
 const lookup = { resource: 'order', operation: 'lookUp', storeId: '1001', orderNumber: '1000' };
+const restore = { resource: 'shipment', operation: 'restoreInventory', storeId: '1001', orderNumber: '1000', shipmentId: 's-1' };
 const answer = (route, status, error, extra = {}) => ctx.sandbox.fault({ route, count: 1, status, body: { error }, ...extra });
 /** A JWT-shaped token (not signed by the sandbox, so it answers 401) with this payload. */
 const tokenWith = (payload, parts = 3) =>
 	['e30', Buffer.from(JSON.stringify(payload)).toString('base64url'), 'c2ln', 'c2ln'].slice(0, parts).join('.');
 
-describe('the parts of the description', () => {
-	test('overview, hint, code and trace id, in that order, one space apart', async () => {
+describe('the message: what the node concluded from the status, then what the service said', () => {
+	test('the conclusion and the service message, quoted whole; the description: overview, advice, code, trace id', async () => {
 		await answer(KIT, 400, {
 			message: 'Quantity must be positive',
 			overview: 'A component quantity is below 1.',
@@ -28,14 +33,45 @@ describe('the parts of the description', () => {
 			serviceTraceId: 'trace-7',
 		});
 		const { error } = await ctx.run(kit);
-		expect(error.message).toBe('Quantity must be positive');
-		expect(error.description).toBe(`A component quantity is below 1. ${INVALID} Code: INVALID_QUANTITY. Trace id: trace-7.`);
+		expect(error.message).toBe(`${INVALID_KIT} The service said: Quantity must be positive.`);
+		expect(error.description).toBe(`A component quantity is below 1. ${CHECK_FIELDS} The service's code: INVALID_QUANTITY. Trace id: trace-7.`);
 	});
 
-	test('without overview, code or trace id: the hint alone, nothing in their place', async () => {
-		await answer(KIT, 400, { message: 'Quantity must be positive' });
+	test('the same answer without a code reads the same; only the code is missing from the description', async () => {
+		await answer(KIT, 400, { message: 'Quantity must be positive', overview: 'A component quantity is below 1.', serviceTraceId: 'trace-7' });
 		const { error } = await ctx.run(kit);
-		expect(error.description).toBe(INVALID);
+		expect(error.message).toBe(`${INVALID_KIT} The service said: Quantity must be positive.`);
+		expect(error.description).toBe(`A component quantity is below 1. ${CHECK_FIELDS} Trace id: trace-7.`);
+	});
+
+	test.each([
+		['a code the sandbox uses', 'ALREADY_RESTORED'],
+		['a code of another service', 'E_RESTORE_TWICE'],
+		['no code', undefined],
+	])('a 409 of the restore with %s: one message, one advice', async (_, code) => {
+		await answer(RESTORE, 409, { message: 'Shipment s-1 was restored on Monday', ...(code ? { code } : {}) });
+		const { error } = await ctx.run(restore);
+		expect(error.message).toBe('The service refused the restore as a conflict (409), so nothing was restored. The service said: Shipment s-1 was restored on Monday.');
+		expect(error.description).toBe(`Its message says why.${code ? ` The service's code: ${code}.` : ''}`);
+	});
+
+	test('a message that ends in its own punctuation gets no second full stop', async () => {
+		await answer(KIT, 400, { message: 'Is the quantity right?' });
+		expect((await ctx.run(kit)).error.message).toBe(`${INVALID_KIT} The service said: Is the quantity right?`);
+	});
+
+	test('without a message, the overview is what the service said, and is not repeated below', async () => {
+		await answer(KIT, 400, { overview: 'A component quantity is below 1.' });
+		const { error } = await ctx.run(kit);
+		expect(error.message).toBe(`${INVALID_KIT} The service said: A component quantity is below 1.`);
+		expect(error.description).toBe(CHECK_FIELDS);
+	});
+
+	test('an error without message or overview: the conclusion alone', async () => {
+		await answer(KIT, 400, {});
+		const { error } = await ctx.run(kit);
+		expect(error.message).toBe('The service refused /kit/create as invalid (400).');
+		expect(error.description).toBe(CHECK_FIELDS);
 	});
 
 	test.each([
@@ -44,13 +80,20 @@ describe('the parts of the description', () => {
 	])('an overview that is only the status name (%s) is left out', async (_, overview) => {
 		await answer(KIT, 400, { message: 'Quantity must be positive', overview, code: 'BAD_REQUEST' });
 		const { error } = await ctx.run(kit);
-		expect(error.description).toBe(`${INVALID} Code: BAD_REQUEST.`);
+		expect(error.description).toBe(`${CHECK_FIELDS} The service's code: BAD_REQUEST.`);
 	});
 
 	test("an overview with a full stop inside a status name is the service's own text, and is kept", async () => {
 		await answer(KIT, 400, { message: 'Quantity must be positive', overview: 'Bad. Request' });
 		const { error } = await ctx.run(kit);
-		expect(error.description).toBe(`Bad. Request ${INVALID}`);
+		expect(error.description).toBe(`Bad. Request ${CHECK_FIELDS}`);
+	});
+
+	test('a URL with a password in the service message is quoted without the password', async () => {
+		await answer(KIT, 400, { message: 'Cannot fetch https://user:s3cret@example.com/image.png' });
+		const { error } = await ctx.run(kit);
+		expect(error.message).toMatch(/^The service refused \/kit\/create as invalid \(400\)\. The service said: Cannot fetch https:\/\/.*example\.com\/image\.png\.$/);
+		expect(JSON.stringify(error)).not.toContain('s3cret');
 	});
 });
 
@@ -58,36 +101,43 @@ describe('whether the change may have been applied', () => {
 	test('a 400 on a write: refused, so no word about a change that may have been applied', async () => {
 		await answer(KIT, 400, { message: 'Quantity must be positive', code: 'INVALID_QUANTITY' });
 		const { error } = await ctx.run(kit);
-		expect(error.description).toBe(`${INVALID} Code: INVALID_QUANTITY.`);
+		expect(error.description).toBe(`${CHECK_FIELDS} The service's code: INVALID_QUANTITY.`);
 	});
 
 	test('a 502 on a write: the service failed, and the change may have been applied', async () => {
 		await answer(KIT, 502, { message: 'Upstream failed' });
 		const { error } = await ctx.run(kit);
 		expect(error.httpCode).toBe('502');
-		expect(error.description).toBe(`The service failed internally. ${MAY_HAVE_APPLIED}`);
+		expect(error.message).toBe('The service failed (502) during /kit/create. The service said: Upstream failed.');
+		expect(error.description).toBe(MAY_HAVE_APPLIED);
 		expect(await ctx.sandbox.calls(KIT)).toHaveLength(1);
 	});
 
-	test('a 500 on the read-only lookup: the service failed, and nothing is said about a change', async () => {
+	test('a 500 on the read-only lookup: the service failed, and the call can be run again', async () => {
 		await answer(BULK, 500, { message: 'Lookup failed', code: 'INTERNAL' }, { count: 5 });
 		const { error } = await ctx.run(lookup);
 		expect(error.httpCode).toBe('500');
-		expect(error.description).toBe('The service failed internally. Code: INTERNAL.');
+		expect(error.message).toBe('The service failed (500) during /order/get_single_bulk. The service said: Lookup failed.');
+		expect(error.description).toBe("This call only reads data: run it again once the service works. The service's code: INTERNAL.");
 	});
 
-	test('a 422 on a write: no hint the node does not have (not "failed internally")', async () => {
+	test('a 422 on a write: no advice the node does not have (not "failed"), the status and the words', async () => {
 		await answer(KIT, 422, { message: 'Kit has no components', code: 'NO_COMPONENTS' });
 		const { error } = await ctx.run(kit);
 		expect(error.httpCode).toBe('422');
-		expect(error.description).toBe('Code: NO_COMPONENTS.');
+		expect(error.message).toBe('The service answered 422 to /kit/create. The service said: Kit has no components.');
+		expect(error.description).toBe("The service's code: NO_COMPONENTS.");
 	});
 
-	test('a 200 with success: false: the description says the change was not made', async () => {
+	test('a 200 with success: false: the service refused, its words quoted; the description says the change was not made', async () => {
 		await ctx.sandbox.fault({ route: KIT, count: 1, status: 200, body: { success: false, message: 'SKU reserved' } });
 		const { error } = await ctx.run(kit);
-		expect(error.message).toBe('The service refused /kit/create: SKU reserved');
+		expect(error.message).toBe('The service refused /kit/create with success: false. The service said: SKU reserved.');
 		expect(error.description).toBe('It answered 200 with success: false, which says the change was not made.');
+		await ctx.sandbox.fault({ route: KIT, count: 1, status: 200, body: { success: false, code: 'SKU_RESERVED' } });
+		const coded = (await ctx.run(kit)).error;
+		expect(coded.message).toBe('The service refused /kit/create with success: false.');
+		expect(coded.description).toBe("It answered 200 with success: false, which says the change was not made. The service's code: SKU_RESERVED.");
 	});
 
 	test('a lookup answered with what it cannot read: the description says nothing was changed', async () => {
@@ -105,27 +155,43 @@ describe('whether the change may have been applied', () => {
 	});
 });
 
-describe('hints for 404 and 409', () => {
-	test('a 409 on an operation without conflict words of its own: the general conflict hint', async () => {
+describe('404 and 409: read from the status, never from the code', () => {
+	const add = {
+		resource: 'webhookHandler',
+		operation: 'add',
+		eventType: 'order.shipped',
+		name: 'Described',
+		url: 'https://example.com/hooks/described',
+		method: 'POST',
+	};
+
+	test('a 409 on an operation without conflict words of its own: the general conflict reading', async () => {
 		await answer(ADD, 409, { message: 'A handler with this name exists', code: 'HANDLER_EXISTS' });
-		const { error } = await ctx.run({
-			resource: 'webhookHandler',
-			operation: 'add',
-			eventType: 'order.shipped',
-			name: 'Described',
-			url: 'https://example.com/hooks/described',
-			method: 'POST',
-		});
+		const { error } = await ctx.run(add);
 		expect(error.httpCode).toBe('409');
-		expect(error.description).toBe('The request conflicts with data already on the service. Code: HANDLER_EXISTS.');
+		expect(error.message).toBe(
+			'The service refused /webhook/add_handler as a conflict with data it holds (409). The service said: A handler with this name exists.',
+		);
+		expect(error.description).toBe("Its message says which; change the request or that data. The service's code: HANDLER_EXISTS.");
 	});
 
-	test('a 404 whose code only starts with NOT_FOUND names no record: the Base URL is named', async () => {
-		await answer(KIT, 404, { message: 'No such route', code: 'NOT_FOUND_ROUTE' });
-		const { error } = await ctx.run(kit);
-		expect(error.description).toBe(
-			'The service has no such address or record. Check the Base URL in the credential, and the identifiers sent. Code: NOT_FOUND_ROUTE.',
-		);
+	test.each([['NOT_FOUND_ROUTE'], ['SHIPMENT_NOT_FOUND'], [undefined]])(
+		'a 404 with code %s: the same advice, naming the identifiers and the Base URL',
+		async (code) => {
+			await answer(KIT, 404, { message: 'No such thing', ...(code ? { code } : {}) });
+			const { error } = await ctx.run(kit);
+			expect(error.message).toBe('The service answered /kit/create with 404 (not found). The service said: No such thing.');
+			expect(error.description).toBe(
+				`Check the identifiers sent, and the Base URL in the credential.${code ? ` The service's code: ${code}.` : ''}`,
+			);
+		},
+	);
+
+	test('a 404 of the restore names its own fields and the App Base URL', async () => {
+		await answer(RESTORE, 404, { message: 'No order 77' });
+		const { error } = await ctx.run(restore);
+		expect(error.message).toBe('The service answered /ship/shipping/restore_inventory with 404 (not found). The service said: No order 77.');
+		expect(error.description).toBe('Check Store ID, Order Number and the shipment identifiers, and the App Base URL in the credential.');
 	});
 });
 
@@ -135,7 +201,7 @@ describe('what is said about the access token', () => {
 		await answer(KIT, 503, { message: 'Down for maintenance' });
 		const { error } = await ctx.run(kit, { accessToken: token });
 		expect(error.httpCode).toBe('503');
-		expect(error.message).toBe('Down for maintenance');
+		expect(error.message).toBe('The service failed (503) during /kit/create. The service said: Down for maintenance.');
 	});
 
 	test.each([
@@ -145,8 +211,9 @@ describe('what is said about the access token', () => {
 	])('a 401 for a token that is not a readable JWT (%s) never says it expired', async (_, token) => {
 		const { error } = await ctx.run(kit, { accessToken: token });
 		expect(error.httpCode).toBe('401');
+		expect(error.message).toMatch(/^The service refused the access token \(401\)\. The service said: /);
 		expect(error.message).not.toMatch(/expired/);
-		expect(error.description).toMatch(/^The access token was missing or rejected\. Check the Access Token/);
+		expect(error.description).toMatch(/^Check the Access Token in the Inventory Ops API credential\./);
 	});
 });
 

@@ -1,9 +1,10 @@
-// The words of an API error's description, through n8n's engine against the sandbox: no generic status text glued
-// before the hint, no SKU talk for a shipment, "Nothing was changed" where the service's code says so, and an
-// unknown handler id that does not blame the Base URL. Where the profile's service sends no error code (web-page
-// errors), only what the node can know is checked.
+// The words of an API error through n8n's engine against the sandbox, under every profile: the node's conclusion
+// from the status, then what the service said, in the message; no generic status text glued before the advice, no
+// SKU talk for a shipment, "nothing was restored" for a refused restore whether or not a code arrives, and an
+// unknown handler id that is named with the Base URL, since only the service's words tell which it was. Where the
+// profile's service sends a web page, there are no service words to quote; what the node can know is checked.
 const { useInventoryOps } = require('../helpers/inventoryOps');
-const { errorSeen, refusalSeen } = require('../helpers/profile');
+const { errorSeen, refusalSeen, sandboxCode } = require('../helpers/profile');
 
 const ctx = useInventoryOps({ orders: 50 });
 let order;
@@ -21,54 +22,57 @@ const restore = () => ({
 	shipmentId: order.shipments.find((shipment) => shipment.deducted && !shipment.voided)._id,
 });
 
-test('a shipment restored twice: the second error says nothing was changed, with no "Conflict" and no SKU', async () => {
+test('a shipment restored twice: the second error says nothing was restored, quoting the service, with no SKU', async () => {
 	expect((await ctx.run(restore())).error).toBeUndefined();
 	const again = await ctx.run(restore());
 	expect(again.error.httpCode).toBe('409');
-	const { description } = again.error;
-	expect(description).not.toMatch(/^Conflict\b/);
-	expect(description).not.toMatch(/SKU/);
-	if (errorSeen(409).code) {
-		expect(description).toMatch(/^The inventory of this shipment was already restored\. Nothing was changed\. Code: ALREADY_RESTORED\./);
-	} else {
-		// A 409 without a code (a gateway's page) is still a refusal of the restore.
-		expect(description).toMatch(/^The service refused the restore as a conflict .*already restored.* Nothing was changed\./);
-	}
+	const { message, description } = again.error;
+	expect(message).toMatch(/^The service refused the restore as a conflict \(409\), so nothing was restored\. /);
+	expect(`${message} ${description}`).not.toMatch(/SKU/);
+	expect(description).toMatch(/^Its message says why\./);
+	const seen = errorSeen(409);
+	if (seen.serviceMessage) expect(message).toMatch(/The service said: .*was already restored\.$/);
+	else expect(message).toMatch(/The answer was a web page titled "409 Conflict"/);
+	// The code is quoted as the service's when it sends one, and changes none of the words before it.
+	if (seen.code) expect(description).toContain(`The service's code: ${sandboxCode('ALREADY_RESTORED')}.`);
+	else expect(description).not.toMatch(/code/);
 });
 
-test('an unknown handler id (answered 404): the error speaks of the id, not of the Base URL', async () => {
+test('an unknown handler id (answered 404): the error quotes the service and names the ID and the Base URL', async () => {
 	await ctx.sandbox.config({ removeUnknown: 404 });
 	const result = await ctx.run({ resource: 'webhookHandler', operation: 'remove', handlerId: '000000000000000000000000' });
 	expect(result.error.httpCode).toBe('404');
-	if (errorSeen(404).code) {
-		expect(result.error.description).toMatch(/^The service knows no webhook handler with this ID/);
-		expect(result.error.description).not.toMatch(/Base URL/);
-	}
+	expect(result.error.message).toMatch(/^The service answered \/webhook\/remove_handler with 404 \(not found\)\. /);
+	if (errorSeen(404).serviceMessage) expect(result.error.message).toContain('000000000000000000000000');
+	expect(result.error.description).toMatch(/^The handler may be gone already: check the ID, and the Base URL in the credential\./);
 });
 
-test('a Base URL without the service still names the Base URL (no code naming a record)', async () => {
+test('a Base URL without the service names the Base URL', async () => {
 	const credentials = { ...ctx.sandbox.credentials(), baseUrl: `${ctx.sandbox.server.origin}/wrong` };
 	const result = await ctx.run({ resource: 'kit', operation: 'create', name: 'Kit', sku: 'KIT-WORDS-1' }, { credentials });
 	expect(result.error.httpCode).toBe('404');
-	expect(result.error.description).toMatch(/Check the Base URL in the credential/);
+	expect(result.error.description).toMatch(/Check the identifiers sent, and the Base URL in the credential\./);
 	expect(result.error.description).not.toMatch(/^Not found\b/i);
 });
 
-test("a kit whose SKU is taken (409): the error says a kit's SKU must not be used by another item or kit", async () => {
+test('a kit whose SKU is taken (409): the service says so, and the advice names a SKU in use as an example', async () => {
 	const kit = { resource: 'kit', operation: 'create', name: 'Kit', sku: 'KIT-WORDS-TAKEN' };
 	expect((await ctx.run(kit)).error).toBeUndefined();
 	const again = await ctx.run(kit);
 	expect(again.error.description).not.toMatch(/restore/i);
-	if (refusalSeen(409).httpCode === '200') {
+	const seen = refusalSeen(409);
+	if (seen.serviceMessage) expect(again.error.message).toMatch(/The service said: SKU "KIT-WORDS-TAKEN" is already used/);
+	if (seen.httpCode === '200') {
 		// The profile's service refuses with 200 success: false, in its own words.
-		expect(again.error.message).toMatch(/SKU "KIT-WORDS-TAKEN" is already used/);
+		expect(again.error.message).toMatch(/^The service refused \/kit\/create with success: false\. /);
 		return;
 	}
 	expect(again.error.httpCode).toBe('409');
-	expect(again.error.description).toMatch(/A kit's SKU must not be used by another item or kit\./);
+	expect(again.error.message).toMatch(/^The service refused \/kit\/create as a conflict with data it holds \(409\)\. /);
+	expect(again.error.description).toMatch(/^A SKU already used by another item or kit is one such conflict\./);
 });
 
-test('a 404 whose code names a record no operation has its own words for: the record, not the address', async () => {
+test('a 404 whose code names a record: read like any 404, the code only quoted', async () => {
 	await ctx.sandbox.fault({
 		route: '/api/kit/create',
 		count: 1,
@@ -76,12 +80,12 @@ test('a 404 whose code names a record no operation has its own words for: the re
 		body: { error: { code: 'ITEM_NOT_FOUND', message: 'No item 77' } },
 	});
 	const result = await ctx.run({ resource: 'kit', operation: 'create', name: 'Kit', sku: 'KIT-WORDS-404', items: [] });
-	expect(result.error.message).toBe('No item 77');
-	expect(result.error.description).toMatch(/^The service does not know the record named in the message\. Check the identifiers sent\./);
+	expect(result.error.message).toBe('The service answered /kit/create with 404 (not found). The service said: No item 77.');
+	expect(result.error.description).toBe("Check the identifiers sent, and the Base URL in the credential. The service's code: ITEM_NOT_FOUND.");
 });
 
-test('an error without a message: the status and the address stand in for it', async () => {
+test('an error without a message: the conclusion from the status alone', async () => {
 	await ctx.sandbox.fault({ route: '/api/kit/create', count: 1, status: 400, body: {} });
 	const result = await ctx.run({ resource: 'kit', operation: 'create', name: 'Kit', sku: 'KIT-WORDS-400' });
-	expect(result.error.message).toBe('The service answered 400 to /kit/create');
+	expect(result.error.message).toBe('The service refused /kit/create as invalid (400).');
 });

@@ -26,7 +26,11 @@ test('a lookup whose connection drops twice is read again once, not more: two ca
 test('a 300 is not a success: the item fails with the status and what the service said, and no kit is made', async () => {
 	await ctx.sandbox.fault({ route: KIT, count: 1, status: 300, body: { error: { message: 'pick one of several', code: 'MULTIPLE' } } });
 	const result = await ctx.run(kit());
-	expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '300', message: 'pick one of several' });
+	expect(result.error).toMatchObject({
+		name: 'NodeApiError',
+		httpCode: '300',
+		message: 'The service answered 300 to /kit/create. The service said: pick one of several.',
+	});
 	expect(await statuses(KIT)).toEqual([300]);
 	expect(await ctx.sandbox.kits()).toEqual([]);
 });

@@ -36,13 +36,12 @@ describe('a 401 and the token expiry', () => {
 		apiErrorFromResponse(401, { error: { message: 'Token expired' } }, { node, endpoint: 'kitCreate', accessToken: jwt({ exp }), now });
 
 	test('a token whose expiry is this very millisecond has expired', () => {
-		expect(refused(exp * 1000).message).toBe(
-			'The access token expired at 2023-11-14T22:13:20.000Z. Create a new token and update the Inventory Ops API credential.',
-		);
+		expect(refused(exp * 1000).message).toBe('The access token expired at 2023-11-14T22:13:20.000Z. The service said: Token expired.');
+		expect(refused(exp * 1000).description).toBe('Create a new token and update the Inventory Ops API credential.');
 	});
 
-	test('a millisecond before its expiry it has not: the service message stands', () => {
-		expect(refused(exp * 1000 - 1).message).toBe('Token expired');
+	test('a millisecond before its expiry it has not: the token refused, in the service\'s words', () => {
+		expect(refused(exp * 1000 - 1).message).toBe('The service refused the access token (401). The service said: Token expired.');
 	});
 });
 

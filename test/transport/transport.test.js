@@ -107,22 +107,21 @@ describe('the service error shape', () => {
 			{ error: { message: 'Token expired', statusCode: 401, code: 'TOKEN_EXPIRED' } },
 			{ node, endpoint: 'kitCreate', accessToken: token },
 		);
-		expect(error.message).toBe(
-			'The access token expired at 2023-11-14T22:13:20.000Z. Create a new token and update the Inventory Ops API credential.',
-		);
+		expect(error.message).toBe('The access token expired at 2023-11-14T22:13:20.000Z. The service said: Token expired.');
+		expect(error.description).toBe("Create a new token and update the Inventory Ops API credential. The service's code: TOKEN_EXPIRED.");
 		expect(JSON.stringify({ ...error, message: error.message, description: error.description })).not.toContain(
 			token.split('.')[2],
 		);
 	});
 
-	test('a 401 with a token that is not expired keeps the service message', () => {
+	test('a 401 with a token that is not expired: the token refused, in the service\'s words', () => {
 		const token = jwt({ exp: Math.floor(Date.now() / 1000) + 3600 });
 		const error = apiErrorFromResponse(
 			401,
 			{ error: { message: 'Bad signature' } },
 			{ node, endpoint: 'kitCreate', accessToken: token },
 		);
-		expect(error.message).toBe('Bad signature');
+		expect(error.message).toBe('The service refused the access token (401). The service said: Bad signature.');
 		expect(jwtExpiry('not.a.jwt')).toBeUndefined();
 	});
 });

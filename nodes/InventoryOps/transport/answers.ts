@@ -1,5 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import { isPlainObject } from '../shared/objects';
 
@@ -130,48 +128,62 @@ export function shapeProblem(endpoint: Endpoint, answer: unknown): string | unde
 	return fits ? undefined : `${describeArrived(answer)} where ${expected === 'list' ? 'a list' : 'an object'} was expected`;
 }
 
-/** One entry of a bulk lookup answer the node can place: the entry as returned, and its order's pair. */
+/** One entry of a bulk lookup answer the node can place: the entry (a bare order wrapped as `{ order }`), its order's pair. */
 interface BulkEntry {
 	entry: Record<string, unknown>;
 	storeId?: unknown;
 	orderNumber: unknown;
 }
 
-/** An entry's order that is absent, null or empty: the service's way of saying a reference matched no order. */
-function saysNotFound(order: unknown): boolean {
-	return order === undefined || order === null || (isPlainObject(order) && hasNoField(order));
-}
+/** The fields a result entry has beside its order, and the pair asked for, which an entry may repeat for a reference it did not match. */
+const BESIDE_ORDER = new Set(['metrics', 'barcode_generation_failed', 'store_id', 'order_number']);
 
 /**
- * Without Object.keys, which would build a list of an order's 41 field names for every order of every answer. An
- * object parsed from JSON has no inherited enumerable field, so the first field for...in meets is its own.
+ * An entry's order: its `order` when it has that field, else the entry itself when it holds more than BESIDE_ORDER
+ * (an answer of bare order records; an order record has no field `order`). Undefined when the entry carries no order
+ * in any form (none, null, an empty object, or only the pair asked for): the service's way of saying not found.
+ * for...in rather than Object.keys, which would list an order's 41 field names for every order of every answer.
  */
-function hasNoField(object: IDataObject): boolean {
-	for (const _field in object) return false;
-	return true;
+function orderIn(entry: Record<string, unknown>): unknown {
+	if (!('order' in entry)) {
+		for (const field in entry) if (!BESIDE_ORDER.has(field)) return entry;
+		return undefined;
+	}
+	if (!isPlainObject(entry.order)) return entry.order ?? undefined;
+	for (const _field in entry.order) return entry.order;
+	return undefined;
+}
+
+/** A bare order record as a wrapped entry, so that every output mode gives it the wrapped entry's layout. */
+function asEntry(record: Record<string, unknown>): Record<string, unknown> {
+	if (record.metrics === undefined && record.barcode_generation_failed === undefined) return { order: record };
+	const { metrics, barcode_generation_failed: failed, ...order } = record;
+	return { order, ...(metrics === undefined ? {} : { metrics }), ...(failed === undefined ? {} : { barcode_generation_failed: failed }) };
 }
 
 /**
- * The entries of a bulk lookup answer (a list, checked by the transport): those that carry an order with an
- * order_number, and for every other one what it was, so that no reference is called not found because of an entry
- * the node could not read.
+ * The entries of a bulk lookup answer (a list, checked by the transport), wrapped (`{ order, ... }`) or bare (the
+ * order records themselves): those whose order has an order_number, and for every other one what it was, so that
+ * no reference is called not found because of an entry the node could not read.
  */
 export function readBulkAnswer(answer: unknown[]): { entries: BulkEntry[]; unreadable: string[] } {
 	const entries: BulkEntry[] = [];
 	const unreadable: string[] = [];
 	for (let index = 0; index < answer.length; index++) {
 		const entry = answer[index];
+		const order = isPlainObject(entry) ? orderIn(entry) : undefined;
 		if (!isPlainObject(entry)) {
 			unreadable.push(`entry ${index} is ${describeArrived(entry)}`);
-		} else if (saysNotFound(entry.order)) {
-			// docs/service-interface.md, A reference that matches no order: an entry without an order says so.
+		} else if (order === undefined) {
+			// docs/service-interface.md, A reference that matches no order.
 			continue;
-		} else if (!isPlainObject(entry.order)) {
-			unreadable.push(`entry ${index} has as its order ${describeArrived(entry.order)}`);
-		} else if (entry.order.order_number === undefined || entry.order.order_number === null) {
-			unreadable.push(`entry ${index} has an order without an order_number`);
+		} else if (!isPlainObject(order)) {
+			unreadable.push(`entry ${index} has as its order ${describeArrived(order)}`);
+		} else if (order.order_number === undefined || order.order_number === null) {
+			unreadable.push(`entry ${index} ${order === entry ? 'is' : 'has'} an order without an order_number`);
 		} else {
-			entries.push({ entry, storeId: entry.order.store_id ?? undefined, orderNumber: entry.order.order_number });
+			const placed = order === entry ? asEntry(entry) : entry;
+			entries.push({ entry: placed, storeId: order.store_id ?? undefined, orderNumber: order.order_number });
 		}
 	}
 	return { entries, unreadable };

@@ -19,56 +19,42 @@ export function jwtExpiry(token: unknown): Date | undefined {
 	return undefined;
 }
 
-const STATUS_HINTS: Record<number, string> = {
-	400: 'The service rejected the request as invalid. Check the fields named in the message.',
-	401: 'The access token was missing or rejected. Check the Access Token in the Inventory Ops API credential.',
-	403: 'The access token is valid but lacks the permission (scope) this operation needs.',
-	409: 'The request conflicts with data already on the service.',
-	429: 'The service rate limit was exceeded and stayed exceeded after the allowed retries. Try again later or lower the batch size / calls in flight.',
-	500: 'The service failed internally.',
+/**
+ * What the node concludes from an error status, and what to do. Only the status is read: the service's description
+ * ties 401, 403 and 429 to the token and the rate limit and names no other condition, and its `code` values are
+ * not known, so a code is only quoted. `{path}` is the operation's path.
+ */
+const STATUS_READINGS: Record<number, [conclusion: string, advice: string]> = {
+	400: ['The service refused {path} as invalid (400)', 'Check the fields its message names.'],
+	401: ['The service refused the access token (401)', 'Check the Access Token in the Inventory Ops API credential.'],
+	403: ['The access token lacks the permission (scope) {path} needs (403)', 'Ask for a token that has it.'],
+	404: ['The service answered {path} with 404 (not found)', 'Check the identifiers sent, and the {base} in the credential.'],
+	409: ['The service refused {path} as a conflict with data it holds (409)', 'Its message says which; change the request or that data.'],
+	429: [
+		'The service rate limit was exceeded (429) and stayed exceeded after the allowed retries',
+		'Try again later or lower the batch size / calls in flight.',
+	],
+	500: ['The service failed ({status}) during {path}', 'This call only reads data: run it again once the service works.'],
 };
 
-/** What a 409 means where the service says more than "conflict"; both codes say the restore changed nothing. */
-const CONFLICT_HINTS: Record<string, string> = {
-	ALREADY_RESTORED: 'The inventory of this shipment was already restored. Nothing was changed.',
-	NOTHING_TO_RESTORE: 'This shipment never deducted inventory, so there was nothing to restore. Nothing was changed.',
-};
-
-/** A 409 whose code says no more (or a gateway's page with no code), per operation. */
-const ENDPOINT_CONFLICT_HINTS: Partial<Record<Endpoint, string>> = {
+/** Where an operation knows more than the status's reading: its conclusion or advice for that status. */
+const OPERATION_READINGS: Partial<Record<Endpoint, Record<number, [conclusion: string, advice: string]>>> = {
 	// A 409 is a refusal, so the restore did not happen, whatever the answer's body.
-	shipmentRestoreInventory:
-		'The service refused the restore as a conflict without saying which: most likely the inventory of this shipment was already restored, or the shipment never deducted any. Nothing was changed.',
-	kitCreate: `${STATUS_HINTS[409]} A kit's SKU must not be used by another item or kit.`,
+	shipmentRestoreInventory: {
+		404: [STATUS_READINGS[404][0], 'Check Store ID, Order Number and the shipment identifiers, and the App Base URL in the credential.'],
+		409: ['The service refused the restore as a conflict (409), so nothing was restored', 'Its message says why.'],
+	},
+	kitCreate: { 409: [STATUS_READINGS[409][0], 'A SKU already used by another item or kit is one such conflict.'] },
+	webhookRemoveHandler: { 404: [STATUS_READINGS[404][0], 'The handler may be gone already: check the ID, and the Base URL in the credential.'] },
 };
 
-/** A 404 about a record the service looked for (e.g. HANDLER_NOT_FOUND), per operation: the address was right. */
-const RECORD_NOT_FOUND_HINTS: Partial<Record<Endpoint, string>> = {
-	webhookRemoveHandler: 'The service knows no webhook handler with this ID; it may have been removed already. Check the ID.',
-	shipmentRestoreInventory:
-		'The service found no shipment for these IDs. Check Store ID, Order Number and the shipment identifiers.',
-};
+const MAY_HAVE_APPLIED =
+	'Nothing here can tell whether the change was applied, so it was not sent again; check the service before running this item again.';
 
-const CREDENTIAL_FIELD: Record<'baseUrl' | 'appBaseUrl', string> = { baseUrl: 'Base URL', appBaseUrl: 'App Base URL' };
-
-function notFoundHint(endpoint: Endpoint, code: string | undefined): string {
-	// A code naming a record (SHIPMENT_NOT_FOUND) comes from the operation itself, so the address is right; a bare
-	// NOT_FOUND, no code or a web page is what an address without the operation answers.
-	if (code !== undefined && code !== 'NOT_FOUND' && /NOT_FOUND$/.test(code)) {
-		return RECORD_NOT_FOUND_HINTS[endpoint] ?? 'The service does not know the record named in the message. Check the identifiers sent.';
-	}
-	return `The service has no such address or record. Check the ${CREDENTIAL_FIELD[ENDPOINTS[endpoint].base]} in the credential, and the identifiers sent.`;
-}
-
-function hintFor(status: number, endpoint: Endpoint, code: string | undefined): string | undefined {
-	if (status === 404) return notFoundHint(endpoint, code);
-	if (status === 409) {
-		if (code !== undefined && CONFLICT_HINTS[code] !== undefined) return CONFLICT_HINTS[code];
-		if (ENDPOINT_CONFLICT_HINTS[endpoint] !== undefined) return ENDPOINT_CONFLICT_HINTS[endpoint];
-	}
-	const hint = STATUS_HINTS[status] ?? (status >= 500 ? STATUS_HINTS[500] : undefined);
-	if (status < 500 || !ENDPOINTS[endpoint].changesData) return hint;
-	return `${hint} Nothing here can tell whether the change was applied, so it was not sent again; check the service before running this item again.`;
+/** "<conclusion>. The service said: <its words>." The node's reading first, then the service's own, whole. */
+export function quoting(conclusion: string, said: string | undefined): string {
+	const words = said?.trim() ?? '';
+	return words === '' ? `${conclusion}.` : `${conclusion}. The service said: ${words}${/[.!?…]$/.test(words) ? '' : '.'}`;
 }
 
 // The status's own name, which some services put in `overview`: it says nothing the status code does not.
@@ -111,17 +97,7 @@ export function apiErrorFromResponse(status: number, body: unknown, context: Err
 
 /** A 200 with `success: false` from an operation where that means it was not done (transport/answers.ts). */
 export function apiErrorFromRefusal(refusal: ServiceError, context: ErrorContext): NodeApiError {
-	const { path } = ENDPOINTS[context.endpoint];
-	const reason = refusal.message ?? 'it answered success: false and gave no reason';
-	return apiError(
-		200,
-		withoutUrlCredentialsDeep({
-			...refusal,
-			message: `The service refused ${path}: ${reason}`,
-			overview: 'It answered 200 with success: false, which says the change was not made.',
-		}),
-		context,
-	);
+	return apiError(200, withoutUrlCredentialsDeep(refusal), context);
 }
 
 /**
@@ -140,30 +116,45 @@ export function apiErrorFromUnexpectedAnswer(problem: string, context: ErrorCont
 	});
 }
 
+/** The node's conclusion and advice for an error status (or a 200 with success: false) of an operation. */
+function reading(status: number, endpoint: Endpoint): [conclusion: string, advice: string] {
+	const { path, base } = ENDPOINTS[endpoint];
+	if (status === 200) return [`The service refused ${path} with success: false`, 'It answered 200 with success: false, which says the change was not made.'];
+	const [conclusion, advice] = OPERATION_READINGS[endpoint]?.[status] ??
+		STATUS_READINGS[status] ?? (status >= 500 ? STATUS_READINGS[500] : [`The service answered {status} to {path}`, '']);
+	const fill = (text: string) =>
+		text.replace('{path}', path).replace('{status}', String(status)).replace('{base}', base === 'baseUrl' ? 'Base URL' : 'App Base URL');
+	return [fill(conclusion), status >= 500 && ENDPOINTS[endpoint].changesData ? MAY_HAVE_APPLIED : fill(advice)];
+}
+
+/**
+ * The message: the node's conclusion from the status, then the service's words (its `message`, else its
+ * `overview`), or the title of a gateway's web page. The description: the overview when it says more, what to do,
+ * the service's code and trace id when it sent them.
+ */
 function apiError(status: number, serviceError: ServiceError, context: ErrorContext): NodeApiError {
+	const { message: said, overview, code, serviceTraceId, page } = serviceError;
 	const expiry = status === 401 ? jwtExpiry(context.accessToken) : undefined;
 	const expired = expiry !== undefined && expiry.getTime() <= (context.now ?? Date.now());
-	const message = expired
-		? `The access token expired at ${expiry.toISOString()}. Create a new token and update the Inventory Ops API credential.`
-		: serviceError.page === true
-			? `The service answered ${status} to ${ENDPOINTS[context.endpoint].path} with a web page titled "${serviceError.message}" (from a gateway or proxy in front of it)`
-			: (serviceError.message ?? `The service answered ${status} to ${ENDPOINTS[context.endpoint].path}`);
-	const overview = saysMoreThanStatus(serviceError.overview) ? serviceError.overview : undefined;
-	const details = [overview, hintFor(status, context.endpoint, serviceError.code)].filter(Boolean).join(' ');
+	const [conclusion, advice] = expired
+		? [`The access token expired at ${expiry.toISOString()}`, 'Create a new token and update the Inventory Ops API credential.']
+		: reading(status, context.endpoint);
+	const message =
+		page === true
+			? `${conclusion}. The answer was a web page titled "${said}", from a gateway or proxy in front of the service.`
+			: quoting(conclusion, said ?? overview);
 	const fields = Object.fromEntries(
-		Object.entries({
-			...serviceError,
-			page: undefined,
-			statusCode: status,
-			endpoint: ENDPOINTS[context.endpoint].path,
-		}).filter(([, value]) => value !== undefined),
+		Object.entries({ ...serviceError, page: undefined, statusCode: status, endpoint: ENDPOINTS[context.endpoint].path }).filter(
+			([, value]) => value !== undefined,
+		),
 	) as JsonObject;
 	return new NodeApiError(context.node, fields, {
 		message,
 		description: [
-			details,
-			serviceError.code ? `Code: ${serviceError.code}.` : '',
-			serviceError.serviceTraceId ? `Trace id: ${serviceError.serviceTraceId}.` : '',
+			said !== undefined && saysMoreThanStatus(overview) && overview !== said ? overview : '',
+			advice,
+			code ? `The service's code: ${code}.` : '',
+			serviceTraceId ? `Trace id: ${serviceTraceId}.` : '',
 		]
 			.filter(Boolean)
 			.join(' '),
