@@ -1,6 +1,6 @@
 // The whole end-to-end suite for one n8n host line (E2E_HOST_LINE, set by e2e/run.js): one sandbox and one real
 // n8n for all scenarios, which run in the order below (the trigger lifecycle restarts and kills n8n, so it is last).
-const { isOnlyWhenNamed, newestHostLine } = require('../lib/hosts');
+const { describeHost, isOnlyWhenNamed, newestHostLine } = require('../lib/hosts');
 const { startContext } = require('../lib/context');
 
 const line = process.env.E2E_HOST_LINE || newestHostLine();
@@ -24,6 +24,8 @@ describe(`n8n host line ${line}`, () => {
 	// 1.123.81 on (README, Compatibility).
 	if (!isOnlyWhenNamed(line)) require('../scenarios/aiTool')(getContext);
 	require('../scenarios/examples')(getContext);
+	// n8n 1.x has no SSRF protection settings (n8n 1.123.81's @n8n/config has none).
+	if (parseInt(describeHost(line).version, 10) >= 2) require('../scenarios/ssrf')(getContext);
 	require('../scenarios/triggerUnderLoad')(getContext);
 	require('../scenarios/trigger')(getContext);
 });
