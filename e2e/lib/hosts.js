@@ -10,8 +10,12 @@
 // - 1.x: n8n@1.123.81, the newest 1.123. Its `xlsx` dependency points at a tarball outside the registry, so the
 //   host's package.json overrides it with the registry's xlsx@0.18.5. sqlite3 builds from source (node-gyp)
 //   against Node 24's headers; isolated-vm ships prebuilt binaries for Node 22/24.
-// - 2.x: n8n@2.41.1. The newer 2.41.3 does not install (it pins @n8n/agents@0.26.2, which the registry does not
-//   have; overriding one of n8n's own packages with another version would test a host nobody runs). 2.41.1 and
+// - 2.x: n8n@2.41.1. The newer 2.41.3 (the registry's `latest`, checked 2026-11-26) does not install: it pins 20 of
+//   n8n's own packages at versions the registry does not have (@n8n/agents 0.26.2 is only the first npm stops at;
+//   also n8n-core 2.41.2, n8n-editor-ui 2.41.1, @n8n/config 2.39.1, @n8n/api-types 1.41.1, @n8n/backend-common
+//   1.41.2, @n8n/task-runner 2.41.2...; the registry ends at the versions 2.41.1 pins). Overriding them would run
+//   2.41.3's n8n package on 2.41.1's engine and editor, a host nobody runs, and that package reads constants
+//   (INSTANCE_AI_SETUP_PANEL_FLAG) the older @n8n/api-types lacks. 2.41.1 and
 //   2.41.0 resolve linkedom@^0.18.13 to 0.18.15, which depends on `cssomnom`, missing from the registry; the
 //   host overrides linkedom with 0.18.14 (inside n8n's own range, the last release before cssomnom).
 // Install scripts: `npm ci --ignore-scripts`, then sqlite3 is compiled (once, see provideSqlite3). n8n 2.x's Kafka client
