@@ -7,6 +7,7 @@ const path = require('node:path');
 const { CredentialTestContext } = require('n8n-core');
 
 const { createEngine } = require('../helpers/engine');
+const { answers } = require('../helpers/profile');
 const { startSandbox } = require('../helpers/sandbox');
 
 const DIST = path.resolve(__dirname, '../../dist');
@@ -42,9 +43,11 @@ test("the action node's testedBy method passes a working credential and fails a 
 	const good = await run(method, sandbox.credentials());
 	expect(good.status).toBe('OK');
 	expect(good.message).toMatch(/^The access token works/);
+	// Then the path beside the restore, which nothing serves, to compare the probe's answer with.
 	expect((await sandbox.calls()).map(({ route, status }) => [route, status])).toEqual([
 		[BULK, 200],
-		[RESTORE, 400],
+		[RESTORE, answers.restoreChecks === 'order-first' ? 404 : 400],
+		[expect.stringMatching(/^\/s\/ship\/shipping\//), 404],
 	]);
 
 	await sandbox.reset();

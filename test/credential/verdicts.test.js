@@ -13,7 +13,7 @@ const RESTORE = '/s/ship/shipping/restore_inventory';
 let sandbox;
 let testCredential;
 beforeAll(async () => {
-	sandbox = await startSandbox({ orders: 20, config: { errorBodies: 'spec', retryAfter: 'seconds', refusals: 'status' } });
+	sandbox = await startSandbox({ orders: 20, config: { errorBodies: 'spec', errorCodes: 'sandbox', retryAfter: 'seconds', refusals: 'status', restoreChecks: 'request-first', unknownPaths: 'plain' } });
 	testCredential = credentialTester();
 });
 afterAll(() => sandbox.close());
@@ -22,12 +22,16 @@ beforeEach(() => sandbox.reset());
 const statuses = async (route) => (await sandbox.calls(route)).map((call) => call.status);
 const lookupUrl = () => `${sandbox.baseUrl}/order/get_single_bulk`;
 const probeUrl = () => `${sandbox.appBaseUrl}/ship/shipping/restore_inventory`;
+/** The path beside an operation's that nothing serves, which the credential test compares with. */
+const besideUrl = (url) => url.replace(/[^/]+$/, 'no-such-operation-n8n-credential-test');
+const APP_WORKS = () =>
+	`The App Base URL takes restore requests: ${probeUrl()} answered 400, unlike ${besideUrl(probeUrl())}, a path nothing serves (404); the restore named no order and no shipment, so nothing was restored. The service said: MISSING_FIELD: body.store_id is required.`;
 
 test('a credential that works, with no 429 on the way: the verdict in full, without a word about rate limits', async () => {
 	const result = await testCredential(sandbox.credentials());
 	expect(result).toEqual({
 		status: 'OK',
-		message: `The access token works: the service accepted an empty order lookup at ${lookupUrl()}. The App Base URL takes restore requests: ${probeUrl()} refused one that names no shipment as incomplete (400), so nothing was restored.`,
+		message: `The access token works: the service accepted an empty order lookup at ${lookupUrl()}. ${APP_WORKS()}`,
 	});
 });
 
@@ -76,9 +80,7 @@ test('a token that expires at the very millisecond of the test counts as expired
 test('what the service said keeps the dots inside it; only those at its end give way to the full stop', async () => {
 	await sandbox.fault({ route: BULK, count: 1, status: 418, body: { error: { message: 'See docs.example.com/limits...' } } });
 	const result = await testCredential(sandbox.credentials());
-	expect(result.message).toBe(
-		`The service answered 418 to an empty order lookup at ${lookupUrl()}. The service said: See docs.example.com/limits.`,
-	);
+	expect(result.message).toContain(' The service said: See docs.example.com/limits. The App Base URL');
 });
 
 describe('a wrong address where the service said nothing: the verdict in full, with nothing in place of its words', () => {
@@ -91,12 +93,12 @@ describe('a wrong address where the service said nothing: the verdict in full, w
 		});
 	});
 
-	test('the App Base URL probe answered 200', async () => {
+	test('the App Base URL probe answered 200, unlike the path nothing serves: something there takes restore requests', async () => {
 		await sandbox.fault({ route: RESTORE, count: 1, status: 200, body: { success: true } });
 		const result = await testCredential(sandbox.credentials());
 		expect(result).toEqual({
-			status: 'Error',
-			message: `Wrong App Base URL: ${probeUrl()} answered 200 to a restore that names no shipment, which the service refuses as incomplete; something else answers there. The App Base URL is the address your Inventory Ops account uses for shipping (it usually ends in /s), without the operation path. The Base URL and the access token work.`,
+			status: 'OK',
+			message: `The access token works: the service accepted an empty order lookup at ${lookupUrl()}. The App Base URL takes restore requests: ${probeUrl()} answered 200, unlike ${besideUrl(probeUrl())}, a path nothing serves (404); the restore named no order and no shipment, so nothing was restored.`,
 		});
 	});
 });
@@ -119,14 +121,13 @@ describe('the order lookup answered at the edge of a range', () => {
 		});
 	});
 
-	test('300: not a success, the status and what the service said', async () => {
+	test('300, unlike the path nothing serves: something serves the lookup there, the token is not confirmed, what the service said', async () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 300, body: { error: { message: 'pick one' } } });
 		const result = await testCredential(sandbox.credentials());
 		expect(result).toEqual({
-			status: 'Error',
-			message: `The service answered 300 to an empty order lookup at ${lookupUrl()}. The service said: pick one.`,
+			status: 'OK',
+			message: `Something at the Base URL serves the order lookup: ${lookupUrl()} answered 300, unlike ${besideUrl(lookupUrl())}, a path nothing serves (404). It refused an empty lookup, so the access token is not confirmed. The service said: pick one. ${APP_WORKS()}`,
 		});
-		expect(await sandbox.calls(RESTORE)).toEqual([]);
 	});
 });
 
@@ -135,7 +136,7 @@ describe('the App Base URL probe answered at the edge of a range', () => {
 		await sandbox.fault({ route: RESTORE, count: 1, status: 422, body: { error: { message: 'shipment selector required' } } });
 		const result = await testCredential(sandbox.credentials());
 		expect(result.status).toBe('OK');
-		expect(result.message).toMatch(/refused one that names no shipment as incomplete \(422\), so nothing was restored\.$/);
+		expect(result.message).toMatch(/restore_inventory answered 422, unlike .*, a path nothing serves \(404\); the restore named no order and no shipment, so nothing was restored\. The service said: shipment selector required\.$/);
 	});
 
 	test('401: the App Base URL refused the token the Base URL accepted', async () => {
@@ -154,34 +155,31 @@ describe('the App Base URL probe answered at the edge of a range', () => {
 		);
 	});
 
-	test('300: not a restore operation there, and what the service said after that sentence', async () => {
+	test('300, unlike the path nothing serves: something there takes restore requests, and what the service said after that sentence', async () => {
 		await sandbox.fault({ route: RESTORE, count: 1, status: 300, body: { error: { message: 'moved.' } } });
 		const result = await testCredential(sandbox.credentials());
-		expect(result).toEqual({
-			status: 'Error',
-			message: `Wrong App Base URL: ${probeUrl()} answered 300: the service has no restore operation there. The service said: moved. The App Base URL is the address your Inventory Ops account uses for shipping (it usually ends in /s), without the operation path. The Base URL and the access token work.`,
-		});
+		expect(result.status).toBe('OK');
+		expect(result.message).toMatch(/restore_inventory answered 300, unlike .*\(404\); the restore named no order and no shipment, so nothing was restored\. The service said: moved\.$/);
 	});
 
-	test('a 404 from the order lookup in JSON: the Base URL is wrong, and the service said so after that sentence', async () => {
-		await sandbox.fault({ route: BULK, count: 1, status: 404, body: { error: { code: 'NO_ROUTE', message: 'no such path...' } } });
+	test('a 404 from the order lookup unlike the one of the path nothing serves: not a wrong Base URL, what the service said after that', async () => {
+		await sandbox.fault({ route: BULK, count: 1, status: 404, body: { error: { code: 'NO_ORDERS', message: 'nothing to look up...' } } });
 		const result = await testCredential(sandbox.credentials());
-		expect(result).toEqual({
-			status: 'Error',
-			message: `Wrong Base URL: ${lookupUrl()} answered 404: the service has no order lookup there. The service said: NO_ROUTE: no such path. The Base URL is the API address your Inventory Ops account uses (it usually ends in /api), without the operation path.`,
-		});
+		expect(result.status).toBe('OK');
+		expect(result.message).toMatch(/^Something at the Base URL serves the order lookup: .* It refused an empty lookup, so the access token is not confirmed\. The service said: NO_ORDERS: nothing to look up\. The App/);
 	});
 });
 
 describe('what reaches the service (through a recording proxy in front of the sandbox)', () => {
 	const proxy = useRecordingProxy(() => sandbox);
 
-	test('both calls ask for JSON and carry the token as a bearer', async () => {
+	test('every call asks for JSON and carries the token as a bearer, the one to the path nothing serves too', async () => {
 		const result = await testCredential(proxy.credentials(sandbox.credentials()));
 		expect(result.status).toBe('OK');
 		expect(proxy.seen.map(({ url, headers }) => [url, headers.accept, headers.authorization])).toEqual([
 			[BULK, 'application/json', `Bearer ${sandbox.demoToken}`],
 			[RESTORE, 'application/json', `Bearer ${sandbox.demoToken}`],
+			[besideUrl(RESTORE), 'application/json', `Bearer ${sandbox.demoToken}`],
 		]);
 	});
 
