@@ -58,7 +58,7 @@ module.exports = (getContext) => {
 			const message = await n8n.publishRefused(workflow.id);
 			// n8n's reason (1.123.81 and 2.41.1 alike): "Node '' hasn't been executed", $json without an item to read.
 			expect(message).toMatch(
-				/^Activation failed adding the webhook handler for "order\.shipped" \(1 of 1\): Could not read the Inventory Ops API credential: .+\. Nothing was sent to \/webhook\/add_handler$/s,
+				/^Publishing failed at the webhook handler for "order\.shipped" \(1 of 1\)\. Could not read the Inventory Ops API credential: .+\. Nothing was sent to \/webhook\/add_handler\.$/s,
 			);
 			expect((await context.calls('/api/webhook/add_handler')).length).toBe(before);
 			expect((await context.handlersOf(triggerNode)).all).toEqual([]);

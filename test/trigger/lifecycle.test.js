@@ -15,6 +15,7 @@ const ADD_ROUTE = '/api/webhook/add_handler';
 const REMOVE_ROUTE = '/api/webhook/remove_handler';
 
 const context = useTriggerHarness({
+	fakeSleep: true,
 	afterAllExtra: () => sequences.write('trigger-lifecycle-handler-counts.json'),
 });
 let harness;
@@ -116,6 +117,8 @@ test('activate -> deactivate leaves no handler and no secret', async () => {
 
 test('activate with the 2nd of 3 add_handler calls failing: clear error, nothing left on the service', async () => {
 	const stored = workflow('wf-partial');
+	// An error body with the service's words (a gateway's page has none): the message must quote them.
+	await harness.admin('POST', '/config', { errorBodies: 'spec' });
 	failNthCall(ADD_ROUTE, 2);
 
 	const error = await harness.activate(stored).then(
@@ -123,14 +126,16 @@ test('activate with the 2nd of 3 add_handler calls failing: clear error, nothing
 		(thrown) => thrown,
 	);
 	expect(error).toBeDefined();
-	expect(error.message).toContain('Activation failed adding the webhook handler for "item.inventory" (2 of 3)');
-	// The whole description, after the transport's own text: nothing else was left, so nothing else is said.
-	expect(error.description).toMatch(
+	// All in the message, which both n8n lines show: our conclusion, the service's words, then what was undone.
+	expect(error.message).toMatch(/^Publishing failed at the webhook handler for "item\.inventory" \(2 of 3\)\. .*The service said: Fault injected by the sandbox: 500\. /);
+	// The end of the message: nothing else was left, so nothing else is said.
+	expect(error.message).toMatch(
 		REMOVABLE
-			? /1 handler\(s\) added before it were removed again; the workflow is not active\.$/
-			: /0 handler\(s\) added before it were removed again; the workflow is not active\. Added without an id, so they cannot be removed by this trigger: "n8n: Orders flow wf-partial \(workflow wf-partial\) - order\.shipped" \(type order\.shipped, no id\)\.$/,
+			? /\. Handlers added before it and removed again: 1 of 1\.$/
+			: /\. Handlers added before it and removed again: 0 of 1\. Added without an id, so they cannot be removed by this trigger: "n8n: Orders flow wf-partial \(workflow wf-partial\) - order\.shipped" \(type order\.shipped, no id\)\.$/,
 	);
-	expect(error.httpCode).toBe('500');
+	// The transport's error stays attached, with its status.
+	expect(error.cause.httpCode).toBe('500');
 	const calls = (await harness.admin('GET', `/calls?route=${ADD_ROUTE}`)).calls;
 	expect(calls.map((call) => call.status)).toEqual([200, 500]);
 	const handlers = await harness.handlers();
@@ -146,8 +151,8 @@ test('an add_handler answering success: false fails the activation like an error
 		() => undefined,
 		(thrown) => thrown,
 	);
-	expect(error.message).toContain('"shipment.created" (3 of 3): The service refused /webhook/add_handler: it answered success: false');
-	expect(error.description).toContain(`${REMOVABLE ? 2 : 0} handler(s) added before it were removed again`);
+	expect(error.message).toMatch(/^Publishing failed at the webhook handler for "shipment\.created" \(3 of 3\)\. .*success: false/);
+	expect(error.message).toContain(`Handlers added before it and removed again: ${REMOVABLE ? 2 : 0} of 2.`);
 	expect(await harness.handlers()).toHaveLength(REMOVABLE ? 0 : 2);
 });
 
@@ -174,25 +179,60 @@ test('a 2nd add_handler whose answer is lost: the unknown handler stays on the s
 	sequences.record('activate with the 2nd answer lost (handler committed, id unknown)', handlers.length);
 });
 
-test('deactivate while remove_handler fails, then activate again: exactly one handler per type', async () => {
+/** Records the fake clock's time of every remove_handler call the trigger sends, and runs `also` before it. */
+function removalTimes(also = async () => {}) {
+	const times = [];
+	harness.beforeRequest(async (options) => {
+		if (String(options.url).endsWith('/webhook/remove_handler')) times.push(context.clock.now);
+		await also(options);
+	});
+	return times;
+}
+
+test('unpublish while remove_handler fails for a moment (503, or no answer): each removal is tried again 1 s later, nothing is left', async () => {
+	if (!REMOVABLE) return;
+	for (const fault of [{ status: 503 }, { drop: 'before' }]) {
+		const stored = workflow(`wf-flaky-remove-${Object.keys(fault)[0]}`);
+		await harness.activate(stored);
+		await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 3, ...fault });
+		const times = removalTimes();
+		context.clock.now = 0;
+
+		expect(await harness.deactivate(stored)).toBe(true);
+		expect(times).toEqual([0, 0, 0, 1000, 1000, 1000]);
+		expect(await harness.handlers()).toEqual([]);
+		expect(harness.staticState(stored.staticData).leftovers).toEqual([]);
+	}
+	sequences.record('deactivate while remove fails for a moment', 0);
+});
+
+test('unpublish while remove_handler keeps failing: 4 tries each at 0, 1, 3 and 7 s, then kept and logged with the ids; the next publish removes them first', async () => {
 	const stored = workflow('wf-flaky-remove');
+	await harness.admin('POST', '/config', { errorBodies: 'spec' });
 	await harness.activate(stored);
 	const original = idsOf(await harness.handlers());
-	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 3, status: 503 });
+	// Every try of the unpublish fails (3 handlers, 4 tries each); the service works again for the next publish.
+	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 12, status: 503 });
+	const times = removalTimes();
 	if (!REMOVABLE) {
 		// Without ids there is nothing to remove: no remove call, nothing recorded, the handlers stay.
 		expect(await harness.deactivate(stored)).toBe(true);
-		expect((await harness.admin('GET', `/calls?route=${REMOVE_ROUTE}`)).calls).toEqual([]);
+		expect(times).toEqual([]);
 		expect(idsOf(await harness.handlers())).toEqual(original);
 		expect(harness.staticState(stored.staticData).leftovers).toEqual([]);
 		return;
 	}
 
 	expect(await harness.deactivate(stored)).toBe(false);
+	expect(times).toEqual([0, 0, 0, 1000, 1000, 1000, 3000, 3000, 3000, 7000, 7000, 7000]);
 	expect(idsOf(await harness.handlers())).toEqual(original);
 	const state = harness.staticState(stored.staticData);
 	expect(state.leftovers.map((record) => record.id).sort()).toEqual(original);
-	expect(harness.warnings.join('\n')).toContain('3 webhook handler(s) could not be removed');
+	const [warning] = harness.warnings.filter((text) => text.startsWith('Inventory Ops Trigger: unpublishing'));
+	expect(warning).toMatch(/^Inventory Ops Trigger: unpublishing left handlers on the service\. 3 webhook handler\(s\) could not be removed from the service: /);
+	expect(warning).toContain('The service said: Fault injected by the sandbox: 503.');
+	const ids = state.leftovers.map((record) => record.id).join(', ');
+	expect(warning).toContain(`To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID: ${ids}.`);
 	const afterFailedDeactivate = (await harness.handlers()).length;
 
 	await harness.activate(stored);
@@ -204,10 +244,35 @@ test('deactivate while remove_handler fails, then activate again: exactly one ha
 	sequences.record('... then activate again', handlers.length);
 });
 
+test('unpublish: a refused removal (403) and an answer the node cannot read are not tried again; a slow service gets no try after 10 s', async () => {
+	if (!REMOVABLE) return;
+	for (const fault of [{ status: 403 }, { status: 200, body: { done: 1 } }]) {
+		const stored = workflow(`wf-remove-once-${fault.status}`, ['order.shipped']);
+		await harness.activate(stored);
+		await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 5, ...fault });
+		const times = removalTimes();
+		expect(await harness.deactivate(stored)).toBe(false);
+		expect(times).toHaveLength(1);
+		await harness.admin('POST', '/reset');
+	}
+
+	// Each call takes the service 4 s (on the fake clock): tries at 0 and 5 s; a third would start at 11 s.
+	const stored = workflow('wf-remove-slow', ['order.shipped']);
+	await harness.activate(stored);
+	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 5, status: 500 });
+	context.clock.now = 0;
+	const times = removalTimes(async (options) => {
+		if (String(options.url).endsWith('/webhook/remove_handler')) context.clock.now += 4000;
+	});
+	expect(await harness.deactivate(stored)).toBe(false);
+	expect(times).toEqual([0, 5000]);
+});
+
 test('leftovers that still cannot be removed stop the next activation before anything is added', async () => {
 	const stored = workflow('wf-stuck');
 	await harness.activate(stored);
-	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 6, status: 500 });
+	// The unpublish's 4 tries per handler, then the next publish's one each.
+	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 15, status: 500 });
 	await harness.deactivate(stored);
 	if (!REMOVABLE) {
 		// Nothing was recorded as left over (nothing can remove it), so nothing stops the next activation.
@@ -305,7 +370,7 @@ test('remove_handler answers read as the Remove operation reads them: bare false
 	});
 	expect(await harness.deactivate(stored)).toBe(false);
 	expect(harness.staticState(stored.staticData).leftovers.map((record) => record.id)).toContain(second._id);
-	expect(harness.warnings.join('\n')).toContain('The service refused /webhook/remove_handler: Handler is locked');
+	expect(harness.warnings.join('\n')).toMatch(/The service refused \/webhook\/remove_handler.*\. The service said: Handler is locked\./);
 
 	// An answer without success true or false: not counted as removed, kept for the next activation, named.
 	await harness.activate(stored);

@@ -4,7 +4,7 @@
 // trigger/lifecycle.ts it guards; everything is counted at the sandbox, over real HTTP. The tests set the switches
 // they depend on (POST /config), so they mean the same under every sandbox profile.
 const { CREDENTIAL_ERRORS } = require('n8n-core');
-const { NodeOperationError } = require('n8n-workflow');
+const { NodeApiError, NodeOperationError } = require('n8n-workflow');
 
 const { addHandlerAsClient } = require('../helpers/sandbox');
 const { createTriggerHarness, NODE_NAME } = require('./helpers/harness');
@@ -16,7 +16,7 @@ const STATIC_KEY = 'node:Inventory Ops Trigger';
 const LOCAL_URL_WARNING = /^The webhook URL n8n gives this trigger, .*, points at 127\.0\.0\.1, a local or private address:/;
 const NO_ID_NOTICE = 'The Inventory Ops service did not return an id for the webhook handler';
 
-const context = useTriggerHarness();
+const context = useTriggerHarness({ fakeSleep: true });
 let harness;
 let sandbox;
 beforeEach(() => ({ harness, sandbox } = context));
@@ -55,8 +55,8 @@ async function withHarness(options, run) {
 	}
 }
 
-// withContext, for an error that is not a node error: `new NodeOperationError(node, `${message}: ${String(error)}`, { description })`
-test('a credential n8n cannot decrypt: activation fails with a node error naming the cause and what was rolled back', async () => {
+// userError, for a NodeOperationError of the transport: the same error, its message replaced by the whole report
+test('a credential n8n cannot decrypt: activation fails with a node error naming the cause, its advice kept', async () => {
 	// As after a change of n8n's encryption key: n8n-core's Credentials refuses to decrypt the stored credential.
 	harness.storeEncryptedCredential('encrypted with another instance key');
 	const stored = workflow('wf-credential', ['order.shipped']);
@@ -64,10 +64,10 @@ test('a credential n8n cannot decrypt: activation fails with a node error naming
 	const error = await failure(harness.activate(stored));
 	expect(error).toBeInstanceOf(NodeOperationError);
 	expect(error.message).toBe(
-		`Activation failed adding the webhook handler for "order.shipped" (1 of 1): Could not read the Inventory Ops API credential: ${CREDENTIAL_ERRORS.DECRYPTION_FAILED.replace(/\.$/, '')}. Nothing was sent to /webhook/add_handler`,
+		`Publishing failed at the webhook handler for "order.shipped" (1 of 1). Could not read the Inventory Ops API credential: ${CREDENTIAL_ERRORS.DECRYPTION_FAILED.replace(/\.$/, '')}. Nothing was sent to /webhook/add_handler.`,
 	);
 	expect(error.description).toBe(
-		'Check that the node has an Inventory Ops API credential selected, that this n8n can open it, and that no expression in its fields reads an input item: the trigger reads it when the workflow is published or unpublished, where there is no item. 0 handler(s) added before it were removed again; the workflow is not active.',
+		'Check that the node has an Inventory Ops API credential selected, that this n8n can open it, and that no expression in its fields reads an input item: the trigger reads it when the workflow is published or unpublished, where there is no item.',
 	);
 	expect(await calls(ADD_ROUTE)).toHaveLength(0);
 });
@@ -78,10 +78,10 @@ test('a credential whose Base URL is empty: activation fails naming the field, a
 	try {
 		const error = await failure(harness.activate(workflow('wf-empty-base-url', ['order.shipped'])));
 		expect(error.message).toBe(
-			`Activation failed adding the webhook handler for "order.shipped" (1 of 1): The credential's Base URL is empty: nothing was sent to /webhook/add_handler`,
+			`Publishing failed at the webhook handler for "order.shipped" (1 of 1). The credential's Base URL is empty: nothing was sent to /webhook/add_handler.`,
 		);
 		expect(error.description).toBe(
-			"Open the Inventory Ops API credential and set Base URL to the service's address, starting with https:// (or http://). 0 handler(s) added before it were removed again; the workflow is not active.",
+			"Open the Inventory Ops API credential and set Base URL to the service's address, starting with https:// (or http://).",
 		);
 		expect(await calls(ADD_ROUTE)).toHaveLength(0);
 	} finally {
@@ -89,16 +89,20 @@ test('a credential whose Base URL is empty: activation fails naming the field, a
 	}
 });
 
-// withContext, for a node error without a description: `[error.description, description].filter(Boolean)`
-test('a service error that describes nothing itself: the activation error describes only what was rolled back', async () => {
+// userError, for a NodeApiError: wrapped in a NodeOperationError (n8n 1.x's toast would show a NodeApiError's
+// description instead of its message), the transport's error kept as its cause
+test('a service error that says nothing itself: the message gives what the node knows and quotes nothing; the transport error is the cause', async () => {
 	const stored = workflow('wf-bare-error', ['order.shipped']);
 	failNthCall(ADD_ROUTE, 1, { status: 422, body: {} });
 
 	const error = await failure(harness.activate(stored));
-	expect(error.message).toBe(
-		'Activation failed adding the webhook handler for "order.shipped" (1 of 1): The service answered 422 to /webhook/add_handler',
-	);
-	expect(error.description).toBe('0 handler(s) added before it were removed again; the workflow is not active.');
+	expect(error).toBeInstanceOf(NodeOperationError);
+	expect(error.message).toMatch(/^Publishing failed at the webhook handler for "order\.shipped" \(1 of 1\)\. [^]*\b422\b[^]*\/webhook\/add_handler[^]*\.$/);
+	expect(error.message).not.toContain('The service said');
+	// Nothing was added before it, so nothing is said about removing.
+	expect(error.message).not.toContain('removed');
+	expect(error.cause).toBeInstanceOf(NodeApiError);
+	expect(error.cause.httpCode).toBe('422');
 });
 
 // registerHandlers' rollback: `withoutId`, `rolledBack`, the "Added without an id" part and the joins of the description
@@ -108,21 +112,23 @@ test('a failed add after handlers the service gave no id: the error says none wa
 	failNthCall(ADD_ROUTE, 3, { status: 500 });
 
 	const error = await failure(harness.activate(stored));
-	expect(error.message).toContain('Activation failed adding the webhook handler for "shipment.created" (3 of 3)');
 	const name = (type) => `"n8n: Reports wf-rollback-no-id (workflow wf-rollback-no-id) - ${type}" (type ${type}, no id)`;
 	const ours =
-		'0 handler(s) added before it were removed again; the workflow is not active. ' +
+		'Handlers added before it and removed again: 0 of 2. ' +
 		`Added without an id, so they cannot be removed by this trigger: ${name('order.shipped')}, ${name('item.inventory')}.`;
-	// After the service's own description (ending "Trace id: ..."), separated by one space.
-	expect(error.description.startsWith('The service failed internally.')).toBe(true);
-	expect(error.description).toMatch(/Code: INTERNAL_ERROR\. Trace id: \S+\. 0 handler\(s\)/);
-	expect(error.description.endsWith(` ${ours}`)).toBe(true);
+	// Our conclusion, then the service's words, then what was undone, each once, separated by one space.
+	expect(error.message).toMatch(/^Publishing failed at the webhook handler for "shipment\.created" \(3 of 3\)\. \S/);
+	expect(error.message).toMatch(/\. The service said: Fault injected by the sandbox: 500\. Handlers added before/);
+	expect(error.message.endsWith(` ${ours}`)).toBe(true);
+	// The transport's description (what to do, the service's code and trace id when sent) stays, for the log.
+	expect(error.description).toMatch(/Trace id: \S+\.$/);
+	expect(error.description).toBe(error.cause.description);
 	// Both stay on the service: nothing can remove them.
 	expect((await harness.handlers()).map((handler) => handler.type).sort()).toEqual(['item.inventory', 'order.shipped']);
 });
 
-// registerHandlers: leftovers that still cannot be removed, told in the error's description (failureList joins with '; ')
-test('leftovers that still cannot be removed: the error says nothing was added and lists each of them', async () => {
+// registerHandlers: leftovers that still cannot be removed, told in the error (unremovedReport); removeHandlers' log
+test('leftovers that still cannot be removed: the unpublish log and the next publish\'s error list them, the service\'s words and how to remove them', async () => {
 	await harness.admin('POST', '/config', { addHandlerId: 'top', errorBodies: 'spec' });
 	const stored = workflow('wf-stale', ['order.shipped', 'item.inventory']);
 	await harness.activate(stored);
@@ -131,23 +137,27 @@ test('leftovers that still cannot be removed: the error says nothing was added a
 		.registrations[harness.webhookUrl(stored, false)].handlers.map((record) => record.id);
 	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 100, status: 500 });
 	const name = (type, id) => `"n8n: Reports wf-stale (workflow wf-stale) - ${type}" (type ${type}, id ${id})`;
-	const list = `${name('order.shipped', shippedId)}: Fault injected by the sandbox: 500; ${name('item.inventory', inventoryId)}: Fault injected by the sandbox: 500`;
+	const list = `2 webhook handler(s) could not be removed from the service: ${name('order.shipped', shippedId)}, ${name('item.inventory', inventoryId)}. `;
+	const howTo = `To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID: ${shippedId}, ${inventoryId}.`;
+	const said = /\. The service said: Fault injected by the sandbox: 500\. To remove/;
 
 	harness.warnings.length = 0;
 	expect(await harness.deactivate(stored)).toBe(false);
-	expect(harness.warnings).toEqual([
-		`Inventory Ops Trigger: 2 webhook handler(s) could not be removed; they stay recorded and the next activation removes them first. ${list}`,
-	]);
+	expect(harness.warnings).toHaveLength(1);
+	const [warning] = harness.warnings;
+	expect(warning.startsWith(`Inventory Ops Trigger: unpublishing left handlers on the service. ${list}`)).toBe(true);
+	expect(warning).toMatch(said);
+	expect(warning.endsWith(`${howTo} They stay recorded, and the next publish of this workflow removes them first.`)).toBe(true);
 
 	const error = await failure(harness.activate(stored));
-	expect(error.message).toBe(
-		'Activation stopped: 2 webhook handler(s) from an earlier activation could not be removed: Fault injected by the sandbox: 500',
-	);
-	expect(error.description).toMatch(/Code: INTERNAL_ERROR\. Trace id: \S+\. No new handler/);
-	expect(error.description.endsWith(
-		` No new handler was added, so that no event type gets two handlers. They stay recorded and are removed on the next activation: ${list}`,
+	expect(error.message.startsWith(
+		`Publishing stopped before adding any handler, so that no event type gets two: handlers an earlier registration left are still on the service. ${list}`,
 	)).toBe(true);
+	expect(error.message).toMatch(said);
+	expect(error.message.endsWith(`${howTo} They stay recorded, and the next try removes them first.`)).toBe(true);
 	expect(await calls(ADD_ROUTE)).toHaveLength(2);
+	// The unpublish tried each one 4 times; the publish once each (n8n 2.x repeats a failed publish itself).
+	expect(await calls(REMOVE_ROUTE)).toHaveLength(10);
 });
 
 // registerHandlers / removeHandlers: the "no id" notice only for records without an id (`record.id === undefined`)
@@ -195,7 +205,7 @@ test('the warnings about a local URL, a handler without id (added, stale or unpu
 	expect(find(LOCAL_URL_WARNING).map((entry) => entry.meta)).toEqual([meta('wf-meta-none'), meta('wf-meta-none'), meta('wf-meta-ids')]);
 	// Added, left from the activation before, added again, and left at unpublishing: four notices, each placed.
 	expect(find(new RegExp(`^${NO_ID_NOTICE}`)).map((entry) => entry.meta)).toEqual(Array(4).fill(meta('wf-meta-none')));
-	expect(find(/^Inventory Ops Trigger: 1 webhook handler\(s\) could not be removed/).map((entry) => entry.meta)).toEqual([
+	expect(find(/^Inventory Ops Trigger: unpublishing left handlers on the service\. 1 webhook handler\(s\)/).map((entry) => entry.meta)).toEqual([
 		meta('wf-meta-ids'),
 	]);
 });

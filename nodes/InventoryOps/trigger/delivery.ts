@@ -1,7 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { matchesAnyEventType } from '../shared/events';
-import { unremovableNotice } from './notices';
+import { unremovableNotice } from './removal';
 import { SECRET_HEADER, secretMatches } from './secret';
 import { isRepeatedDelivery, registrationKey } from './repeats';
 import { readDeliveryOptions } from './selection';
@@ -36,11 +36,6 @@ function headersWithoutSecret(headers: IDataObject): IDataObject {
 	return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== SECRET_HEADER));
 }
 
-/** The handlers of this activation that the service gave no id for: the user has to remove them by hand later. */
-function warningsFor(registration: Registration): string[] {
-	return registration.handlers.filter((record) => record.id === undefined).map(unremovableNotice);
-}
-
 /**
  * Checks one delivery and turns it into one item. Nothing runs unless the secret header matches the secret stored
  * for the URL it arrived on: a missing or wrong secret, or no stored secret at all, gets 401.
@@ -66,7 +61,8 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	// no parameter read (a registration from before the Options were kept reads them).
 	const registeredTypes = registration.handlers.map((record) => record.type);
 	const options = registration.delivery ?? readDeliveryOptions.call(this);
-	const warnings = warningsFor(registration);
+	// The handlers the service gave no id for: the user has to remove them by hand later.
+	const warnings = registration.handlers.filter((record) => record.id === undefined).map(unremovableNotice);
 	const receivedAt = new Date().toISOString();
 	const ignored: string[] = [];
 	const items: IDataObject[] = [];

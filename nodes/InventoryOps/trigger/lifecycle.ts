@@ -2,9 +2,14 @@ import { NodeOperationError, type IHookFunctions } from 'n8n-workflow';
 
 import { addHandlerBody, findHandlerId, inventoryOpsApiRequest } from '../transport';
 import { isWildcardPattern } from '../shared/events';
-import { asNodeError } from '../shared/nodeErrors';
-import { logContext, unremovableNotice } from './notices';
-import { asLeftovers, describeHandler, removeHandlerRecords, type RemovalFailure } from './removal';
+import {
+	describeHandler,
+	logContext,
+	removeHandlerRecords,
+	unremovableNotice,
+	unremovedReport,
+	type RemovalFailure,
+} from './removal';
 import { EVENT_TYPE_HEADER } from './eventBody';
 import { createSecret, SECRET_HEADER } from './secret';
 import { readDeliveryOptions, readSelectedEventTypes } from './selection';
@@ -25,16 +30,6 @@ function activationKind(this: IHookFunctions): RegistrationKind {
 function handlerName(this: IHookFunctions, type: string, kind: RegistrationKind): string {
 	const { id, name } = this.getWorkflow();
 	return `n8n: ${name ?? 'workflow'} (workflow ${id ?? '?'}) - ${type}${kind === 'test' ? ' [test]' : ''}`;
-}
-
-function uniqueById(records: HandlerRecord[]): HandlerRecord[] {
-	const seen = new Set<string>();
-	return records.filter((record) => {
-		const key = record.id ?? `${record.type} ${record.name} ${record.addedAt}`;
-		if (seen.has(key)) return false;
-		seen.add(key);
-		return true;
-	});
 }
 
 /**
@@ -58,24 +53,21 @@ function takeStaleHandlers(state: TriggerState, kind: RegistrationKind): Handler
  * nothing could ever remove them; the user is told about them in the log (and in every event while active).
  */
 function keepUnremoved(state: TriggerState, failures: RemovalFailure[]): void {
-	state.leftovers = uniqueById([...state.leftovers, ...asLeftovers(failures)]);
+	const seen = new Set<string>();
+	state.leftovers = [...state.leftovers, ...failures.map(({ record }) => record)].filter((record) => {
+		const key = record.id ?? `${record.type} ${record.name} ${record.addedAt}`;
+		return !seen.has(key) && Boolean(seen.add(key));
+	});
 }
 
-function failureList(failures: RemovalFailure[]): string {
-	return failures.map(({ record, error }) => `${describeHandler(record)}: ${error.message}`).join('; ');
-}
-
-/** A service may not take suffix wildcards (docs/service-interface.md, Complete list of event types and the wildcard syntax): what to select instead. */
-function wildcardHint(pattern: string): string {
-	return `If the service does not accept wildcard patterns, select the exact event types instead (for example ${pattern.slice(0, -1)}shipped): each is registered on its own, and one event still starts one execution.`;
-}
-
-/** Adds our context to an error from the shared transport, keeping its service fields and its HTTP code. */
-function withContext(this: IHookFunctions, error: unknown, message: string, description: string): Error {
-	const nodeError = asNodeError(this.getNode(), error);
-	nodeError.message = `${message}: ${nodeError.message}`;
-	nodeError.description = [nodeError.description, description].filter(Boolean).join(' ');
-	return nodeError;
+/**
+ * All in the message: n8n 1.x's toast shows a NodeApiError's description instead (workflow.service.js), 2.x's toast and
+ * n8n's activation-error record the message. Set after construction, which would replace one containing e.g. "EPERM".
+ */
+function userError(this: IHookFunctions, cause: unknown, message: string): NodeOperationError {
+	const error = new NodeOperationError(this.getNode(), cause instanceof Error ? cause : String(cause));
+	error.message = message;
+	return error;
 }
 
 /**
@@ -105,13 +97,7 @@ async function addHandler(
 	kind: RegistrationKind,
 ): Promise<HandlerRecord> {
 	const name = handlerName.call(this, type, kind);
-	const body = addHandlerBody({
-		type,
-		name,
-		url,
-		method: 'POST',
-		headers: { [SECRET_HEADER]: secret, [EVENT_TYPE_HEADER]: type },
-	});
+	const body = addHandlerBody({ type, name, url, method: 'POST', headers: { [SECRET_HEADER]: secret, [EVENT_TYPE_HEADER]: type } });
 	const answer = await inventoryOpsApiRequest.call(this, 'webhookAddHandler', body);
 	return { type, id: findHandlerId(answer), name, url, kind, addedAt: new Date().toISOString() };
 }
@@ -124,9 +110,7 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	const url = currentWebhookUrl.call(this);
 	const kind = activationKind.call(this);
 	const unreachable = unreachableHost(url);
-	if (unreachable !== undefined) {
-		this.logger.warn(webhookUrlWarning(url, unreachable), logContext.call(this));
-	}
+	if (unreachable !== undefined) this.logger.warn(webhookUrlWarning(url, unreachable), logContext.call(this));
 	const types = readSelectedEventTypes.call(this);
 	if (types.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Events: select at least one event or enter a custom event type');
@@ -140,12 +124,12 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	keepUnremoved(state, staleFailures);
 	for (const record of staleWithoutId) this.logger.warn(unremovableNotice(record), logContext.call(this));
 	writeState(staticData, state);
+	const doing = kind === 'test' ? 'Listening for a test event' : 'Publishing';
 	if (staleFailures.length > 0) {
-		throw withContext.call(
+		throw userError.call(
 			this,
 			staleFailures[0].error,
-			`Activation stopped: ${staleFailures.length} webhook handler(s) from an earlier activation could not be removed`,
-			`No new handler was added, so that no event type gets two handlers. They stay recorded and are removed on the next activation: ${failureList(staleFailures)}`,
+			`${doing} stopped before adding any handler, so that no event type gets two: handlers an earlier registration left are still on the service. ${unremovedReport(staleFailures)} They stay recorded, and the next try removes them first.`,
 		);
 	}
 
@@ -155,28 +139,26 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 		try {
 			added.push(await addHandler.call(this, type, url, secret, kind));
 		} catch (error) {
-			// Nothing is recorded for a later try: n8n discards the static data of an activation that fails.
+			// Kept for the next try: n8n 2.x saves the static data of a failed attempt and tries again; 1.x drops it.
 			const rollbackFailures = await removeHandlerRecords.call(this, added);
+			keepUnremoved(state, rollbackFailures);
+			writeState(staticData, state);
 			const withoutId = added.filter((record) => record.id === undefined);
 			const rolledBack = added.length - rollbackFailures.length - withoutId.length;
-			const description = [
-				`${rolledBack} handler(s) added before it were removed again; the workflow is not active.`,
-				rollbackFailures.length > 0
-					? `Could not remove, and n8n keeps no record of a failed activation, so remove them by hand (Inventory Ops → Webhook Handler → Remove, with these handler ids): ${failureList(rollbackFailures)}.`
-					: '',
+			const cause = error instanceof Error ? error.message : String(error);
+			const message = [
+				`${doing} failed at the webhook handler for "${type}" (${index + 1} of ${types.length}). ${cause.replace(/[^.!?]$/, '$&.')}`,
+				added.length > 0 ? `Handlers added before it and removed again: ${rolledBack} of ${added.length}.` : '',
+				rollbackFailures.length > 0 ? unremovedReport(rollbackFailures) : '',
 				withoutId.length > 0
 					? `Added without an id, so they cannot be removed by this trigger: ${withoutId.map(describeHandler).join(', ')}.`
 					: '',
-				isWildcardPattern(type) ? wildcardHint(type) : '',
-			]
-				.filter(Boolean)
-				.join(' ');
-			throw withContext.call(
-				this,
-				error,
-				`Activation failed adding the webhook handler for "${type}" (${index + 1} of ${types.length})`,
-				description,
-			);
+				// A service may not take suffix wildcards (docs/service-interface.md, Complete list of event types and the wildcard syntax).
+				isWildcardPattern(type)
+					? `If the service does not accept wildcard patterns, select the exact event types instead (for example ${type.slice(0, -1)}shipped): each is registered on its own, and one event still starts one execution.`
+					: '',
+			];
+			throw userError.call(this, error, message.filter(Boolean).join(' '));
 		}
 	}
 
@@ -196,7 +178,7 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 
 /**
  * Deactivation: removes every handler this URL's activation added. A handler the service no longer knows counts
- * as removed; one that could not be removed stays recorded for the next activation, and the failure is logged.
+ * as removed; a failed removal is tried again for a few seconds, then stays recorded for the next activation.
  */
 export async function removeHandlers(this: IHookFunctions): Promise<boolean> {
 	const url = currentWebhookUrl.call(this);
@@ -208,15 +190,17 @@ export async function removeHandlers(this: IHookFunctions): Promise<boolean> {
 	delete state.registrations[url];
 	const retried = state.leftovers.filter((record) => record.kind === registration.kind);
 	state.leftovers = state.leftovers.filter((record) => record.kind !== registration.kind);
-	const failures = await removeHandlerRecords.call(this, [...registration.handlers, ...retried]);
+	const failures = await removeHandlerRecords.call(this, [...registration.handlers, ...retried], true);
 	const withoutId = registration.handlers.filter((record) => record.id === undefined);
 	keepUnremoved(state, failures);
 	writeState(staticData, state);
 
 	for (const record of withoutId) this.logger.warn(unremovableNotice(record), logContext.call(this));
 	if (failures.length > 0) {
+		// Only the log: neither n8n line shows the user an error of `delete` (1.x's ActiveWorkflowManager.remove and 2.x's
+		// publication service log it), and a throw would make 1.x skip saving these records (clearWebhooks).
 		this.logger.warn(
-			`Inventory Ops Trigger: ${failures.length} webhook handler(s) could not be removed; they stay recorded and the next activation removes them first. ${failureList(failures)}`,
+			`Inventory Ops Trigger: ${registration.kind === 'test' ? 'stopping the test listener' : 'unpublishing'} left handlers on the service. ${unremovedReport(failures)} They stay recorded, and the next publish of this workflow removes them first.`,
 			logContext.call(this),
 		);
 		return false;

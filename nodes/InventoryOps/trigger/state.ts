@@ -43,7 +43,6 @@ export interface TriggerState {
 const STATE_KEY = 'inventoryOpsTrigger';
 const MAX_RECORDS = 100;
 
-
 function asHandler(value: unknown): HandlerRecord | undefined {
 	if (!isPlainObject(value) || typeof value.type !== 'string' || typeof value.url !== 'string') return undefined;
 	return {

@@ -157,6 +157,25 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 		listen(workflow.getNode(NODE_NAME), stored, false, () => stored.staticData, (data) => (stored.staticData = data));
 	}
 
+	/**
+	 * Publishing as n8n 2.x's publication service does it (webhook-trigger-registrar.js): a failed create is followed by
+	 * delete on the same Workflow, whose static data is then saved, failed attempt or not; n8n tries again with it.
+	 */
+	async function activateAs2x(stored) {
+		const { workflow, node } = buildWorkflow(stored, stored.staticData);
+		try {
+			const context = hookContext(workflow, node, stored, 'trigger', 'activate', false);
+			if (!(await methods().checkExists.call(context))) await methods().create.call(context);
+		} catch (error) {
+			await methods().delete.call(hookContext(workflow, node, stored, 'internal', 'update', false));
+			throw error;
+		} finally {
+			stored.staticData = saved(workflow);
+		}
+		stored.active = true;
+		listen(workflow.getNode(NODE_NAME), stored, false, () => stored.staticData, (data) => (stored.staticData = data));
+	}
+
 	/** create alone, as n8n calls it whenever checkExists said false (e.g. the webhook URL changed). */
 	async function createOnly(stored) {
 		const { workflow, node } = buildWorkflow(stored, stored.staticData);
@@ -261,6 +280,7 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 		warnings,
 		storedWorkflow,
 		activate,
+		activateAs2x,
 		createOnly,
 		deactivate,
 		listenForTest,

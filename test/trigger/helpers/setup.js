@@ -1,14 +1,38 @@
 // One sandbox and one trigger harness per test file; each test starts from an empty sandbox whose deliveries
 // are tried once (a refused delivery is not retried, so every count is exact).
+const path = require('node:path');
+
 const { startSandbox } = require('../../../sandbox');
 const { createTriggerHarness } = require('./harness');
+const { useFakeClock } = require('../../helpers/fakeClock');
 const { profileConfig } = require('../../helpers/profile');
 
 const ONE_ATTEMPT = { maxAttempts: 1, baseDelayMs: 0, timeoutMs: 5000 };
 
-/** Registers the jest hooks; the returned object's `sandbox` and `harness` are set once beforeAll has run. */
-function useTriggerHarness({ afterAllExtra } = {}) {
-	const context = { sandbox: undefined, harness: undefined };
+/**
+ * n8n-workflow's `sleep` (the trigger's waits between removal tries) on the fake clock: a wait moves `clock.now` on by
+ * its length and returns at once, so a test reads when each try was sent without waiting seconds for it; the service
+ * calls stay real HTTP. n8n-workflow re-exports `sleep` from @n8n/utils through getters, so it is replaced there.
+ */
+function useFakeSleep() {
+	const clock = useFakeClock();
+	const sleepModule = require(require.resolve('@n8n/utils/sleep', { paths: [path.dirname(require.resolve('n8n-workflow'))] }));
+	let spy;
+	beforeEach(() => {
+		spy = jest.spyOn(sleepModule, 'sleep').mockImplementation(async (ms) => {
+			clock.now += ms;
+		});
+	});
+	afterEach(() => spy.mockRestore());
+	return clock;
+}
+
+/**
+ * Registers the jest hooks; the returned object's `sandbox` and `harness` are set once beforeAll has run, and with
+ * `fakeSleep` its `clock` is the fake clock the trigger's waits move on (useFakeSleep).
+ */
+function useTriggerHarness({ afterAllExtra, fakeSleep = false } = {}) {
+	const context = { sandbox: undefined, harness: undefined, clock: fakeSleep ? useFakeSleep() : undefined };
 	beforeAll(async () => {
 		context.sandbox = await startSandbox({
 			port: 0,
