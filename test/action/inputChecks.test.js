@@ -180,7 +180,9 @@ describe('a user name or password in a handler URL', () => {
 		});
 		const url = 'https://alice:s3cret@example.com/hook';
 		const continued = await ctx.run(addParameters(), { items: [{ json: { url } }], continueOnFail: true });
-		expect(jsonOf(continued.items)[0].error).toBe('Cannot reach https://example.com/hook');
+		expect(jsonOf(continued.items)[0].error).toBe(
+			'The service refused /webhook/add_handler as invalid (400). The service said: Cannot reach https://example.com/hook.',
+		);
 		expect(JSON.stringify(continued.items)).not.toContain('s3cret');
 
 		await ctx.sandbox.fault({
@@ -189,7 +191,9 @@ describe('a user name or password in a handler URL', () => {
 			body: { error: { message: 'Cannot reach https://alice:s3cret@example.com/hook' } },
 		});
 		const stopped = await ctx.run(addParameters(), { items: [{ json: { url } }] });
-		expect(stopped.error.message).toBe('Cannot reach https://example.com/hook');
+		expect(stopped.error.message).toBe(
+			'The service refused /webhook/add_handler as invalid (400). The service said: Cannot reach https://example.com/hook.',
+		);
 		expect(
 			JSON.stringify({ ...stopped.error, message: stopped.error.message, description: stopped.error.description }),
 		).not.toContain('s3cret');

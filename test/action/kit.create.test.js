@@ -1,7 +1,7 @@
 // Kit -> Create through n8n's engine against the sandbox: form and JSON modes, the exact body the service saw,
 // checks before the call, and a lost answer after the service committed.
 const { useInventoryOps, jsonOf } = require('../helpers/inventoryOps');
-const { refusalSeen } = require('../helpers/profile');
+const { refusalSeen, sandboxCode } = require('../helpers/profile');
 
 const ROUTE = '/api/kit/create';
 const ctx = useInventoryOps({ orders: 50 });
@@ -123,10 +123,10 @@ test('the service refusing a duplicate SKU becomes an error item with the servic
 	expect(result.items).toEqual([
 		{
 			json: {
-				error: seen.serviceMessage ? expect.stringContaining('already used') : expect.any(String),
+				error: seen.serviceMessage ? expect.stringMatching(/^The service refused \/kit\/create .*\. The service said: SKU .* is already used/) : expect.any(String),
 				details: expect.objectContaining({
 					httpCode: seen.httpCode,
-					...(seen.code ? { code: 'DUPLICATE_SKU' } : {}),
+					...(seen.code ? { code: sandboxCode('DUPLICATE_SKU') } : {}),
 					...(seen.traceId ? { serviceTraceId: expect.any(String) } : {}),
 				}),
 			},

@@ -37,8 +37,10 @@ beforeAll(async () => {
 const malformed = (n) => ({ store_id: '1001', order_number: `A-${n}` });
 const keyOf = (reference) => `${reference.store_id}/${reference.order_number}`;
 const hintsOf = (result) => result.run.data.resultData.runData[Object.keys(result.run.data.resultData.runData).at(-1)][0].hints ?? [];
-// The service's message for a batch with a malformed reference names the reference's place in the call's body.
-const MALFORMED = /^body\.order\[\d+\]\.order_number is not a valid order number$/;
+// The service's message for a batch with a malformed reference names the reference's place in the call's body; the
+// error quotes it after the node's conclusion.
+const MALFORMED =
+	/^The service refused \/order\/get_single_bulk as invalid \(400\)\. The service said: body\.order\[\d+\]\.order_number is not a valid order number\.$/;
 const REFUSED = 'refused: malformed reference';
 
 /** Each output item, by its input item: REFUSED (the service's 400), another error, or the _id of its order. */

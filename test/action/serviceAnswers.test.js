@@ -2,6 +2,7 @@
 // real HTTP, under each answer the sandbox can give to an open point: where add_handler puts the new id,
 // `success: false` with 200, error bodies of every shape, and Retry-After in seconds, as a date, or absent.
 const { useInventoryOps } = require('../helpers/inventoryOps');
+const { sandboxCode } = require('../helpers/profile');
 
 const KIT = '/api/kit/create';
 const ADD = '/api/webhook/add_handler';
@@ -45,7 +46,7 @@ describe('success: false with 200', () => {
 	test('kit create: a failed item with the service message, nothing sent again', async () => {
 		expect((await ctx.run(kit('KIT-TWICE'))).error).toBeUndefined();
 		const result = await ctx.run(kit('kit-twice'), { continueOnFail: true });
-		expect(result.items[0].json.error).toMatch(/refused \/kit\/create: .*kit-twice/i);
+		expect(result.items[0].json.error).toMatch(/^The service refused \/kit\/create with success: false\. The service said: .*kit-twice/i);
 		expect((await ctx.sandbox.calls(KIT)).map((call) => call.status)).toEqual([200, 200]);
 		expect(await ctx.sandbox.kits()).toHaveLength(1);
 	});
@@ -53,7 +54,10 @@ describe('success: false with 200', () => {
 	test('handler add: the error carries the service message', async () => {
 		await ctx.sandbox.fault({ route: ADD, count: 1, status: 409 });
 		const refused = await ctx.run(add);
-		expect(refused.error).toMatchObject({ name: 'NodeApiError', message: expect.stringContaining('refused /webhook/add_handler: Fault injected by the sandbox: 409') });
+		expect(refused.error).toMatchObject({
+			name: 'NodeApiError',
+			message: 'The service refused /webhook/add_handler with success: false. The service said: Fault injected by the sandbox: 409.',
+		});
 		expect(await ctx.sandbox.calls(ADD)).toHaveLength(1);
 	});
 
@@ -67,16 +71,27 @@ describe('success: false with 200', () => {
 });
 
 describe('error bodies of every shape give message, code and trace id, never markup', () => {
+	// The code the profile's service sends (switch errorCodes), if any: in text bodies it leads the message.
+	const code = sandboxCode('UNKNOWN_COMPONENT');
 	test.each([
-		['spec', /no item with item_id "nope"/, true],
-		['bare', /no item with item_id "nope"/, true],
-		['text', /UNKNOWN_COMPONENT: .*no item with item_id "nope"/, false],
-	])('%s', async (errorBodies, message, structured) => {
+		['spec', true],
+		['bare', true],
+		['text', false],
+	])('%s', async (errorBodies, structured) => {
 		// A refusal sent as an error status (the profile may send it as 200 success: false, tested above).
 		await ctx.sandbox.config({ errorBodies, refusals: 'status' });
 		const result = await ctx.run({ ...kit(), kitItems: { item: [{ itemId: 'nope', quantity: 1 }] } });
-		expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '400', message: expect.stringMatching(message) });
-		if (structured) expect(result.error.description).toMatch(/Code: UNKNOWN_COMPONENT\. Trace id: \S+\./);
+		const said = `${!structured && code ? `${code}: ` : ''}body.data.items[0]: no item with item_id "nope".`;
+		expect(result.error).toMatchObject({
+			name: 'NodeApiError',
+			httpCode: '400',
+			message: `The service refused /kit/create as invalid (400). The service said: ${said}`,
+		});
+		if (structured) {
+			expect(result.error.description).toMatch(
+				code ? new RegExp(`The service's code: ${code}\\. Trace id: \\S+\\.$`) : /^Check the fields its message names\. Trace id: \S+\.$/,
+			);
+		}
 	});
 
 	test('html: a gateway page gives its status and title, no markup', async () => {
@@ -85,7 +100,7 @@ describe('error bodies of every shape give message, code and trace id, never mar
 		const result = await ctx.run(kit());
 		expect(result.error.httpCode).toBe('504');
 		expect(result.error.message).toBe(
-			'The service answered 504 to /kit/create with a web page titled "504 Gateway timeout" (from a gateway or proxy in front of it)',
+			'The service failed (504) during /kit/create. The answer was a web page titled "504 Gateway timeout", from a gateway or proxy in front of the service.',
 		);
 		expect(`${result.error.message} ${result.error.description}`).not.toMatch(/[<>]/);
 		expect(result.error.description).toContain('was not sent again');
@@ -94,7 +109,7 @@ describe('error bodies of every shape give message, code and trace id, never mar
 
 describe('an error body of text: a web page only when it is one, and then its title alone', () => {
 	const pageTitled = (status, title) =>
-		`The service answered ${status} to /kit/create with a web page titled "${title}" (from a gateway or proxy in front of it)`;
+		`The service failed (${status}) during /kit/create. The answer was a web page titled "${title}", from a gateway or proxy in front of the service.`;
 
 	test.each([
 		['with attributes, after other markup', '<meta charset="utf-8"><title lang="en">Down for maintenance</title>', 'Down for maintenance'],
@@ -110,11 +125,12 @@ describe('an error body of text: a web page only when it is one, and then its ti
 		['of 300 characters, the most that is kept whole', `${'word '.repeat(59)}words`],
 		// Sent JSON-encoded, so what the HTTP client parses is text in quotes: JSON, but no object or list to read.
 		['in quotes, holding brackets', JSON.stringify('"Quota [daily] exceeded"')],
-	])('text %s is the message, as sent', async (_, body) => {
+	])('text %s is what the service said, as sent', async (_, body) => {
 		await ctx.sandbox.fault({ route: KIT, count: 1, status: 400, body });
 		const result = await ctx.run(kit());
 		expect(result.error.httpCode).toBe('400');
-		expect(result.error.message).toBe(body.startsWith('"') ? JSON.parse(body) : body);
+		const said = body.startsWith('"') ? JSON.parse(body) : body;
+		expect(result.error.message).toBe(`The service refused /kit/create as invalid (400). The service said: ${said}.`);
 	});
 });
 

@@ -1,7 +1,7 @@
 // How the node reports the service's failures, through n8n's engine against the sandbox: 400, 401 (expired token,
 // without the token anywhere), 403, 404, 500, 429 then success, and the three ways a node can go on after errors.
 const { useInventoryOps } = require('../helpers/inventoryOps');
-const { answers, errorSeen, firstRetryWaitAtLeastMs, refusalSeen } = require('../helpers/profile');
+const { answers, errorSeen, firstRetryWaitAtLeastMs, refusalSeen, sandboxCode } = require('../helpers/profile');
 
 const KIT = '/api/kit/create';
 const BULK = '/api/order/get_single_bulk';
@@ -19,15 +19,17 @@ const everything = (result) =>
 		value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value,
 	);
 
-test('400: the service message, code and trace id reach the error', async () => {
+test('400: the service message, after the node\'s conclusion, and its code and trace id reach the error', async () => {
 	const result = await ctx.run({
 		...kit(),
 		kitItems: { item: [{ itemId: 'no-such-item', quantity: 1 }] },
 	});
 	const seen = refusalSeen(400);
 	expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: seen.httpCode });
-	if (seen.serviceMessage) expect(result.error.message).toContain('no item with item_id "no-such-item"');
-	if (seen.code) expect(result.error.description).toContain('Code: UNKNOWN_COMPONENT.');
+	expect(result.error.message).toMatch(/^The service refused \/kit\/create (as invalid \(400\)|with success: false)\./);
+	if (seen.serviceMessage) expect(result.error.message).toMatch(/ The service said: .*no item with item_id "no-such-item"/);
+	if (seen.code) expect(result.error.description).toContain(`The service's code: ${sandboxCode('UNKNOWN_COMPONENT')}.`);
+	else expect(result.error.description).not.toMatch(/code/);
 	if (seen.traceId) expect(result.error.description).toMatch(/Trace id: \S+\./);
 });
 
@@ -37,10 +39,9 @@ test('401 with an expired token: says it expired and when, and the token appears
 
 	const failed = await ctx.run(kit(), { accessToken: token });
 	expect(failed.error.httpCode).toBe('401');
-	expect(failed.error.message).toBe(
-		`The access token expired at ${expiry}. Create a new token and update the Inventory Ops API credential.`,
-	);
-	if (errorSeen(401).code) expect(failed.error.errorResponse.code).toBe('TOKEN_EXPIRED');
+	expect(failed.error.message).toMatch(new RegExp(`^The access token expired at ${expiry.replace(/\./g, '\\.')}\\.( The service said: |$)`));
+	expect(failed.error.description).toMatch(/^Create a new token and update the Inventory Ops API credential\./);
+	if (errorSeen(401).code) expect(failed.error.errorResponse.code).toBe(sandboxCode('TOKEN_EXPIRED'));
 	expect(everything(failed)).not.toContain(token);
 
 	const continued = await ctx.run(kit(), { accessToken: token, continueOnFail: true });
@@ -53,7 +54,8 @@ test('401 with a malformed token: the service message, and the token appears now
 	const token = 'not-a-jwt-but-secret-looking-0123456789';
 	const result = await ctx.run(lookup, { accessToken: token });
 	expect(result.error.httpCode).toBe('401');
-	if (errorSeen(401).code) expect(result.error.errorResponse.code).toBe('UNAUTHORIZED');
+	if (errorSeen(401).code) expect(result.error.errorResponse.code).toBe(sandboxCode('UNAUTHORIZED'));
+	expect(result.error.message).toMatch(/^The service refused the access token \(401\)\./);
 	expect(result.error.description).toContain('Check the Access Token');
 	expect(everything(result)).not.toContain(token);
 });
@@ -62,19 +64,21 @@ test('403: a token without the needed scope', async () => {
 	const token = await ctx.sandbox.token({ scopes: ['platformUser'] });
 	const result = await ctx.run(kit(), { accessToken: token });
 	expect(result.error.httpCode).toBe('403');
-	if (errorSeen(403).code) expect(result.error.errorResponse.code).toBe('FORBIDDEN');
-	expect(result.error.description).toContain('lacks the permission');
+	if (errorSeen(403).code) expect(result.error.errorResponse.code).toBe(sandboxCode('FORBIDDEN'));
+	expect(result.error.message).toMatch(/^The access token lacks the permission \(scope\) \/kit\/create needs \(403\)\./);
+	expect(result.error.description).toMatch(/^Use a token with that scope in the Inventory Ops API credential\./);
 	expect(await ctx.sandbox.kits()).toEqual([]);
 });
 
-test('404: a wrong Base URL is named as the likely cause', async () => {
+test('404: the Base URL is named among what to check', async () => {
 	const credentials = {
 		...ctx.sandbox.credentials(),
 		baseUrl: `${ctx.sandbox.server.origin}/wrong`,
 	};
 	const result = await ctx.run(lookup, { credentials });
 	expect(result.error.httpCode).toBe('404');
-	expect(result.error.description).toContain('Check the Base URL');
+	expect(result.error.message).toMatch(/^The service answered \/order\/get_single_bulk with 404 \(not found\)\./);
+	expect(result.error.description).toMatch(/^Check the identifiers sent, and the Base URL in the credential\./);
 });
 
 test('500 on a create: reported once, with the advice to check before running again', async () => {
@@ -154,7 +158,8 @@ describe('going on after errors: every item comes out paired with its input item
 		expect(output[1].json.error).toBe("Item 1: 'sku' is required and must not be empty");
 		const seen = refusalSeen(409);
 		expect(output[2].json.details.httpCode).toBe(seen.httpCode);
-		if (seen.code) expect(output[2].json.details.code).toBe('DUPLICATE_SKU');
+		if (seen.code) expect(output[2].json.details.code).toBe(sandboxCode('DUPLICATE_SKU'));
+		if (seen.serviceMessage) expect(output[2].json.error).toMatch(/The service said: SKU "KIT-A" is already used/);
 		expect(output[3].json).toMatchObject({ success: true });
 	};
 

@@ -1,6 +1,6 @@
 // Webhook Handler -> Remove through n8n's engine against the sandbox.
 const { useInventoryOps } = require('../helpers/inventoryOps');
-const { answers, errorSeen } = require('../helpers/profile');
+const { answers, errorSeen, sandboxCode } = require('../helpers/profile');
 
 const REMOVE = '/api/webhook/remove_handler';
 const ctx = useInventoryOps({ orders: 10 });
@@ -25,7 +25,7 @@ test('remove sends the _id and outputs the answer; an unknown _id is a 404 error
 						error: expect.any(String),
 						details: expect.objectContaining({
 							httpCode: '404',
-							...(errorSeen(404).code ? { code: 'HANDLER_NOT_FOUND' } : {}),
+							...(errorSeen(404).code ? { code: sandboxCode('HANDLER_NOT_FOUND') } : {}),
 						}),
 					},
 					pairedItem: { item: 1 },

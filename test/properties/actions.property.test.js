@@ -5,6 +5,7 @@
 // Through n8n's engine against the sandbox over real HTTP; calls are counted in the sandbox's call log.
 // Runs and seed: see hostile.js.
 const { useInventoryOps } = require('../helpers/inventoryOps');
+const { sandboxCode } = require('../helpers/profile');
 const {
 	fc,
 	settings,
@@ -21,14 +22,12 @@ const {
 const ctx = useInventoryOps({ orders: 40 });
 
 // What the service may refuse that only it can know; anything else it refuses means the node sent a bad request.
-const BUSINESS_CODES = new Set([
-	'UNKNOWN_COMPONENT',
-	'DUPLICATE_SKU',
-	'HANDLER_NOT_FOUND',
-	'SHIPMENT_NOT_FOUND',
-	'ALREADY_RESTORED',
-	'NOTHING_TO_RESTORE',
-]);
+// The sandbox's codes for these (its example, sandbox/README.md), as the profile's service sends them.
+const BUSINESS_CODES = new Set(
+	['UNKNOWN_COMPONENT', 'DUPLICATE_SKU', 'HANDLER_NOT_FOUND', 'SHIPMENT_NOT_FOUND', 'ALREADY_RESTORED', 'NOTHING_TO_RESTORE'].map(
+		sandboxCode,
+	),
+);
 // The field may itself hold quotes (an unknown key is shown as JSON text), so the name runs to the last "' is",
 // "' must" or "' repeats".
 const NAMED = /^Item (\d+): '(.+)' (is|must|repeats) /;

@@ -27,7 +27,7 @@ export function jwtExpiry(token: unknown): Date | undefined {
 const STATUS_READINGS: Record<number, [conclusion: string, advice: string]> = {
 	400: ['The service refused {path} as invalid (400)', 'Check the fields its message names.'],
 	401: ['The service refused the access token (401)', 'Check the Access Token in the Inventory Ops API credential.'],
-	403: ['The access token lacks the permission (scope) {path} needs (403)', 'Ask for a token that has it.'],
+	403: ['The access token lacks the permission (scope) {path} needs (403)', 'Use a token with that scope in the Inventory Ops API credential.'],
 	404: ['The service answered {path} with 404 (not found)', 'Check the identifiers sent, and the {base} in the credential.'],
 	409: ['The service refused {path} as a conflict with data it holds (409)', 'Its message says which; change the request or that data.'],
 	429: [
