@@ -1,4 +1,7 @@
 // Auth, the error shape (docs/service-interface.md: Authentication, Errors) and the request checks every route shares, over real HTTP.
+const fs = require('node:fs');
+const path = require('node:path');
+
 const { start, expectError } = require('./support');
 
 let client;
@@ -127,6 +130,50 @@ describe('routing, switch unknownPaths', () => {
 		await client.admin.post('/config', { errorBodies: 'bare' });
 		const bare = await client.app('/nope', {});
 		expect([bare.status, bare.data.message, bare.data.statusCode]).toEqual([404, 'Not Found', 404]);
+	});
+});
+
+describe('switch errorCodes: the codes are only the sandbox\'s example', () => {
+	afterEach(() => client.reset());
+	const restoreWithoutSelector = () => client.app('/ship/shipping/restore_inventory', { store_id: '1001', order_number: '1000' });
+
+	test("'other' answers every error with another made-up code, in every body shape and in a refusal", async () => {
+		await client.admin.post('/config', { errorCodes: 'other' });
+		expectError(await client.bulk([{ store_id: '1001' }]), 400, 'E_REQUIRED');
+		expectError(await client.api('/order/get_many', emptyBulk), 404, 'E_NO_ADDRESS');
+		expectError(await client.bulk([], { token: 'x' }), 401, 'E_AUTH');
+		expectError(await restoreWithoutSelector(), 400, 'E_NO_SELECTOR');
+		await client.admin.post('/config', { errorBodies: 'text' });
+		expect((await restoreWithoutSelector()).data).toMatch(/^E_NO_SELECTOR: One of shipment_id/);
+		await client.admin.post('/config', { refusals: 'success-false' });
+		const refused = await client.api('/kit/create', { data: { name: 'K', sku: 'K', items: [{ item_id: 'nope', quantity: 1 }] } });
+		expect([refused.status, refused.data.success, refused.data.code]).toEqual([200, false, 'E_NO_COMPONENT']);
+	});
+
+	test("'none' sends no code at all: the error object without one, text without a prefix, a refusal without one", async () => {
+		await client.admin.post('/config', { errorCodes: 'none' });
+		const response = await restoreWithoutSelector();
+		expect([response.status, 'code' in response.data.error, response.data.error.message]).toEqual([
+			400,
+			false,
+			'One of shipment_id, tracking_number, carrier_shipment_id is required to choose the shipment',
+		]);
+		await client.admin.post('/config', { errorBodies: 'text' });
+		expect((await restoreWithoutSelector()).data).toBe('One of shipment_id, tracking_number, carrier_shipment_id is required to choose the shipment');
+		await client.admin.post('/config', { refusals: 'success-false' });
+		const refused = await client.api('/kit/create', { data: { name: 'K', sku: 'K', items: [{ item_id: 'nope', quantity: 1 }] } });
+		expect([refused.status, refused.data.success, 'code' in refused.data]).toEqual([200, false, false]);
+	});
+
+	test('every code the sandbox sends has an other one of its own, none the same', () => {
+		const { OTHER_CODES } = require('../../sandbox/errors');
+		const files = ['app.js', 'auth.js', 'errors.js', 'routes/service.js'];
+		const source = files.map((file) => fs.readFileSync(path.join(__dirname, '../../sandbox', file), 'utf8')).join('\n');
+		// Every quoted upper-case name in them but the other codes themselves, fastify's and jose's, and a method.
+		const names = [...source.matchAll(/'([A-Z][A-Z_]{3,})'/g)].map((match) => match[1]);
+		const sent = new Set(names.filter((name) => !/^(E_|FST_|ERR_)|^POST$/.test(name)));
+		expect(sent.size).toBeGreaterThan(25);
+		expect([...sent].filter((code) => OTHER_CODES[code] === undefined || OTHER_CODES[code] === code)).toEqual([]);
 	});
 });
 

@@ -155,6 +155,22 @@ test('bulkOrderFields noStoreId answers order records without store_id', async (
 	]);
 });
 
+test('bulkEntries bare answers the order records themselves; a barcode failure at their top; unmatched entries as set', async () => {
+	const wanted = [ref('1002', '1012'), ref('1001', '1000'), ref('9999', '1000')];
+	await client.sandbox.config({ bulkUnmatched: 'entry' });
+	const wrapped = (await client.bulk(wanted)).data;
+	await client.sandbox.config({ bulkEntries: 'bare' });
+	const bare = (await client.bulk(wanted)).data;
+	// Index 49 (store 1002, number 1012) is one whose barcode generation failed.
+	expect(bare[0]).toEqual({ ...wrapped[0].order, barcode_generation_failed: wrapped[0].barcode_generation_failed });
+	expect(bare[1]).toEqual(wrapped[1].order);
+	expect(Object.keys(bare[1]).sort()).toEqual([...ORDER_FIELDS].sort());
+	expect(bare[2]).toEqual({ store_id: '9999', order_number: '1000', metrics: { matched: false } });
+	await client.sandbox.config({ bulkOrderFields: 'noStoreId' });
+	const { store_id: _storeId, ...withoutStoreId } = wrapped[1].order;
+	expect((await client.bulk([ref('1001', '1000')])).data).toEqual([withoutStoreId]);
+});
+
 test('a member without store_id is 400 MISSING_FIELD', async () => {
 	const error = expectError(await client.bulk([ref('1001', '1000'), { order_number: '1000' }]), 400, 'MISSING_FIELD');
 	expect(error.message).toBe('body.order[1].store_id is required');
