@@ -81,21 +81,16 @@ export function readServiceError(body: unknown): ServiceError {
 	};
 }
 
-/** A refusal's reason, when it gives one: a message, a code, or an error object or text. */
-function hasReason(answer: Record<string, unknown>): boolean {
-	const { message, code } = readServiceError(answer);
-	return message !== undefined || code !== undefined;
-}
-
 /**
  * A 200 answer that says the operation was not done (`success: false`), read as the service's refusal, or
- * undefined. With a reason it is a refusal from every operation. Without one it is too, except from
- * remove_handler, where it is the ambiguous answer `readRemovalAnswer` reads.
+ * undefined. With a reason (a message, a code, or an error object or text) it is a refusal from every operation.
+ * Without one it is too, except from remove_handler, where it is the ambiguous answer `readRemovalAnswer` reads.
  */
 export function refusalIn(endpoint: Endpoint, answer: unknown): ServiceError | undefined {
 	if (!isPlainObject(answer) || answer.success !== false) return undefined;
-	if (!ENDPOINTS[endpoint].bareSuccessFalseIsRefusal && !hasReason(answer)) return undefined;
-	return readServiceError(answer);
+	const refusal = readServiceError(answer);
+	const reasonless = refusal.message === undefined && refusal.code === undefined;
+	return reasonless && !ENDPOINTS[endpoint].bareSuccessFalseIsRefusal ? undefined : refusal;
 }
 
 /**
@@ -129,20 +124,16 @@ export function shapeProblem(endpoint: Endpoint, answer: unknown): string | unde
 }
 
 /** One entry of a bulk lookup answer the node can place: the entry (a bare order wrapped as `{ order }`), its order's pair. */
-interface BulkEntry {
-	entry: Record<string, unknown>;
-	storeId?: unknown;
-	orderNumber: unknown;
-}
+type BulkEntry = { entry: Record<string, unknown>; storeId?: unknown; orderNumber: unknown };
 
-/** The fields a result entry has beside its order, and the pair asked for, which an entry may repeat for a reference it did not match. */
+/** A result entry's own fields beside its order, and the pair asked for (an entry may repeat it for one not matched). */
 const BESIDE_ORDER = new Set(['metrics', 'barcode_generation_failed', 'store_id', 'order_number']);
 
 /**
  * An entry's order: its `order` when it has that field, else the entry itself when it holds more than BESIDE_ORDER
- * (an answer of bare order records; an order record has no field `order`). Undefined when the entry carries no order
- * in any form (none, null, an empty object, or only the pair asked for): the service's way of saying not found.
- * for...in rather than Object.keys, which would list an order's 41 field names for every order of every answer.
+ * (a bare order record; a record has no field `order`). Undefined when it carries no order in any form (none, null,
+ * `{}`, only the pair): the service's way of saying not found. for...in, not Object.keys, which would list an
+ * order's 41 field names for every order of every answer.
  */
 function orderIn(entry: Record<string, unknown>): unknown {
 	if (!('order' in entry)) {
@@ -164,26 +155,23 @@ function asEntry(record: Record<string, unknown>): Record<string, unknown> {
 /**
  * The entries of a bulk lookup answer (a list, checked by the transport), wrapped (`{ order, ... }`) or bare (the
  * order records themselves): those whose order has an order_number, and for every other one what it was, so that
- * no reference is called not found because of an entry the node could not read.
+ * no reference is called not found because of an entry the node could not read. An entry without an order is
+ * skipped (docs/service-interface.md, A reference that matches no order).
  */
 export function readBulkAnswer(answer: unknown[]): { entries: BulkEntry[]; unreadable: string[] } {
 	const entries: BulkEntry[] = [];
 	const unreadable: string[] = [];
 	for (let index = 0; index < answer.length; index++) {
 		const entry = answer[index];
-		const order = isPlainObject(entry) ? orderIn(entry) : undefined;
+		const order = isPlainObject(entry) ? orderIn(entry) : entry;
 		if (!isPlainObject(entry)) {
 			unreadable.push(`entry ${index} is ${describeArrived(entry)}`);
-		} else if (order === undefined) {
-			// docs/service-interface.md, A reference that matches no order.
-			continue;
-		} else if (!isPlainObject(order)) {
+		} else if (order !== undefined && !isPlainObject(order)) {
 			unreadable.push(`entry ${index} has as its order ${describeArrived(order)}`);
-		} else if (order.order_number === undefined || order.order_number === null) {
+		} else if (order !== undefined && (order.order_number === undefined || order.order_number === null)) {
 			unreadable.push(`entry ${index} ${order === entry ? 'is' : 'has'} an order without an order_number`);
-		} else {
-			const placed = order === entry ? asEntry(entry) : entry;
-			entries.push({ entry: placed, storeId: order.store_id ?? undefined, orderNumber: order.order_number });
+		} else if (order !== undefined) {
+			entries.push({ entry: order === entry ? asEntry(entry) : entry, storeId: order.store_id ?? undefined, orderNumber: order.order_number });
 		}
 	}
 	return { entries, unreadable };
