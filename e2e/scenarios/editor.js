@@ -300,7 +300,7 @@ module.exports = (getContext) => {
 			await output.getByText(/already restored/).first().waitFor({ timeout: 60_000 });
 			await editor.screenshot('editor-restore-error');
 			const shown = await output.innerText();
-			expect(shown).toContain('Nothing was changed');
+			expect(shown).toContain('nothing was restored');
 			// The generic 409 text spoke of a duplicate SKU, which a shipment does not have.
 			expect(shown).not.toMatch(/SKU/);
 			await page.keyboard.press('Escape');
