@@ -71,7 +71,6 @@ function unanswered(check: Check, error: unknown): INodeCredentialTestResult {
 /** What the lookup's answer proves alone, or undefined: then only a comparison can tell. */
 function lookUpVerdict(check: Check, session: Session, response: LegacyFullResponse): INodeCredentialTestResult | undefined {
 	const { statusCode: status, body } = response;
-	const { shown } = check;
 	const { tries, gate } = session;
 	// The status first: a gateway may answer 401, 403 or 429 with its own page, and they mean the same.
 	if (status === 401) {
@@ -96,14 +95,14 @@ function lookUpVerdict(check: Check, session: Session, response: LegacyFullRespo
 	if (status >= 500) {
 		return readServiceError(body).page === true
 			? failed(
-					`${shown} answered ${described(response)}, from a gateway or proxy in front of the service, not from the service itself. The credential could not be checked: test again later, and check the Base URL if it persists.`,
+					`${check.shown} answered ${described(response)}, from a gateway or proxy in front of the service, not from the service itself. The credential could not be checked: test again later, and check the Base URL if it persists.`,
 				)
 			: failed(`The service failed (${status}) before it checked the token: test again later.${serviceSays(body)}`);
 	}
 	if (status < 200 || status >= 300) return undefined;
 	if (typeof body === 'string') return wrong(check, `answered ${status} with text, not the service's JSON`);
 	const afterRetries = tries > 0 ? ` (after ${tries} answer(s) 429, rate limited, waited ${seconds(gate.waitedMs)})` : '';
-	return ok(`The access token works: the service accepted an empty order lookup at ${shown}${afterRetries}.`);
+	return ok(`The access token works: the service accepted an empty order lookup at ${check.shown}${afterRetries}.`);
 }
 
 /** What the restore probe's answer proves alone (the token refused, rate limited, failed), or undefined. */
@@ -167,7 +166,9 @@ async function compared(session: Session, check: Check, answer: LegacyFullRespon
 	const same = comparable && theirs.split(NOWHERE).join(check.url.slice(at)) === seen(answer);
 	const beside = `${withoutUrlCredentials(besideUrl)}, a path nothing serves`;
 	const answered = 'response' in other ? described(other.response) : 'nothing';
-	const words = `answered ${described(answer)}${!comparable ? `; ${beside}, answered ${answered} (nothing to compare with)` : same ? ` just as ${beside}, does` : `, unlike ${beside} (${answered})`}`;
+	let words = `answered ${described(answer)}`;
+	if (!comparable) words += `; ${beside}, answered ${answered} (nothing to compare with)`;
+	else words += same ? ` just as ${beside}, does` : `, unlike ${beside} (${answered})`;
 	const [field, operation] = check.app ? ['App Base URL', 'restore operation'] : ['Base URL', 'order lookup'];
 	const said = serviceSays(answer.body);
 	if (same && theirs.includes(NOWHERE)) return wrong(check, `${words}, naming the path: the service has no ${operation} there`, said);
