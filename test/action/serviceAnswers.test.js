@@ -89,7 +89,7 @@ describe('error bodies of every shape give message, code and trace id, never mar
 		});
 		if (structured) {
 			expect(result.error.description).toMatch(
-				code ? new RegExp(`The service's code: ${code}\\. Trace id: \\S+\\.$`) : /^Check the fields its message names\. Trace id: \S+\.$/,
+				code ? new RegExp(`The service's code: ${code}\\. Trace id: \\S+\\.$`) : /^Check the fields the service names\. Trace id: \S+\.$/,
 			);
 		}
 	});

@@ -11,7 +11,7 @@ const BULK = '/api/order/get_single_bulk';
 const ADD = '/api/webhook/add_handler';
 const RESTORE = '/s/ship/shipping/restore_inventory';
 const INVALID_KIT = 'The service refused /kit/create as invalid (400).';
-const CHECK_FIELDS = 'Check the fields its message names.';
+const CHECK_FIELDS = 'Check the fields the service names.';
 const MAY_HAVE_APPLIED =
 	'Nothing here can tell whether the change was applied, so it was not sent again; check the service before running this item again.';
 const ctx = useInventoryOps({ orders: 5 });
@@ -52,7 +52,7 @@ describe('the message: what the node concluded from the status, then what the se
 		await answer(RESTORE, 409, { message: 'Shipment s-1 was restored on Monday', ...(code ? { code } : {}) });
 		const { error } = await ctx.run(restore);
 		expect(error.message).toBe('The service refused the restore as a conflict (409), so nothing was restored. The service said: Shipment s-1 was restored on Monday.');
-		expect(error.description).toBe(`Its message says why.${code ? ` The service's code: ${code}.` : ''}`);
+		expect(error.description).toBe(`A restore may conflict when the shipment was already restored or never deducted stock: check the shipment in Inventory Ops.${code ? ` The service's code: ${code}.` : ''}`);
 	});
 
 	test('a message that ends in its own punctuation gets no second full stop', async () => {
@@ -172,7 +172,7 @@ describe('404 and 409: read from the status, never from the code', () => {
 		expect(error.message).toBe(
 			'The service refused /webhook/add_handler as a conflict with data it holds (409). The service said: A handler with this name exists.',
 		);
-		expect(error.description).toBe("Its message says which; change the request or that data. The service's code: HANDLER_EXISTS.");
+		expect(error.description).toBe("Check the request against the data already on the service. The service's code: HANDLER_EXISTS.");
 	});
 
 	test.each([['NOT_FOUND_ROUTE'], ['SHIPMENT_NOT_FOUND'], [undefined]])(

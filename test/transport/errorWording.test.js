@@ -29,7 +29,7 @@ test('a shipment restored twice: the second error says nothing was restored, quo
 	const { message, description } = again.error;
 	expect(message).toMatch(/^The service refused the restore as a conflict \(409\), so nothing was restored\. /);
 	expect(`${message} ${description}`).not.toMatch(/SKU/);
-	expect(description).toMatch(/^Its message says why\./);
+	expect(description).toMatch(/^A restore may conflict when the shipment was already restored or never deducted stock: check the shipment in Inventory Ops\./);
 	const seen = errorSeen(409);
 	if (seen.serviceMessage) expect(message).toMatch(/The service said: .*was already restored\.$/);
 	else expect(message).toMatch(/The answer was a web page titled "409 Conflict"/);
@@ -69,7 +69,7 @@ test('a kit whose SKU is taken (409): the service says so, and the advice names 
 	}
 	expect(again.error.httpCode).toBe('409');
 	expect(again.error.message).toMatch(/^The service refused \/kit\/create as a conflict with data it holds \(409\)\. /);
-	expect(again.error.description).toMatch(/^A SKU already used by another item or kit is one such conflict\./);
+	expect(again.error.description).toMatch(/^A kit may conflict when its SKU is already used by another item or kit\./);
 });
 
 test('a 404 whose code names a record: read like any 404, the code only quoted', async () => {

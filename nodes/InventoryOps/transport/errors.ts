@@ -22,14 +22,14 @@ export function jwtExpiry(token: unknown): Date | undefined {
 /**
  * What the node concludes from an error status, and what to do. Only the status is read: the service's description
  * ties 401, 403 and 429 to the token and the rate limit and names no other condition, and its `code` values are
- * not known, so a code is only quoted. `{path}` is the operation's path.
+ * not known, so a code is only quoted. `{path}`, `{status}` and `{base}` are filled in for each error.
  */
 const STATUS_READINGS: Record<number, [conclusion: string, advice: string]> = {
-	400: ['The service refused {path} as invalid (400)', 'Check the fields its message names.'],
+	400: ['The service refused {path} as invalid (400)', 'Check the fields the service names.'],
 	401: ['The service refused the access token (401)', 'Check the Access Token in the Inventory Ops API credential.'],
 	403: ['The access token lacks the permission (scope) {path} needs (403)', 'Use a token with that scope in the Inventory Ops API credential.'],
 	404: ['The service answered {path} with 404 (not found)', 'Check the identifiers sent, and the {base} in the credential.'],
-	409: ['The service refused {path} as a conflict with data it holds (409)', 'Its message says which; change the request or that data.'],
+	409: ['The service refused {path} as a conflict with data it holds (409)', 'Check the request against the data already on the service.'],
 	429: [
 		'The service rate limit was exceeded (429) and stayed exceeded after the allowed retries',
 		'Try again later or lower the batch size / calls in flight.',
@@ -42,9 +42,12 @@ const OPERATION_READINGS: Partial<Record<Endpoint, Record<number, [conclusion: s
 	// A 409 is a refusal, so the restore did not happen, whatever the answer's body.
 	shipmentRestoreInventory: {
 		404: [STATUS_READINGS[404][0], 'Check Store ID, Order Number and the shipment identifiers, and the App Base URL in the credential.'],
-		409: ['The service refused the restore as a conflict (409), so nothing was restored', 'Its message says why.'],
+		409: [
+			'The service refused the restore as a conflict (409), so nothing was restored',
+			'A restore may conflict when the shipment was already restored or never deducted stock: check the shipment in Inventory Ops.',
+		],
 	},
-	kitCreate: { 409: [STATUS_READINGS[409][0], 'A SKU already used by another item or kit is one such conflict.'] },
+	kitCreate: { 409: [STATUS_READINGS[409][0], 'A kit may conflict when its SKU is already used by another item or kit.'] },
 	webhookRemoveHandler: { 404: [STATUS_READINGS[404][0], 'The handler may be gone already: check the ID, and the Base URL in the credential.'] },
 };
 
