@@ -31,7 +31,7 @@ test('a selection with order.status.*: activation fails with the reason and the 
 	// undone, what to do instead.
 	expect(error.message).toMatch(/^Publishing failed at the webhook handler for "order\.status\.\*" \(2 of 2\)\. /);
 	if (!REASON_LOST) expect(error.message).toMatch(/\. The service said: Event type "order\.status\.\*" is a wildcard; register each event type on its own\. Handlers added/);
-	const hint = 'If the service does not accept wildcard patterns, select the exact event types instead (for example order.status.shipped): each is registered on its own, and one event still starts one execution.';
+	const hint = 'If the service takes no wildcards, select the exact event types instead (for example order.status.shipped).';
 	if (answers.addHandlerId === 'none') {
 		// The service gave the order.shipped handler no id: nothing can remove it, and the error says so.
 		expect(error.message).toMatch(

@@ -129,7 +129,7 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 		throw userError.call(
 			this,
 			staleFailures[0].error,
-			`${doing} stopped before adding any handler, so that no event type gets two: handlers an earlier registration left are still on the service. ${unremovedReport(staleFailures)} They stay recorded, and the next try removes them first.`,
+			`${doing} stopped before adding any handler, so that no event type gets two: ${unremovedReport(staleFailures, ' an earlier registration left')} They stay recorded; the next try removes them first.`,
 		);
 	}
 
@@ -155,7 +155,7 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 					: '',
 				// A service may not take suffix wildcards (docs/service-interface.md, Complete list of event types and the wildcard syntax).
 				isWildcardPattern(type)
-					? `If the service does not accept wildcard patterns, select the exact event types instead (for example ${type.slice(0, -1)}shipped): each is registered on its own, and one event still starts one execution.`
+					? `If the service takes no wildcards, select the exact event types instead (for example ${type.slice(0, -1)}shipped).`
 					: '',
 			];
 			throw userError.call(this, error, message.filter(Boolean).join(' '));
@@ -200,7 +200,7 @@ export async function removeHandlers(this: IHookFunctions): Promise<boolean> {
 		// Only the log: neither n8n line shows the user an error of `delete` (1.x's ActiveWorkflowManager.remove and 2.x's
 		// publication service log it), and a throw would make 1.x skip saving these records (clearWebhooks).
 		this.logger.warn(
-			`Inventory Ops Trigger: ${registration.kind === 'test' ? 'stopping the test listener' : 'unpublishing'} left handlers on the service. ${unremovedReport(failures)} They stay recorded, and the next publish of this workflow removes them first.`,
+			`Inventory Ops Trigger: ${registration.kind === 'test' ? 'stopping the test listener' : 'unpublishing'} left handlers on the service. ${unremovedReport(failures)} They stay recorded; the next publish of this workflow removes them first.`,
 			logContext.call(this),
 		);
 		return false;

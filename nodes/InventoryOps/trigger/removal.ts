@@ -106,15 +106,12 @@ export function describeHandler(record: HandlerRecord): string {
 }
 
 /**
- * The handlers left on the service, what it answered (the first answer: usually one cause for all), and how to
- * remove them by hand, for the error and the log. Both n8n lines show nothing of an unpublish to the user, so the
- * next publish repeats this in its error when they still cannot be removed.
+ * The handlers left on the service (id and type: short enough for n8n's toast), what it answered (the first answer:
+ * usually one cause for all), and how to remove them by hand. Both n8n lines show nothing of an unpublish to the
+ * user, so the next publish's error says it again while they still cannot be removed.
  */
-export function unremovedReport(failures: RemovalFailure[]): string {
+export function unremovedReport(failures: RemovalFailure[], whose = ''): string {
 	const reason = failures[0].error.message.replace(/[^.!?]$/, '$&.');
-	const ids = failures.map(({ record }) => record.id).join(', ');
-	return (
-		`${failures.length} webhook handler(s) could not be removed from the service: ${failures.map(({ record }) => describeHandler(record)).join(', ')}. ` +
-		`${reason} To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID: ${ids}.`
-	);
+	const list = failures.map(({ record }) => `${record.id} (${record.type})`).join(', ');
+	return `${failures.length} webhook handler(s)${whose} could not be removed: ${list}. ${reason} To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID.`;
 }
