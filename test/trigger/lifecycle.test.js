@@ -232,7 +232,7 @@ test('unpublish while remove_handler keeps failing: 4 tries each at 0, 1, 3 and 
 	const list = state.leftovers.map((record) => `${record.id} (${record.type})`).join(', ');
 	expect(warning.startsWith(`Inventory Ops Trigger: unpublishing left handlers on the service. 3 webhook handler(s) could not be removed: ${list}. `)).toBe(true);
 	expect(warning).toMatch(
-		/\. The service said: Fault injected by the sandbox: 503\. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID\. They stay recorded; the next publish of this workflow removes them first\.$/,
+		/\. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID\. .*The service said: Fault injected by the sandbox: 503\. They stay recorded; the next publish of this workflow removes them first\.$/,
 	);
 	const afterFailedDeactivate = (await harness.handlers()).length;
 

@@ -131,8 +131,8 @@ test('a rollback whose removal fails: the error names the handler it could not r
 		const [left] = await harness.handlers();
 		expect(error.message).toContain(`Handlers added before it and removed again: 0 of 1. 1 webhook handler(s) could not be removed: ${left._id} (order.shipped). `);
 		expect(error.message).toMatch(
-			// The service's answer to the removal (its words, or what a gateway's page says), then what to do.
-			/\/webhook\/remove_handler\. [^]*\. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID\.$/,
+			// What to do, then the service's answer to the removal (its words, or what a gateway's page says).
+			/\(order\.shipped\)\. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID\. [^]*\/webhook\/remove_handler\.[^]*\.$/,
 		);
 	} else {
 		expect(error.message).toContain('Added without an id, so they cannot be removed by this trigger');

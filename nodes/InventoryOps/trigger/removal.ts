@@ -106,12 +106,12 @@ export function describeHandler(record: HandlerRecord): string {
 }
 
 /**
- * The handlers left on the service (id and type: short enough for n8n's toast), what it answered (the first answer:
- * usually one cause for all), and how to remove them by hand. Both n8n lines show nothing of an unpublish to the
+ * The handlers left on the service (id and type: short enough for n8n's toast), how to remove them by hand, and what
+ * the service answered (the first answer: usually one cause for all). Both n8n lines show nothing of an unpublish to the
  * user, so the next publish's error says it again while they still cannot be removed.
  */
 export function unremovedReport(failures: RemovalFailure[], whose = ''): string {
 	const reason = failures[0].error.message.replace(/[^.!?]$/, '$&.');
 	const list = failures.map(({ record }) => `${record.id} (${record.type})`).join(', ');
-	return `${failures.length} webhook handler(s)${whose} could not be removed: ${list}. ${reason} To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID.`;
+	return `${failures.length} webhook handler(s)${whose} could not be removed: ${list}. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID. ${reason}`;
 }
