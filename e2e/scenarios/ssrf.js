@@ -81,7 +81,8 @@ module.exports = (getContext) => {
 			const execution = await lookUpOn(n8n, '127.0.0.1');
 			expect(execution.status).toBe('error');
 			const error = errorOf(execution);
-			process.stdout.write(`ssrf: node on 127.0.0.1 with the protection on: ${JSON.stringify(error)}\n`);
+			const { message, description, errorResponse } = error;
+			process.stdout.write(`ssrf: node on 127.0.0.1 with the protection on: ${JSON.stringify({ message, description, errorResponse })}\n`);
 			expect(JSON.stringify(error)).toContain(BLOCKED);
 			expect(await bulkCalls()).toBe(before);
 		});
