@@ -26,6 +26,7 @@ describe(`n8n host line ${line}`, () => {
 	require('../scenarios/examples')(getContext);
 	// n8n 1.x has no SSRF protection settings (n8n 1.123.81's @n8n/config has none).
 	if (parseInt(describeHost(line).version, 10) >= 2) require('../scenarios/ssrf')(getContext);
+	require('../scenarios/triggerRefusals')(getContext);
 	require('../scenarios/triggerUnderLoad')(getContext);
 	require('../scenarios/trigger')(getContext);
 });
