@@ -60,9 +60,10 @@ async function removeOnce(this: IHookFunctions, record: HandlerRecord): Promise<
 
 /**
  * A removal worth trying again: the service failed (5xx) or no answer came. Repeating one is safe even when the
- * failed try did remove the handler: the service then no longer knows it, and an unknown handler's answer reads as
- * nothing removed (the spec leaves that answer open), so a repeat changes nothing a first success would not have.
- * A refusal (4xx) or an answer the node cannot read would be the same the next time.
+ * failed try did remove the handler: the service then no longer knows it, and whatever it answers for an unknown
+ * handler reads as nothing removed (docs/service-interface.md, Removing a handler the service does not know), so a
+ * repeat changes nothing a first success would not have. A refusal (4xx) or an answer the node cannot read would be
+ * the same the next time.
  */
 function worthRetrying(error: Error): boolean {
 	if (!(error instanceof NodeApiError)) return false;
