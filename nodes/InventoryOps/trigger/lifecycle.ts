@@ -61,8 +61,9 @@ function keepUnremoved(state: TriggerState, failures: RemovalFailure[]): void {
 }
 
 /**
- * All in the message: n8n 1.x's toast shows a NodeApiError's description instead (workflow.service.js), 2.x's toast and
- * n8n's activation-error record the message. Set after construction, which would replace one containing e.g. "EPERM".
+ * All in the message, which 2.x's toast and n8n's activation-error record show; n8n 1.x's toast would show a
+ * NodeApiError's description instead (workflow.service.js). Set after construction, which would replace a message
+ * containing e.g. "EPERM" with a generic text.
  */
 function userError(this: IHookFunctions, cause: unknown, message: string): NodeOperationError {
 	const error = new NodeOperationError(this.getNode(), cause instanceof Error ? cause : String(cause));
