@@ -72,7 +72,7 @@ test('config answers the whole config, validates switches, and reset restores th
 		bulkOrder: 'shuffled', bulkUnmatched: 'omit', bulkMaxLength: 500, addHandlerId: 'top', removeUnknown: 404,
 		bulkTooLongStatus: 400, bulkOrderFields: 'all', bulkReferencePattern: null, latencyMs: 0, latencyPerKbMs: 0,
 		refusals: 'status', errorBodies: 'spec', retryAfter: 'seconds', deliveryBody: 'event', wildcards: 'suffix',
-		bulkEntries: 'wrapped', errorCodes: 'sandbox',
+		bulkEntries: 'wrapped', errorCodes: 'sandbox', restoreChecks: 'request-first', unknownPaths: 'plain',
 		rateLimit: false, delivery: { maxAttempts: 4, baseDelayMs: 200, timeoutMs: 5000 },
 	});
 	expect(await client.admin.get('/config')).toEqual(whole);
