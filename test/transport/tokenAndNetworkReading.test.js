@@ -8,7 +8,7 @@ const path = require('node:path');
 const { credentialTester } = require('../helpers/engine');
 const { startSandbox } = require('../helpers/sandbox');
 
-const { apiErrorFromResponse, networkReason } = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/transport/errors.js'));
+const { apiErrorFromNetworkFailure, apiErrorFromResponse, networkReason } = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/transport/errors.js'));
 
 const node = { id: 'n', name: 'Inventory Ops', type: 'inventoryOps', typeVersion: 1, position: [0, 0], parameters: {} };
 const jwt = (payload) => ['e30', Buffer.from(JSON.stringify(payload)).toString('base64url'), 'c2lnbmF0dXJl'].join('.');
@@ -50,6 +50,7 @@ describe('the reason of a network failure', () => {
 		expect(networkReason({ message: 'connect ECONNREFUSED 127.0.0.1:5680' })).toEqual({
 			reason: 'connect ECONNREFUSED 127.0.0.1:5680',
 			timedOut: false,
+			refusedByN8n: false,
 		});
 	});
 
@@ -57,10 +58,34 @@ describe('the reason of a network failure', () => {
 		expect(networkReason({ httpCode: '502', messages: ['502 - upstream closed the connection'] })).toEqual({
 			reason: '502 - upstream closed the connection',
 			timedOut: false,
+			refusedByN8n: false,
 		});
 	});
 
 	test('a bare status number of several digits is skipped for the text after it', () => {
-		expect(networkReason({ httpCode: '502', message: 'socket hang up' })).toEqual({ reason: 'socket hang up', timedOut: false });
+		expect(networkReason({ httpCode: '502', message: 'socket hang up' })).toEqual({ reason: 'socket hang up', timedOut: false, refusedByN8n: false });
+	});
+
+	// n8n 2.x's SSRF protection throws before sending (e2e/scenarios/ssrf.js proves it in a real n8n); here its error
+	// is built by hand with the name and message n8n gives it, since @n8n/backend-network is not a dependency.
+	const ssrfError = (where) => {
+		const blocked = Object.assign(new Error('The request was blocked because it resolves to a restricted IP address'), { name: 'SsrfBlockedIpError' });
+		return where === 'cause' ? Object.assign(new Error('Request failed'), { cause: blocked }) : blocked;
+	};
+
+	test.each(['error', 'cause'])("n8n's SSRF refusal (on the %s) is told apart from a network failure", (where) => {
+		expect(networkReason(ssrfError(where))).toMatchObject({ refusedByN8n: true, timedOut: false });
+		expect(networkReason({ name: 'SsrfBlocked', message: 'x' }).refusedByN8n).toBe(true);
+		expect(networkReason({ name: 'Ssrf', message: 'x' }).refusedByN8n).toBe(false);
+	});
+
+	test("a call n8n refused says so, with n8n's words and the settings that allow the address, never 'connection lost'", () => {
+		const node = { id: '1', name: 'Inventory Ops', type: 'n8n-nodes-inventory-ops.inventoryOps', typeVersion: 1, position: [0, 0], parameters: {} };
+		const error = apiErrorFromNetworkFailure(ssrfError('error'), { node, endpoint: 'kitCreate', itemIndex: 2 });
+		expect(error.message).toBe('The request was blocked because it resolves to a restricted IP address: /kit/create was not sent');
+		expect(error.description).toContain('nothing was sent');
+		expect(error.description).toContain('N8N_SSRF_ALLOWED_HOSTNAMES');
+		expect(error.description).toContain('N8N_SSRF_ALLOWED_IP_RANGES');
+		expect(error.context.itemIndex).toBe(2);
 	});
 });

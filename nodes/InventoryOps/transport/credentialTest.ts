@@ -8,7 +8,7 @@ import type {
 
 import { readServiceError } from './answers';
 import { ENDPOINTS } from './endpoints';
-import { jwtExpiry, networkReason } from './errors';
+import { jwtExpiry, networkReason, SSRF_ADVICE } from './errors';
 import { RateLimitGate, type RetryPolicy } from './rateLimit';
 import { isHttpUrl, joinUrl } from './url';
 import { withoutUrlCredentials } from '../shared/redact';
@@ -62,7 +62,8 @@ function wrong({ app, shown }: Check, what: string, said = ''): INodeCredentialT
 }
 
 function unanswered(check: Check, error: unknown): INodeCredentialTestResult {
-	const { reason, timedOut } = networkReason(error);
+	const { reason, timedOut, refusedByN8n } = networkReason(error);
+	if (refusedByN8n) return failed(`${withoutUrlCredentials(reason)} (${check.shown}). ${SSRF_ADVICE}`);
 	return timedOut
 		? failed(`No answer from ${check.shown} within ${seconds(CREDENTIAL_TEST_TIMEOUT_MS)}: check the ${check.app ? 'App ' : ''}Base URL, and that the service can be reached from n8n.`)
 		: wrong(check, `could not be reached (${withoutUrlCredentials(reason)}): no service answers there, or it is down`);

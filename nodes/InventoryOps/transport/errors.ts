@@ -174,8 +174,8 @@ const TIMEOUT_WORDS = /\btimeout of \d+ ?ms exceeded\b|\btimed out\b/i;
  * The low-level reason of a failed call. n8n wraps the HTTP client's error and replaces its message with a
  * generic text, so the code is read from the wrapped cause first.
  */
-export function networkReason(error: unknown): { reason: string; timedOut: boolean } {
-	if (!isPlainObject(error)) return { reason: 'unknown network error', timedOut: false };
+export function networkReason(error: unknown): { reason: string; timedOut: boolean; refusedByN8n: boolean } {
+	if (!isPlainObject(error)) return { reason: 'unknown network error', timedOut: false, refusedByN8n: false };
 	const cause = isPlainObject(error.cause) ? error.cause : {};
 	const texts = [
 		cause.code,
@@ -188,14 +188,27 @@ export function networkReason(error: unknown): { reason: string; timedOut: boole
 	return {
 		reason: texts[0] ?? 'unknown network error',
 		timedOut: texts.some((text) => TIMEOUT_CODES.has(text) || TIMEOUT_WORDS.test(text)),
+		// n8n 2.x's SSRF protection (SsrfBlockedIpError, SsrfBlockedHostnameError) refuses before anything is sent.
+		refusedByN8n: [error.name, cause.name].some((name) => typeof name === 'string' && name.startsWith('SsrfBlocked')),
 	};
 }
+
+/** What n8n's SSRF protection needs to let an address through, for a message that follows n8n's own words. */
+export const SSRF_ADVICE =
+	'n8n refused to send it (its SSRF protection, N8N_SSRF_PROTECTION_ENABLED): nothing was sent. To allow this address, add its host name to N8N_SSRF_ALLOWED_HOSTNAMES, or its IP range to N8N_SSRF_ALLOWED_IP_RANGES for an address written as an IP, and restart n8n.';
 
 /** A call that never got an answer. For a call that may change data, say plainly that it was not repeated. */
 export function apiErrorFromNetworkFailure(error: unknown, context: ErrorContext): NodeApiError {
 	const { path, changesData } = ENDPOINTS[context.endpoint];
-	const { reason: rawReason, timedOut } = networkReason(error);
+	const { reason: rawReason, timedOut, refusedByN8n } = networkReason(error);
 	const reason = withoutUrlCredentials(rawReason);
+	if (refusedByN8n) {
+		return new NodeApiError(context.node, { networkError: reason, endpoint: path, changesData, timedOut } as JsonObject, {
+			message: `${reason}: ${path} was not sent`,
+			description: SSRF_ADVICE,
+			itemIndex: context.itemIndex,
+		});
+	}
 	// The low-level code (ECONNRESET...) stays out of the message and out of a `code` field: n8n would replace
 	// a message containing it with a generic text that drops the endpoint and the "not repeated" advice.
 	const message = timedOut

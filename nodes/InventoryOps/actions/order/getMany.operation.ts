@@ -189,7 +189,7 @@ const properties: INodeProperties[] = [
 				{
 					name: 'Whole Result Entry',
 					value: 'entry',
-					description: 'The entry as the service returns it: order, metrics, barcode_generation_failed',
+					description: 'The whole result entry: order, metrics, barcode_generation_failed (an entry that is the order record itself is put under order)',
 				},
 			],
 			default: 'order',
