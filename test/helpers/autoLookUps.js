@@ -1,5 +1,6 @@
-// What the tests of Get Many's Auto (order.callsInFlight.test.js, order.batchGrowth.test.js) share: the route and
-// node parameters they run, the sandbox switches that make calls countable, and how they read the node's notices.
+// What the tests of Get Many's Auto (test/actions/order/lookUp/: lookUp.callsInFlight.test.js,
+// lookUp.batchGrowth.test.js) share: the route and node parameters they run, the sandbox switches that make calls
+// countable, and how they read the node's notices.
 
 const ROUTE = '/api/order/get_single_bulk';
 const BY_LIST = { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ $json.refs }}' };

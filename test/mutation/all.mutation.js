@@ -1,4 +1,4 @@
-// The node suites as ONE jest test file, for Stryker only (`npm run mutation`, test/mutation/README.md). Jest gives
+// The node suites as ONE jest test file, for Stryker only (`npm run mutation`, mutation/README.md). Jest gives
 // every test file its own module registry, so each file loads n8n-core and n8n-workflow again (about half a second);
 // Stryker runs jest once per mutant, and with twenty files that load alone cost ~10 s per mutant. Here they load
 // once per run. Each suite keeps its own hooks inside a describe named after its file, and jest runs no hook of a
@@ -18,13 +18,14 @@ process.env.PROPERTY_SEED = String(PROPERTY_SEED);
 const pattern = globalThis.__mutationTestNamePattern;
 // As Stryker escapes each name (@stryker-mutator/util escapeRegExp).
 const escaped = (text) => text.replace(/[.*+\-?^${}()|[\]\\]/g, '\\$&');
-const root = path.resolve(__dirname, '..');
+const root = path.resolve(__dirname, '../test');
+// Named by their path under test/, with / between folders (the names the results file and suites.js use).
 const suites = SUITE_FOLDERS.flatMap((folder) =>
 	fs
-		.readdirSync(path.join(root, folder))
+		.readdirSync(path.join(root, folder), { recursive: true })
 		.filter((name) => name.endsWith('.test.js'))
-		.sort()
-		.map((name) => `${folder}/${name}`),
+		.map((name) => `${folder}/${name.split(path.sep).join('/')}`)
+		.sort(),
 );
 const slowness = (suite) => SLOW_SUITES.indexOf(suite);
 suites.sort((a, b) => slowness(a) - slowness(b));
@@ -40,6 +41,6 @@ for (const suite of toLoad) {
 	});
 }
 
-// A suite may call jest.retryTimes (order.getMany.limits); inside one file that would retry every later suite's
+// A suite may call jest.retryTimes (lookUp.limits); inside one file that would retry every later suite's
 // failing tests too, and a killed mutant would be run three times. Mutation runs retry nothing.
 delete globalThis[Symbol.for('RETRY_TIMES')];

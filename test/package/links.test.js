@@ -19,7 +19,7 @@ function markdownFiles(base) {
 					return entry.name.endsWith('.md') ? [relative] : [];
 				})
 			: [];
-	return [...top, ...['docs', 'e2e', 'bench', 'test', 'sandbox'].flatMap(walk)];
+	return [...top, ...['docs', 'e2e', 'bench', 'test', 'sandbox', 'mutation'].flatMap(walk)];
 }
 
 /** Text outside fenced code blocks and code spans, where a link is a link. */

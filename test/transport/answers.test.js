@@ -1,6 +1,6 @@
 // The one reading of answers (transport/answers.ts), its pure parts one by one: what arrived is named exactly,
 // which answers are refusals, and what a restore or a removal answer says. The same readings over real HTTP, through
-// both nodes: test/action/answerShapes.test.js and test/trigger/lifecycle.test.js.
+// both nodes: test/transport/answers.shapes.test.js and test/trigger/lifecycle.test.js.
 const path = require('node:path');
 
 const answers = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/transport/answers.js'));

@@ -1,6 +1,6 @@
 // The transport's pure parts (Retry-After, retry bounds, the service's error shape, JWT expiry). The HTTP side is
-// tested through the node against the sandbox in test/action (the default retry bound, which endpoints change data
-// and which base URL each uses: test/action/serviceFailures.test.js and the per-operation files).
+// tested through the node against the sandbox in test/actions (the default retry bound, which endpoints change data
+// and which base URL each uses: test/transport/errors.serviceFailures.test.js and the per-operation files).
 const path = require('node:path');
 
 const dist = (file) => require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/transport', file));

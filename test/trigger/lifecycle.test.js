@@ -8,7 +8,8 @@ const THREE_TYPES = ['order.shipped', 'item.inventory', 'shipment.created'];
 // Whether the profile's service returns the new handler's id (top or nested). When it returns none, nothing can
 // remove a handler: each one added stays on the service (the trigger logs it), and the counts below say so.
 const REMOVABLE = answers.addHandlerId !== 'none';
-// The profile's service may refuse suffix wildcards (test/trigger/wildcards.test.js): then an exact type instead.
+// The profile's service may refuse suffix wildcards (test/trigger/lifecycle.wildcards.test.js): then an exact type
+// instead.
 const STATUS_TYPE = answers.wildcards === 'refused' ? 'order.status.shipped' : 'order.status.*';
 const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
 const ADD_ROUTE = '/api/webhook/add_handler';
@@ -345,7 +346,7 @@ test('an add_handler answer that is not an object fails the activation naming it
 	if (REMOVABLE) expect(await harness.handlers()).toEqual([]);
 });
 
-// The same answers as Webhook Handler -> Remove reads (test/action/answerShapes.test.js), read in one place.
+// The same answers as Webhook Handler -> Remove reads (test/transport/answers.shapes.test.js), read in one place.
 test('remove_handler answers read as the Remove operation reads them: bare false logged as nothing removed, a reason kept', async () => {
 	if (!REMOVABLE) return;
 	const stored = workflow('wf-remove-answers', ['order.shipped']);

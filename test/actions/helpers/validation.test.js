@@ -1,6 +1,6 @@
 // What the nodes check before a call and what they keep out of outputs and errors, one test per problem found by
 // trying bad input as a careless or hostile user would. Through n8n's engine, against the sandbox over real HTTP.
-const { useInventoryOps, jsonOf } = require('../helpers/inventoryOps');
+const { useInventoryOps, jsonOf } = require('../../helpers/inventoryOps');
 
 const ADD = '/api/webhook/add_handler';
 const KIT = '/api/kit/create';
@@ -298,7 +298,8 @@ describe('options given by expression are checked too', () => {
 					operation: 'lookUp',
 					storeId: order.store_id,
 					orderNumber: order.order_number,
-					// As an imported workflow may hold it: the editor offers no expression here (see answerShapes.test.js).
+					// As an imported workflow may hold it: the editor offers no expression here
+					// (see test/transport/answers.shapes.test.js).
 					options: { [option]: 'abc' },
 				},
 				{ continueOnFail: true },

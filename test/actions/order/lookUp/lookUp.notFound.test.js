@@ -1,6 +1,6 @@
 // Order -> Get Many, "If an Order Is Not Found": Fail the Item. The error names the item and the pair, and says
 // what to do, with the node stopping or continuing; over real HTTP against the sandbox through n8n's engine.
-const { useInventoryOps, jsonOf } = require('../helpers/inventoryOps');
+const { useInventoryOps, jsonOf } = require('../../../helpers/inventoryOps');
 
 const ROUTE = '/api/order/get_single_bulk';
 const ctx = useInventoryOps({ orders: 20 });

@@ -1,9 +1,9 @@
 // Batch size growth at the exact edges of its two thresholds on call times. The times a network gives are never the
-// same twice, so these drive the compiled BatchGrowth from dist/ with chosen times; order.batchGrowth.test.js has the
-// same rules over HTTP.
+// same twice, so these drive the compiled BatchGrowth from dist/ with chosen times;
+// test/actions/order/lookUp/lookUp.batchGrowth.test.js has the same rules over HTTP.
 const path = require('node:path');
 
-const { BatchGrowth } = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/actions/helpers/batchGrowth.js'));
+const { BatchGrowth } = require(path.resolve(__dirname, '../../../dist/nodes/InventoryOps/actions/helpers/batchGrowth.js'));
 
 /** Batch Size 50 at its cap of one call in flight, with plenty of references left. */
 const ONE_PLACE = [1, true, 10_000];

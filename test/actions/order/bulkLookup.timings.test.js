@@ -3,9 +3,9 @@
 // sandbox's latency never gives them); n8n's context is a stand-in that answers each call when the test says.
 const path = require('node:path');
 
-const { useFakeClock } = require('../helpers/fakeClock');
+const { useFakeClock } = require('../../helpers/fakeClock');
 
-const { lookUpOrders } = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/actions/order/bulkLookup.js'));
+const { lookUpOrders } = require(path.resolve(__dirname, '../../../dist/nodes/InventoryOps/actions/order/bulkLookup.js'));
 
 // The clock the lookup reads: each call answers exactly `ms` after it was sent.
 const clock = useFakeClock();

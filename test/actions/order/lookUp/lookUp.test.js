@@ -1,7 +1,7 @@
 // Order -> Get Many through n8n's engine against the sandbox: batching across items, mapping back by
 // (store_id, order_number) whatever the service's result order, unmatched references, failed batches.
-const { answers } = require('../helpers/profile');
-const { useInventoryOps, jsonOf } = require('../helpers/inventoryOps');
+const { answers } = require('../../../helpers/profile');
+const { useInventoryOps, jsonOf } = require('../../../helpers/inventoryOps');
 
 const ROUTE = '/api/order/get_single_bulk';
 const BY_FIELDS = {
@@ -19,7 +19,7 @@ let keyById; // order _id -> 'store_id/order_number'
 // How the profile's service answers a lookup (test/helpers/profile.js). Orders without store_id are known by their
 // _id; the node then asks a batch's shared order numbers apart, and a service limit below the node's Batch Size
 // (100) makes it halve refused batches: the calls are then more than one per batch of 100, and are checked for
-// what must hold whatever the answers (test/action/order.getMany.limits.test.js counts them under set switches).
+// what must hold whatever the answers (test/actions/order/lookUp/lookUp.limits.test.js counts them under set switches).
 const WITHOUT_STORE_ID = answers.bulkOrderFields === 'noStoreId';
 const ONE_CALL_PER_BATCH = !WITHOUT_STORE_ID && answers.bulkMaxLength >= 100;
 const batchesOf = (references, size) =>

@@ -1,11 +1,12 @@
 // Calls in Flight: Auto's reading of call times, from the compiled package with chosen times. Driven directly because
 // its thresholds are a few milliseconds wide and a call over the network never takes an exact time (over real HTTP,
-// with the sandbox's latency, in order.callsInFlight.test.js). `limit` is how many calls the run keeps in flight.
+// with the sandbox's latency, in test/actions/order/lookUp/lookUp.callsInFlight.test.js). `limit` is how many calls
+// the run keeps in flight.
 const path = require('node:path');
 
-const { useFakeClock } = require('../helpers/fakeClock');
+const { useFakeClock } = require('../../helpers/fakeClock');
 
-const { AutoCallsInFlight } = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/actions/helpers/callsInFlight.js'));
+const { AutoCallsInFlight } = require(path.resolve(__dirname, '../../../dist/nodes/InventoryOps/actions/helpers/callsInFlight.js'));
 
 // The clock Auto reads: a call is sent at 0 and answers at the time the test gives it.
 const clock = useFakeClock();

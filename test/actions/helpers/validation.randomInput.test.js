@@ -4,10 +4,10 @@
 // and the field. Never a crash, never an unnamed error, never a call the service rejects for its shape.
 const path = require('node:path');
 
-const { answers, sandboxCode } = require('../helpers/profile');
+const { answers, sandboxCode } = require('../../helpers/profile');
 const fc = require('fast-check');
 
-const { useInventoryOps } = require('../helpers/inventoryOps');
+const { useInventoryOps } = require('../../helpers/inventoryOps');
 
 const ctx = useInventoryOps({ orders: 30 });
 let itemIds;
@@ -59,7 +59,7 @@ const isNumber = (value) => typeof value === 'number' && Number.isFinite(value) 
  * in snake_case), so that a field added to the node is checked here without copying a list.
  */
 function kitFieldsFromNode() {
-	const { InventoryOps } = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/InventoryOps.node.js'));
+	const { InventoryOps } = require(path.resolve(__dirname, '../../../dist/nodes/InventoryOps/InventoryOps.node.js'));
 	const kitForm = new InventoryOps().description.properties.filter(
 		(property) =>
 			property.displayOptions?.show?.resource?.includes('kit') &&

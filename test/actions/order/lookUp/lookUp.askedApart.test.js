@@ -2,7 +2,7 @@
 // cannot be placed, so both references are asked again apart, and the call made for each alone decides its result.
 // First answers are given by the sandbox's `fault` with a 200 body; the calls asked apart reach the real sandbox
 // (or a queued answer), over real HTTP through n8n's engine.
-const { useInventoryOps, jsonOf } = require('../helpers/inventoryOps');
+const { useInventoryOps, jsonOf } = require('../../../helpers/inventoryOps');
 
 const ROUTE = '/api/order/get_single_bulk';
 const ctx = useInventoryOps({ orders: 20 });

@@ -1,7 +1,7 @@
 // Kit -> Create through n8n's engine against the sandbox: form and JSON modes, the exact body the service saw,
 // checks before the call, and a lost answer after the service committed.
-const { useInventoryOps, jsonOf } = require('../helpers/inventoryOps');
-const { refusalSeen, sandboxCode } = require('../helpers/profile');
+const { useInventoryOps, jsonOf } = require('../../../helpers/inventoryOps');
+const { refusalSeen, sandboxCode } = require('../../../helpers/profile');
 
 const ROUTE = '/api/kit/create';
 const ctx = useInventoryOps({ orders: 50 });

@@ -4,7 +4,7 @@
 // Run as n8n runs it (test/helpers/engine.js credentialTester) against the sandbox over HTTP; the switches that
 // shape error answers are fixed here so every profile gives the same words. Rows whose answers the sandbox cannot
 // give (a 405 or a 503 for the path nothing serves) go through a small gateway in front of it (`gateway` below).
-// The rows "no answer within 15 s" are test/credential/timeouts.test.js.
+// The rows "no answer within 15 s" are test/credential/inventoryOpsApi.timeouts.test.js.
 const http = require('node:http');
 const net = require('node:net');
 

@@ -1,8 +1,8 @@
 // Batch size growth with Calls in Flight: Auto (Order -> Get Many) against the sandbox over real HTTP, with the
 // sandbox's `latencyMs` switch. Every size is read from what the sandbox received (the `order` list of each recorded
 // call), never from the node's own report; `concurrent` on a call is how many service calls were open when it arrived.
-const { useInventoryOps } = require('../helpers/inventoryOps');
-const { BY_LIST, COUNTED, ROUTE, hintsOf, knownReferences } = require('../helpers/autoLookUps');
+const { useInventoryOps } = require('../../../helpers/inventoryOps');
+const { BY_LIST, COUNTED, ROUTE, hintsOf, knownReferences } = require('../../../helpers/autoLookUps');
 
 // Growth compares the time of calls: a machine loaded enough to stall this process for longer than a call makes a
 // slow service look like one whose time grows with the batch. A failed test here runs again, at most twice.

@@ -1,8 +1,8 @@
 // Calls in Flight: Auto (Order -> Get Many's default) against the sandbox over real HTTP, with the sandbox's
 // `latencyMs` switch. Every assertion reads what the sandbox observed: `concurrent` on each recorded call is how many
 // service calls were open when it arrived (sandbox/README.md), never a time measured here.
-const { useInventoryOps } = require('../helpers/inventoryOps');
-const { BY_LIST, COUNTED, ROUTE, hintsOf, knownReferences } = require('../helpers/autoLookUps');
+const { useInventoryOps } = require('../../../helpers/inventoryOps');
+const { BY_LIST, COUNTED, ROUTE, hintsOf, knownReferences } = require('../../../helpers/autoLookUps');
 
 // Auto reads the time of each call, so a machine loaded enough to stall this process for longer than a call at
 // 100 ms makes the slow service look like a fast one that slows down. A failed test here runs again, at most twice.
@@ -20,7 +20,7 @@ const mostInFlight = (calls) => Math.max(...calls.map((call) => call.concurrent)
 /**
  * Looks up `count` known orders in one input item (Batch Size 50) and checks each was found. Max Batch Size 50 keeps
  * every call at 50: these tests count calls, and Auto held after a 429 would otherwise grow its batches
- * (order.batchGrowth.test.js).
+ * (test/actions/order/lookUp/lookUp.batchGrowth.test.js).
  */
 async function lookUp(count, options = {}) {
 	const refs = known.slice(0, count);

@@ -172,7 +172,7 @@ test('a re-registration over a handler without an id: the log names it as left b
 	await harness.createOnly(stored);
 	const url = harness.webhookUrl(stored, false);
 	const notice = `The Inventory Ops service did not return an id for the webhook handler "n8n: Edges wf-no-id (workflow wf-no-id) - order.shipped" (event type order.shipped, URL ${url}), so this trigger cannot remove it when the workflow is deactivated. Remove it in Inventory Ops yourself once it is no longer needed. Its deliveries are refused after a deactivation, because every activation uses a new secret.`;
-	// First the harness's local webhook URL, which a hosted service could not reach (test/trigger/units.test.js).
+	// First the harness's local webhook URL, which a hosted service could not reach (test/trigger/trigger.units.test.js).
 	const local = `The webhook URL n8n gives this trigger, ${url}, points at ${new URL(url).hostname}, a local or private address:`;
 	expect(harness.warnings).toEqual([expect.stringMatching(new RegExp(`^${local.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`)), notice, notice]);
 	expect(await harness.handlers()).toHaveLength(2);

@@ -2,7 +2,7 @@
 // shared by halving refused batches and by asking apart the references of orders without store_id, and the batch
 // size the run learns only when both halves of a refused batch went through. Over HTTP to the sandbox, one call at a
 // time where the order of calls decides which batch meets the cap.
-const { useInventoryOps, jsonOf } = require('../helpers/inventoryOps');
+const { useInventoryOps, jsonOf } = require('../../../helpers/inventoryOps');
 
 const ROUTE = '/api/order/get_single_bulk';
 const BY_LIST = { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ [$json] }}' };

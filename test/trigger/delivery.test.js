@@ -140,7 +140,7 @@ test('an event type outside the selection is acknowledged with 200 and ignored',
 
 test('a wildcard selection receives every type under it, and only those', async () => {
 	if (answers.wildcards === 'refused') {
-		// The service refuses the pattern: the activation fails with its message (test/trigger/wildcards.test.js).
+		// The service refuses the pattern: the activation fails with its message (test/trigger/lifecycle.wildcards.test.js).
 		await expect(published('wf-wildcard', { events: ['order.status.*'] })).rejects.toThrow(/WILDCARD|wildcard/);
 		expect(await harness.handlers()).toEqual([]);
 		return;

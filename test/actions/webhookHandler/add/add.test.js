@@ -1,6 +1,6 @@
 // Webhook Handler -> Add through n8n's engine against the sandbox.
-const { useInventoryOps } = require('../helpers/inventoryOps');
-const { answers, refusalSeen, sandboxCode } = require('../helpers/profile');
+const { useInventoryOps } = require('../../../helpers/inventoryOps');
+const { answers, refusalSeen, sandboxCode } = require('../../../helpers/profile');
 
 const ADD = '/api/webhook/add_handler';
 const ctx = useInventoryOps({ orders: 10 });

@@ -1,6 +1,6 @@
 // Webhook Handler -> Remove through n8n's engine against the sandbox.
-const { useInventoryOps } = require('../helpers/inventoryOps');
-const { answers, errorSeen, sandboxCode } = require('../helpers/profile');
+const { useInventoryOps } = require('../../../helpers/inventoryOps');
+const { answers, errorSeen, sandboxCode } = require('../../../helpers/profile');
 
 const REMOVE = '/api/webhook/remove_handler';
 const ctx = useInventoryOps({ orders: 10 });

@@ -1,8 +1,8 @@
 // Order -> Get Many against a service whose limits the node does not know, over HTTP to the sandbox: a batch
 // refused as too long (400 or 413), one malformed reference among many, answers without store_id, and 429 storms
 // under one wait budget for the run.
-const { useInventoryOps } = require('../helpers/inventoryOps');
-const { errorSeen } = require('../helpers/profile');
+const { useInventoryOps } = require('../../../helpers/inventoryOps');
+const { errorSeen } = require('../../../helpers/profile');
 
 const ROUTE = '/api/order/get_single_bulk';
 const BY_LIST = { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ [$json] }}' };

@@ -1,5 +1,5 @@
 // Shipment -> Restore Inventory through n8n's engine against the sandbox ({app_base_url}, the /s address).
-const { useInventoryOps } = require('../helpers/inventoryOps');
+const { useInventoryOps } = require('../../../helpers/inventoryOps');
 
 const ROUTE = '/s/ship/shipping/restore_inventory';
 const ctx = useInventoryOps({ orders: 50 });

@@ -4,7 +4,7 @@
 const { Container } = require('@n8n/di');
 const { Logger } = require('@n8n/backend-common');
 
-const { useInventoryOps, jsonOf } = require('../helpers/inventoryOps');
+const { useInventoryOps, jsonOf } = require('../../../helpers/inventoryOps');
 
 const ROUTE = '/api/order/get_single_bulk';
 const LOOK_UP = { resource: 'order', operation: 'lookUp' };

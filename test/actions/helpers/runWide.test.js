@@ -1,9 +1,10 @@
 // runWideParameter under an n8n that evaluates an expression where the setting takes none (1.99, the oldest host
-// line). The jest engine is a newer n8n, which passes such an expression on as text (answerShapes.test.js covers
-// that over real HTTP), so this one path is driven by a stand-in for n8n's execute context: it is the only mock.
+// line). The jest engine is a newer n8n, which passes such an expression on as text
+// (test/transport/answers.shapes.test.js covers that over real HTTP), so this one path is driven by a stand-in for
+// n8n's execute context: it is the only mock.
 const path = require('node:path');
 
-const { runWideParameter } = require(path.join(__dirname, '../../dist/nodes/InventoryOps/actions/helpers/runWide.js'));
+const { runWideParameter } = require(path.join(__dirname, '../../../dist/nodes/InventoryOps/actions/helpers/runWide.js'));
 
 function context(parameters, valuesByItem) {
 	return {

@@ -1,6 +1,6 @@
 // Shipment -> Restore Inventory: what the item says when the service's 200 answer lacks parts (answers given by the
 // sandbox's `fault`), and a selector that is not text, over real HTTP through n8n's engine.
-const { useInventoryOps, jsonOf } = require('../helpers/inventoryOps');
+const { useInventoryOps, jsonOf } = require('../../../helpers/inventoryOps');
 
 const ROUTE = '/s/ship/shipping/restore_inventory';
 const ctx = useInventoryOps({ orders: 20 });

@@ -32,7 +32,7 @@ test.each([
 test('order.status.* and order.status.shipped selected: one handler, one run per event', async () => {
 	const selection = { events: ['order.status.*'], customEventTypes: 'order.status.shipped' };
 	if (answers.wildcards === 'refused') {
-		// Only the pattern is registered, and the profile's service refuses it (test/trigger/wildcards.test.js).
+		// Only the pattern is registered, and the profile's service refuses it (test/trigger/lifecycle.wildcards.test.js).
 		await expect(published('wf-overlap', selection)).rejects.toThrow('"order.status.*" (1 of 1)');
 		expect(await harness.handlers()).toEqual([]);
 		return;

@@ -3,7 +3,7 @@
 // without Continue On Fail the run stops naming the item ("item N" in n8n); with it, every item gets an error item
 // `{ error, details }` paired with its input item, and the run goes on. n8n's own error names no item and no call.
 // Through n8n's engine, against the sandbox over real HTTP.
-const { useInventoryOps, jsonOf } = require('../helpers/inventoryOps');
+const { useInventoryOps, jsonOf } = require('../../helpers/inventoryOps');
 
 const ctx = useInventoryOps({ orders: 5 });
 
@@ -107,7 +107,7 @@ test('an error that is no node error (as a bug throws) is wrapped as a node erro
 	// uncovered).
 	const path = require('node:path');
 	const { NodeOperationError } = require('n8n-workflow');
-	const { asNodeError } = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/shared/nodeErrors.js'));
+	const { asNodeError } = require(path.resolve(__dirname, '../../../dist/nodes/InventoryOps/shared/nodeErrors.js'));
 	const node = { name: 'Inventory Ops', type: 'inventoryOps', typeVersion: 1, position: [0, 0], parameters: {} };
 	// A plain Error: under Stryker the tests' realm shares only Error with n8n (test/mutation/README.md).
 	const wrapped = asNodeError(node, new Error("Cannot read properties of undefined (reading 'x')"), 3);

@@ -2,7 +2,7 @@
 // (orders of any shape given by the sandbox's `fault` with a 200 body, over real HTTP through n8n's engine). A field
 // the record lacks is left out, never present with no value; lines and shipments that are not records, voided
 // shipments and tracking numbers that are not text are not turned into output.
-const { useInventoryOps, jsonOf } = require('../helpers/inventoryOps');
+const { useInventoryOps, jsonOf } = require('../../../helpers/inventoryOps');
 
 const ROUTE = '/api/order/get_single_bulk';
 const ctx = useInventoryOps({ orders: 20 });
