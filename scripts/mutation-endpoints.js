@@ -17,7 +17,7 @@ const ROOT = path.resolve(__dirname, '..');
 const FILE = path.join(ROOT, 'dist/nodes/InventoryOps/transport/endpoints.js');
 const SOURCE = path.join(ROOT, 'nodes/InventoryOps/transport/endpoints.ts');
 const RECORD = path.join(ROOT, 'test/mutation/endpoints-results.json');
-const STAGES = [['test/transport'], ['test/action', 'test/trigger', 'test/ai']];
+const STAGES = [['test/transport'], ['test/actions', 'test/trigger', 'test/ai']];
 const OTHER_VALUE = {
 	'changesData: false': 'changesData: true',
 	'changesData: true': 'changesData: false',
