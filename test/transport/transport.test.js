@@ -93,10 +93,10 @@ describe('the service error shape', () => {
 
 	test('a network failure with nothing readable in it: an unknown network error, not a time-out', () => {
 		for (const error of ['boom', undefined, {}, { code: 500, message: '' }]) {
-			expect(networkReason(error)).toEqual({ reason: 'unknown network error', timedOut: false });
+			expect(networkReason(error)).toEqual({ reason: 'unknown network error', timedOut: false, refusedByN8n: false });
 		}
-		expect(networkReason({ cause: { code: 'ECONNRESET' }, message: 'socket hang up' })).toEqual({ reason: 'ECONNRESET', timedOut: false });
-		expect(networkReason({ message: 'timeout of 30000ms exceeded' })).toEqual({ reason: 'timeout of 30000ms exceeded', timedOut: true });
+		expect(networkReason({ cause: { code: 'ECONNRESET' }, message: 'socket hang up' })).toEqual({ reason: 'ECONNRESET', timedOut: false, refusedByN8n: false });
+		expect(networkReason({ message: 'timeout of 30000ms exceeded' })).toEqual({ reason: 'timeout of 30000ms exceeded', timedOut: true, refusedByN8n: false });
 	});
 
 	test('an expired JWT gives its expiry time, never the token', () => {
