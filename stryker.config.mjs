@@ -1,4 +1,4 @@
-// Mutation testing of nodes/ (`npm run mutation`; how and why: test/mutation/README.md). Stryker mutates the
+// Mutation testing of nodes/ (`npm run mutation`; how and why: mutation/README.md). Stryker mutates the
 // TypeScript, compiles the mutated copy once into its sandbox's dist/ (every mutant sits behind a switch), and runs
 // the node suites (as one jest file) against it, per mutant only the tests that reached the mutated line.
 import { createHash } from 'node:crypto';
@@ -10,21 +10,21 @@ import { join } from 'node:path';
 // instrumented copy of nodes/, and one folder per checkout keeps two checkouts' runs apart.
 const tempDirName = join(tmpdir(), `stryker-${createHash('sha256').update(process.cwd()).digest('hex').slice(0, 12)}`);
 
-// For test/mutation/build.js, which runs in the sandbox.
+// For mutation/build.js, which runs in the sandbox.
 process.env.MUTATION_CHECKOUT = process.cwd();
-// Written by the killer-first reporter before the mutant runs, read by every worker (test/mutation/hintsFile.js).
-const { HINTS_VARIABLE } = createRequire(import.meta.url)('./test/mutation/hintsFile.js');
+// Written by the killer-first reporter before the mutant runs, read by every worker (mutation/hintsFile.js).
+const { HINTS_VARIABLE } = createRequire(import.meta.url)('./mutation/hintsFile.js');
 process.env[HINTS_VARIABLE] = join(process.cwd(), 'reports/mutation/killer-hints.json');
 
 export default {
 	testRunner: 'jest',
-	plugins: ['@stryker-mutator/jest-runner', './test/mutation/ignoreDescriptions.mjs', './test/mutation/killerFirst.mjs'],
+	plugins: ['@stryker-mutator/jest-runner', './mutation/ignoreDescriptions.mjs', './mutation/killerFirst.mjs'],
 	ignorers: ['n8nDescriptions'],
-	jest: { configFile: 'test/mutation/jest.config.js', enableFindRelatedTests: false },
+	jest: { configFile: 'mutation/jest.config.js', enableFindRelatedTests: false },
 	coverageAnalysis: 'perTest',
 	mutate: ['nodes/**/*.ts'],
-	// test/mutation/build.js: links the checkout's node_modules into the sandbox, then compiles.
-	buildCommand: 'node test/mutation/build.js',
+	// mutation/build.js: links the checkout's node_modules into the sandbox, then compiles.
+	buildCommand: 'node mutation/build.js',
 	symlinkNodeModules: false,
 	// The mutated code would not type-check (a mutant may turn a string into a number); it only has to run.
 	disableTypeChecks: 'nodes/**/*.ts',
@@ -44,7 +44,7 @@ export default {
 	// mutation` runs them too (Stryker's command line can only switch this on, not off).
 	ignoreStatic: process.env.MUTATION_STATIC !== '1',
 	incremental: true,
-	incrementalFile: 'test/mutation/stryker-incremental.json',
+	incrementalFile: 'mutation/stryker-incremental.json',
 	reporters: ['progress', 'json', 'html', 'killer-first'],
 	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
 	htmlReporter: { fileName: 'reports/mutation/mutation.html' },

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI's mutation step (`npm run mutation:ci`), against the committed results file test/mutation/stryker-incremental.json
+# CI's mutation step (`npm run mutation:ci`), against the committed results file mutation/stryker-incremental.json
 # (written by `npm run mutation`): only the modules whose source differs from the one that file recorded are
 # mutated, in Stryker's incremental mode, so an unchanged tree runs no mutant and a change re-tests only the mutants
 # of the code it changed (a mutant whose code and covering tests are unchanged keeps its result). Then the check
@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p reports/mutation
-results=test/mutation/stryker-incremental.json
+results=mutation/stryker-incremental.json
 baseline=reports/mutation/baseline.json
 if [ ! -f "$results" ]; then
   echo "mutation:ci: no $results yet (npm run mutation writes it); nothing to compare"
@@ -18,8 +18,8 @@ fi
 cp "$results" "$baseline"
 # The endpoint table gets no mutant from Stryker (`as const`); its hand mutants run when it changed since their record.
 endpoints=nodes/InventoryOps/transport/endpoints.ts
-if ! node -e 'const fs = require("node:fs"); process.exit(JSON.parse(fs.readFileSync(process.argv[1], "utf8")).source === fs.readFileSync(process.argv[2], "utf8") ? 0 : 1)' test/mutation/endpoints-results.json "$endpoints" 2>/dev/null; then
-  echo "mutation:ci: $endpoints differs from test/mutation/endpoints-results.json: its hand mutants (npm run mutation:endpoints)"
+if ! node -e 'const fs = require("node:fs"); process.exit(JSON.parse(fs.readFileSync(process.argv[1], "utf8")).source === fs.readFileSync(process.argv[2], "utf8") ? 0 : 1)' mutation/endpoints-results.json "$endpoints" 2>/dev/null; then
+  echo "mutation:ci: $endpoints differs from mutation/endpoints-results.json: its hand mutants (npm run mutation:endpoints)"
   node scripts/mutation-endpoints.js
 fi
 modules=$(node -e '

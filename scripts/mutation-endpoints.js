@@ -7,7 +7,7 @@
 // suites run with --bail (the transport's own first, then those of both nodes, which drive it over HTTP, when the
 // first all pass), and the file is restored; a mutant no test fails is a survivor. Needs `npm run build` first; a
 // mutant the first stage kills takes seconds, any other about 90 s on two cores. Exits 1 when one survives. A run of
-// every mutant with none surviving writes test/mutation/endpoints-results.json (commit it): `npm run mutation:ci`
+// every mutant with none surviving writes mutation/endpoints-results.json (commit it): `npm run mutation:ci`
 // runs this again when endpoints.ts no longer matches the source recorded there.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -16,7 +16,7 @@ const { spawnSync } = require('node:child_process');
 const ROOT = path.resolve(__dirname, '..');
 const FILE = path.join(ROOT, 'dist/nodes/InventoryOps/transport/endpoints.js');
 const SOURCE = path.join(ROOT, 'nodes/InventoryOps/transport/endpoints.ts');
-const RECORD = path.join(ROOT, 'test/mutation/endpoints-results.json');
+const RECORD = path.join(ROOT, 'mutation/endpoints-results.json');
 const STAGES = [['test/transport'], ['test/actions', 'test/trigger', 'test/ai']];
 const OTHER_VALUE = {
 	'changesData: false': 'changesData: true',

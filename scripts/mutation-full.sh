@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm run mutation`: every mutant of nodes/ again (Stryker --force, which also rewrites the committed results
-# file test/mutation/stryker-incremental.json), then the score of every module (scripts/mutation-report.js).
+# file mutation/stryker-incremental.json), then the score of every module (scripts/mutation-report.js).
 # Uses both cores for hours on the 2-core machine: on a shared machine run it under the shared lock. Arguments go to
 # Stryker, e.g. `npm run mutation -- --mutate 'nodes/InventoryOps/trigger/**/*.ts'` (a part: the results file keeps
 # every other module's earlier results, scripts/mutation-merge.js) or, with MUTATION_STATIC=1, the static mutants too. Interrupted
@@ -8,7 +8,7 @@
 # mutants without a result, or whose code or covering tests changed), so it goes on from there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-results=test/mutation/stryker-incremental.json
+results=mutation/stryker-incremental.json
 previous=reports/mutation/results-before-run.json
 mkdir -p reports/mutation
 rm -f "$previous"

@@ -1,5 +1,5 @@
 // After a run of part of nodes/ (`npm run mutation -- --mutate <globs>`), or an interrupted one: Stryker writes only
-// the modules, and the mutants, it got to into test/mutation/stryker-incremental.json, so this puts back the results
+// the modules, and the mutants, it got to into mutation/stryker-incremental.json, so this puts back the results
 // the file held before for every other module that still exists, and for the mutants of an unchanged module that
 // the run did not report. The tests are one list per run, numbered in their order, and a mutant names the
 // tests that covered or killed it by number: the kept mutants' numbers are translated through the tests' names, and

@@ -1,7 +1,7 @@
-// Reads Stryker's results (the committed test/mutation/stryker-incremental.json, which every run rewrites; or
+// Reads Stryker's results (the committed mutation/stryker-incremental.json, which every run rewrites; or
 // --report reports/mutation/mutation.json) and prints the mutation score of every module of
 // nodes/, against the goals of issue 23: 90% in transport/, trigger/, actions/order/, actions/shipment/, 80% elsewhere.
-// A mutant listed in test/mutation/equivalent-mutants.tsv (it cannot change what the package does) counts in no
+// A mutant listed in mutation/equivalent-mutants.tsv (it cannot change what the package does) counts in no
 // score; every other survivor is printed. Columns: killed includes timed out; errors are mutants that broke the
 // suite's loading (runtime errors: noticed, but not counted); static mutants are not run (stryker.config.mjs).
 // Exit status 1 when:
@@ -14,7 +14,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
-const { EQUIVALENT_FILE, keyOf, oneLine, originalText, readEquivalent } = require('../test/mutation/equivalents');
+const { EQUIVALENT_FILE, keyOf, oneLine, originalText, readEquivalent } = require('../mutation/equivalents');
 const STRICT_AREAS = ['transport/', 'trigger/', 'actions/order/', 'actions/shipment/'];
 const NODES = 'nodes/InventoryOps/';
 
@@ -56,7 +56,7 @@ async function mutantCounts(files) {
 }
 
 async function main() {
-	const reportFile = path.resolve(ROOT, argument('--report', 'test/mutation/stryker-incremental.json'));
+	const reportFile = path.resolve(ROOT, argument('--report', 'mutation/stryker-incremental.json'));
 	const baselineFile = argument('--baseline');
 	const equivalent = readEquivalent();
 	const files = readFiles(reportFile);
@@ -115,7 +115,7 @@ async function main() {
 	const staticCount = complete.reduce((sum, row) => sum + row.static, 0);
 	const partialCount = rows.length - complete.length;
 	console.log(
-		`${partialCount === 0 ? 'all modules' : `the ${complete.length} modules with every result (${partialCount} partial left out)`}: ${((100 * total.detected) / Math.max(1, total.detected + total.survivors)).toFixed(1)}% killed (${total.detected} killed, ${total.survivors} survived; equivalent ones not counted; ${staticCount} static mutants not run, see test/mutation/README.md)`,
+		`${partialCount === 0 ? 'all modules' : `the ${complete.length} modules with every result (${partialCount} partial left out)`}: ${((100 * total.detected) / Math.max(1, total.detected + total.survivors)).toFixed(1)}% killed (${total.detected} killed, ${total.survivors} survived; equivalent ones not counted; ${staticCount} static mutants not run, see mutation/README.md)`,
 	);
 	const stale = [...equivalent.keys()].filter((key) => !usedEquivalents.has(key) && files.has(key.split('\t')[0]));
 	for (const key of stale) console.log(`note: listed as equivalent but not a survivor now: ${key.replace(/\t/g, ' | ')}`);

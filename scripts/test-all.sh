@@ -3,7 +3,7 @@
 # slice of the longer suites, chosen in rotation from the commit.
 #
 # Core: the unit and integration suite (`npm test`), the incremental mutation step (`npm run mutation:ci`,
-# test/mutation/README.md), the node suites under the other sandbox profiles
+# mutation/README.md), the node suites under the other sandbox profiles
 # (`npm run jest:profiles`), the end-to-end and installer suites in real n8n 1.x and 2.x (`npm run e2e`), and a
 # small benchmark run that checks the three lookup paths still agree (`npm run bench:smoke`). Installing the n8n
 # hosts is the slowest step (sqlite3 compiles), so it starts in the background while `npm test` runs.

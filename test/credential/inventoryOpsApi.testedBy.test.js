@@ -18,7 +18,7 @@ let sandbox;
 beforeAll(async () => {
 	sandbox = await startSandbox({ orders: 10 });
 	// n8n's DI container, as n8n's server has it. Not credentialTester(): it would throw here, in a hook, when the
-	// lookup fails, and a mutation run skips the tests after a failed hook (test/mutation/bailEnvironment.js).
+	// lookup fails, and a mutation run skips the tests after a failed hook (mutation/bailEnvironment.js).
 	createEngine();
 });
 afterAll(() => sandbox.close());

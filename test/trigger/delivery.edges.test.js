@@ -1,4 +1,4 @@
-// Delivery bodies no other test sent (found by the mutation run, test/mutation/README.md), posted straight to the
+// Delivery bodies no other test sent (found by the mutation run, mutation/README.md), posted straight to the
 // published trigger's URL with its secret, as a service would: several events in one body, some not selected; the
 // answer that says what was ignored; an event without data; the other field names an event may use.
 const { publishedWorkflow, useTriggerHarness } = require('./helpers/setup');

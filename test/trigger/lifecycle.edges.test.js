@@ -1,4 +1,4 @@
-// Lifecycle paths no other test reached (found by the mutation run, test/mutation/README.md): each test says which
+// Lifecycle paths no other test reached (found by the mutation run, mutation/README.md): each test says which
 // line of trigger/lifecycle.ts it guards. Counted in the sandbox's handler table, over real HTTP.
 const { answers } = require('../helpers/profile');
 const { addHandlerAsClient } = require('../helpers/sandbox');

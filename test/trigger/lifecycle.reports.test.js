@@ -1,5 +1,5 @@
 // What activation and deactivation tell the user and keep, where the mutation run found it unguarded
-// (test/mutation/README.md): the wording of an activation error, the lines the trigger logs and what they carry,
+// (mutation/README.md): the wording of an activation error, the lines the trigger logs and what they carry,
 // and the records kept in the static data for the next activation. Each test names the part of
 // trigger/lifecycle.ts it guards; everything is counted at the sandbox, over real HTTP. The tests set the switches
 // they depend on (POST /config), so they mean the same under every sandbox profile.

@@ -1,6 +1,6 @@
 // The trigger's record in the workflow's static data (trigger/state.ts) as an older version or a damaged database
 // may have left it: each entry is checked, an unreadable one is skipped, the rest still works. Found unguarded by
-// the mutation run (test/mutation/README.md); counted in the calls the sandbox received, over real HTTP.
+// the mutation run (mutation/README.md); counted in the calls the sandbox received, over real HTTP.
 const { useTriggerHarness } = require('./helpers/setup');
 
 const REMOVE_ROUTE = '/api/webhook/remove_handler';

@@ -109,7 +109,7 @@ test('an error that is no node error (as a bug throws) is wrapped as a node erro
 	const { NodeOperationError } = require('n8n-workflow');
 	const { asNodeError } = require(path.resolve(__dirname, '../../../dist/nodes/InventoryOps/shared/nodeErrors.js'));
 	const node = { name: 'Inventory Ops', type: 'inventoryOps', typeVersion: 1, position: [0, 0], parameters: {} };
-	// A plain Error: under Stryker the tests' realm shares only Error with n8n (test/mutation/README.md).
+	// A plain Error: under Stryker the tests' realm shares only Error with n8n (mutation/README.md).
 	const wrapped = asNodeError(node, new Error("Cannot read properties of undefined (reading 'x')"), 3);
 	expect(wrapped).toBeInstanceOf(NodeOperationError);
 	expect(wrapped.message).toBe("Cannot read properties of undefined (reading 'x')");

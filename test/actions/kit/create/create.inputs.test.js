@@ -1,4 +1,4 @@
-// Kit -> Create: inputs no other test gave (found by the mutation run, test/mutation/README.md). A kit without
+// Kit -> Create: inputs no other test gave (found by the mutation run, mutation/README.md). A kit without
 // components, in form mode and as JSON with "items": null, is sent without an items field; a bad tag is named by
 // its place in the list. Through n8n's engine against the sandbox, reading the body the service received.
 const { useInventoryOps, jsonOf } = require('../../../helpers/inventoryOps');

@@ -3,7 +3,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const EQUIVALENT_FILE = 'test/mutation/equivalent-mutants.tsv';
+const EQUIVALENT_FILE = 'mutation/equivalent-mutants.tsv';
 
 const oneLine = (text) => {
 	const line = text.replace(/\s+/g, ' ').trim();
@@ -28,7 +28,7 @@ function keyOf(file, mutant, source) {
 
 function readEquivalent() {
 	const listed = new Map();
-	const text = fs.readFileSync(path.join(__dirname, '../..', EQUIVALENT_FILE), 'utf8');
+	const text = fs.readFileSync(path.join(__dirname, '..', EQUIVALENT_FILE), 'utf8');
 	for (const line of text.split('\n')) {
 		if (line.trim() === '' || line.startsWith('#')) continue;
 		const fields = line.split('\t');

@@ -2,13 +2,14 @@
 // environment that stops a mutant run at its first failing test (bailEnvironment.js).
 const path = require('node:path');
 
-const base = require('../../jest.config');
+const base = require('../jest.config');
 
 module.exports = {
 	...base,
-	rootDir: path.resolve(__dirname, '../..'),
-	roots: ['<rootDir>/test'],
-	testMatch: ['**/test/mutation/all.mutation.js'],
+	rootDir: path.resolve(__dirname, '..'),
+	// This folder for the one test file, test/ for the suites it requires.
+	roots: ['<rootDir>/mutation', '<rootDir>/test'],
+	testMatch: ['<rootDir>/mutation/all.mutation.js'],
 	// An absolute path: Stryker wraps the environment and resolves its name itself, without <rootDir>.
 	testEnvironment: path.join(__dirname, 'bailEnvironment.js'),
 	// n8n's packages as the environment loaded them once per worker, not again for every mutant (preload.js).
