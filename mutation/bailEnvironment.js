@@ -47,6 +47,9 @@ const PRELOADED = [
 	'@n8n/di',
 	'@n8n/backend-common',
 	'n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool',
+	// Where n8n-workflow's `sleep` lives: test/trigger/helpers/setup.js puts it on the fake clock, and must reach the
+	// very module the preloaded n8n-workflow reads it from.
+	'@n8n/utils/sleep',
 ];
 let preloaded;
 function preload(rootDir) {
