@@ -7,6 +7,7 @@
 // The rows "no answer within 15 s" are test/credential/inventoryOpsApi.timeouts.test.js.
 const http = require('node:http');
 const net = require('node:net');
+const path = require('node:path');
 
 const { credentialTester } = require('../helpers/engine');
 const { startSandbox } = require('../helpers/sandbox');
@@ -26,8 +27,10 @@ beforeAll(async () => {
 	gateway = http.createServer((request, response) => {
 		const own = gatewayAnswers.find(([pattern]) => pattern.test(request.url));
 		if (own) {
+			// 'no answer': the connection is dropped without one (a network error).
+			if (own[1] === 'no answer') return request.socket.destroy();
 			request.resume();
-			response.writeHead(own[1], { 'content-type': 'application/json' });
+			response.writeHead(own[1], { 'content-type': 'application/json', ...own[3] });
 			return response.end(own[2] ?? '');
 		}
 		const target = new URL(sandbox.baseUrl);
@@ -75,6 +78,24 @@ describe('the Base URL check: an empty order lookup', () => {
 		const result = await testCredential({ ...sandbox.credentials(), baseUrl: `http://127.0.0.1:${await closedPort()}/api` });
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/^Wrong Base URL: .*\/api\/order\/get_single_bulk could not be reached \(ECONNREFUSED\)/);
+	});
+
+	test("n8n's SSRF protection refused the address: its words, nothing was sent, the settings to allow it; not a wrong Base URL", async () => {
+		// n8n 2.x's SSRF check (@n8n/backend-network, SsrfBlockedIpError) cannot run here without n8n's backend: a
+		// credential-test context whose request helper throws an error of that name before sending stands in for it.
+		const { InventoryOps } = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/InventoryOps.node.js'));
+		const blocked = Object.assign(new Error('The request was blocked because it resolves to a restricted IP address'), { name: 'SsrfBlockedIpError' });
+		const request = jest.fn(async () => {
+			throw blocked;
+		});
+		const data = { ...sandbox.credentials(), baseUrl: 'http://10.0.0.5/api', appBaseUrl: 'http://10.0.0.5/s' };
+		const result = await new InventoryOps().methods.credentialTest.inventoryOpsApiTest.call({ helpers: { request } }, { id: 'test', name: 'test', type: 'inventoryOpsApi', data });
+		expect(result).toEqual({
+			status: 'Error',
+			message:
+				'The request was blocked because it resolves to a restricted IP address (http://10.0.0.5/api/order/get_single_bulk). n8n refused to send it (its SSRF protection, N8N_SSRF_PROTECTION_ENABLED): nothing was sent. To allow this address, add its host name to N8N_SSRF_ALLOWED_HOSTNAMES, or its IP range to N8N_SSRF_ALLOWED_IP_RANGES for an address written as an IP, and restart n8n.',
+		});
+		expect(request).toHaveBeenCalledTimes(1);
 	});
 
 	test('401: the token refused', async () => {
@@ -157,6 +178,37 @@ describe('the Base URL check: an empty order lookup', () => {
 		expect(result.message).toMatch(
 			/^Could not confirm the Base URL: http:\/\/127\.0\.0\.1:\d+\/api\/order\/get_single_bulk answered 400; http:\/\/127\.0\.0\.1:\d+\/api\/order\/\S+, a path nothing serves, answered 503 \(nothing to compare with\), so the answers do not show whether the service serves the order lookup there, nor whether the access token works\. If the node's calls fail, check the Base URL\. The service said: order must not be empty\. The App Base URL takes restore requests: /,
 		);
+	});
+	test.each([
+		['429 beyond the bounded retries', 429, '429', { 'retry-after': '0' }],
+		['500', 500, '500', {}],
+		['no answer (the connection dropped)', 'no answer', 'nothing', {}],
+	])('the path nothing serves answered %s (no answer to compare with): passes, saying what it could not confirm', async (_, status, answered, headers) => {
+		gatewayAnswers = [[/^\/api\/order\/(?!get_single_bulk)/, status, '{"error":{"message":"not here"}}', headers]];
+		await sandbox.fault({ route: BULK, count: 1, status: 400, body: { error: { message: 'order must not be empty' } } });
+		const result = await testCredential(viaGateway(sandbox.credentials()));
+		expect(result.status).toBe('OK');
+		expect(result.message).toMatch(
+			new RegExp(
+				`^Could not confirm the Base URL: http://127\\.0\\.0\\.1:\\d+/api/order/get_single_bulk answered 400; http://127\\.0\\.0\\.1:\\d+/api/order/\\S+, a path nothing serves, answered ${answered} \\(nothing to compare with\\), so the answers do not show whether the service serves the order lookup there, nor whether the access token works\\. If the node's calls fail, check the Base URL\\. The service said: order must not be empty\\. The App Base URL takes restore requests: `,
+			),
+		);
+	});
+
+	test('a 1xx answer (101 without an upgrade asked for) to both paths: passes, saying what it could not confirm, never that the token works', async () => {
+		// A raw server: the sandbox answers no 1xx, and a 101 is the only 1xx that reaches the request helper as an answer.
+		const server = net.createServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 101 Switching Protocols\r\ncontent-length: 0\r\n\r\n')));
+		await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const at = `http://127.0.0.1:${server.address().port}`;
+		try {
+			const result = await testCredential({ ...sandbox.credentials(), baseUrl: `${at}/api`, appBaseUrl: `${at}/s` });
+			expect(result.status).toBe('OK');
+			expect(result.message).toMatch(
+				new RegExp(`^Could not confirm the Base URL: ${at}/api/order/get_single_bulk answered 101 just as ${at}/api/order/\\S+, a path nothing serves, does, so the answers do not show .* nor whether the access token works\\.`),
+			);
+		} finally {
+			await new Promise((resolve) => server.close(resolve));
+		}
 	});
 });
 
