@@ -32,6 +32,12 @@ describe('where add_handler puts the new id', () => {
 		expect(await ctx.sandbox.handlers()).toEqual([]);
 	});
 
+	test('an id of spaces only is no id: the one nested below it is given', async () => {
+		await ctx.sandbox.fault({ route: ADD, count: 1, status: 200, body: { success: true, _id: '   ', handler: { _id: 'h-nested-7' } } });
+		const added = await ctx.run(add);
+		expect(added.items[0].json).toMatchObject({ _id: 'h-nested-7', idReturned: true });
+	});
+
 	test('none: the output says no id came back', async () => {
 		await ctx.sandbox.config({ addHandlerId: 'none' });
 		const added = await ctx.run(add);
@@ -92,6 +98,20 @@ describe('error bodies of every shape give message, code and trace id, never mar
 				code ? new RegExp(`The service's code: ${code}\\. Trace id: \\S+\\.$`) : /^Check the fields the service names\. Trace id: \S+\.$/,
 			);
 		}
+	});
+
+	test.each([
+		['spec', (error) => ({ error })],
+		['bare', (error) => error],
+	])("%s: the error object's origin, type, user_error and display reach the failed item's details", async (_, bodyOf) => {
+		const fields = { origin: 'kit-service', type: 'ValidationError', user_error: true, display: 'panel' };
+		await ctx.sandbox.fault({ route: KIT, count: 1, status: 400, body: bodyOf({ message: 'Bad kit', ...fields }) });
+		const { details } = (await ctx.run(kit(), { continueOnFail: true })).items[0].json;
+		expect(details).toMatchObject({ ...fields, message: 'Bad kit', statusCode: 400 });
+		// Each only as the type the service's description gives it: another type is not passed on as if it were one.
+		await ctx.sandbox.fault({ route: KIT, count: 1, status: 400, body: bodyOf({ message: 'Bad kit', origin: 7, type: false, user_error: 'yes', display: 1 }) });
+		const other = (await ctx.run(kit(), { continueOnFail: true })).items[0].json.details;
+		expect(Object.keys(other)).toEqual(expect.not.arrayContaining(Object.keys(fields)));
 	});
 
 	test('html: a gateway page gives its status and title, no markup', async () => {

@@ -223,6 +223,19 @@ describe('Order -> Get Many', () => {
 			expect(orderItem).toEqual({ ...order, barcode_generation_failed: failure });
 		});
 
+		test.each([
+			['metrics alone', { metrics: { matched: true, score: 1 } }],
+			['a barcode failure alone', { barcode_generation_failed: { message: 'Barcode service down' } }],
+			['both', { metrics: { matched: true }, barcode_generation_failed: { message: 'Barcode service down' } }],
+		])('a bare record with %s: the whole entry gives them beside the order, and no other field', async (_, beside) => {
+			const [order] = await ctx.sandbox.orders({ limit: 1 });
+			await answer(BULK, [{ ...order, ...beside }]);
+			const [entryItem] = jsonOf((await lookUp([pairOf(order)], { simplify: false, options: { output: 'entry' } })).items);
+			// Field names, not toEqual, which would take a field holding undefined for one that is absent.
+			expect(Object.keys(entryItem).sort()).toEqual(['order', ...Object.keys(beside)].sort());
+			expect(entryItem).toEqual({ order, ...beside });
+		});
+
 		test('a mixed answer: each entry read on its own, wrapped or bare, and an unmatched pair still not found', async () => {
 			const [first, second] = await ctx.sandbox.orders({ limit: 2 });
 			const missing = { store_id: first.store_id, order_number: 'NO-SUCH' };

@@ -67,6 +67,20 @@ describe('the message: what the node concluded from the status, then what the se
 		expect(error.description).toBe(CHECK_FIELDS);
 	});
 
+	test('the service message is quoted without the spaces around it; spaces alone are no message', async () => {
+		await answer(KIT, 400, { message: '  Quantity must be positive \n' });
+		expect((await ctx.run(kit)).error.message).toBe(`${INVALID_KIT} The service said: Quantity must be positive.`);
+		await answer(KIT, 400, { message: '   ' });
+		expect((await ctx.run(kit)).error.message).toBe(INVALID_KIT);
+	});
+
+	test('an overview that repeats the message is not said again in the description', async () => {
+		await answer(KIT, 400, { message: 'A component quantity is below 1.', overview: 'A component quantity is below 1.' });
+		const { error } = await ctx.run(kit);
+		expect(error.message).toBe(`${INVALID_KIT} The service said: A component quantity is below 1.`);
+		expect(error.description).toBe(CHECK_FIELDS);
+	});
+
 	test('an error without message or overview: the conclusion alone', async () => {
 		await answer(KIT, 400, {});
 		const { error } = await ctx.run(kit);
