@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The node suites (actions, transport, trigger, credential, AI tool) against every sandbox profile but the default one, which
+# The node suites (actions, the transport suites that read answers and failures, trigger, credential, AI tool) against every sandbox profile but the default one, which
 # `npm run jest` already covers: one jest run per profile with SANDBOX_PROFILE set, each writing
 # reports/jest-profile-<name>.json. `npm run jest:profiles [-- <profile>...]` runs chosen profiles only.
 set -uo pipefail
@@ -13,7 +13,8 @@ fi
 status=0
 for profile in $profiles; do
   echo "jest:profiles: SANDBOX_PROFILE=$profile"
-  SANDBOX_PROFILE=$profile npx jest test/actions test/transport test/trigger test/credential test/ai \
+  SANDBOX_PROFILE=$profile npx jest test/actions test/trigger test/credential test/ai \
+    test/transport/answers.shapes.test.js test/transport/answers.openPoints.test.js test/transport/errors.serviceFailures.test.js \
     --json --outputFile="reports/jest-profile-$profile.json" || status=1
 done
 exit $status
