@@ -1,12 +1,12 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
 } from 'n8n-workflow';
 
 import { router } from './actions/router';
-import { MAIN_CONNECTION } from './shared/connections';
 import { testInventoryOpsApiCredential } from './transport';
 import { properties, subtitle } from './actions/properties';
 
@@ -25,8 +25,8 @@ export class InventoryOps implements INodeType {
 			'Look up orders by store and order number, create kits, restore the inventory a shipment deducted, and add or remove webhook handlers in Inventory Ops',
 		defaults: { name: 'Inventory Ops' },
 		usableAsTool: true,
-		inputs: [MAIN_CONNECTION],
-		outputs: [MAIN_CONNECTION],
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'inventoryOpsApi', required: true, testedBy: 'inventoryOpsApiTest' }],
 		properties,
 	};

@@ -1,13 +1,13 @@
-import type {
-	IHookFunctions,
-	INodeType,
-	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
+import {
+	NodeConnectionTypes,
+	type IHookFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
 } from 'n8n-workflow';
 
 import { receiveDelivery } from './trigger/delivery';
-import { MAIN_CONNECTION } from './shared/connections';
 import { testInventoryOpsApiCredential } from './transport';
 import { recordedHandlersMatchSelection, registerHandlers, removeHandlers } from './trigger/lifecycle';
 import { triggerPanel, triggerProperties, triggerSubtitle } from './trigger/properties';
@@ -31,7 +31,7 @@ export class InventoryOpsTrigger implements INodeType {
 			'Starts the workflow when Inventory Ops sends an event, e.g. an order shipped, an order status changed or a shipment voided',
 		defaults: { name: 'Inventory Ops Trigger' },
 		inputs: [],
-		outputs: [MAIN_CONNECTION],
+		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'inventoryOpsApi', required: true, testedBy: 'inventoryOpsApiTest' }],
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 		properties: triggerProperties,

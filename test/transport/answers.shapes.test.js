@@ -519,8 +519,8 @@ describe('settings that hold for the whole run are never taken from item 0 alone
 		const properties = new InventoryOps().description.properties.filter((property) =>
 			property.displayOptions?.show?.operation?.includes('lookUp'),
 		);
-		const runWide = ['lookUpBy', 'storeIdField', 'orderNumberField', 'simplify'].map((name) => properties.find((p) => p.name === name));
-		expect(runWide.map((property) => property.noDataExpression)).toEqual([true, true, true, true]);
+		const forAllItems = ['lookUpBy', 'storeIdField', 'orderNumberField', 'simplify'].map((name) => properties.find((p) => p.name === name));
+		expect(forAllItems.map((property) => property.noDataExpression)).toEqual([true, true, true, true]);
 		const options = properties.find((property) => property.name === 'options').options;
 		expect(options.length).toBeGreaterThan(5);
 		expect(options.filter((option) => !option.noDataExpression).map((option) => option.name)).toEqual([]);

@@ -5,7 +5,7 @@ import {
 } from 'n8n-workflow';
 
 import * as kit from './kit';
-import { runWideParameter } from './helpers/runWide';
+import { parameterForAllItems } from './helpers/parameterForAllItems';
 import * as order from './order';
 import * as shipment from './shipment';
 import * as webhookHandler from './webhookHandler';
@@ -28,9 +28,9 @@ function executeOf(resource: unknown, operation: unknown): Execute | undefined {
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	// Resource and operation hold for the whole run (noDataExpression; runWide.ts for imported workflows).
-	const resource = runWideParameter.call(this, 'resource', 'Resource', undefined, items.length);
-	const operation = runWideParameter.call(this, 'operation', 'Operation', undefined, items.length);
+	// Resource and operation hold for the whole run (noDataExpression; parameterForAllItems.ts for imported workflows).
+	const resource = parameterForAllItems.call(this, 'resource', 'Resource', undefined, items.length);
+	const operation = parameterForAllItems.call(this, 'operation', 'Operation', undefined, items.length);
 	const execute = executeOf(resource, operation);
 	if (execute === undefined) {
 		throw new NodeOperationError(

@@ -13,12 +13,12 @@ const timeoutOption: INodeProperties = {
 };
 
 /**
- * The Options collection of an operation: its own options plus the time-out every operation offers. `runWide`: the
+ * The Options collection of an operation: its own options plus the time-out every operation offers. `forAllItems`: the
  * operation reads the time-out once for all items (Get Many), so the editor offers no expression for it.
  */
 export function optionsCollection(
 	operationOptions: INodeProperties[] = [],
-	{ runWide = false }: { runWide?: boolean } = {},
+	{ forAllItems = false }: { forAllItems?: boolean } = {},
 ): INodeProperties {
 	return {
 		displayName: 'Options',
@@ -26,6 +26,6 @@ export function optionsCollection(
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [...operationOptions, runWide ? { ...timeoutOption, noDataExpression: true } : timeoutOption],
+		options: [...operationOptions, forAllItems ? { ...timeoutOption, noDataExpression: true } : timeoutOption],
 	};
 }

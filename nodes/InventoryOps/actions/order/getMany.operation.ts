@@ -8,7 +8,7 @@ import {
 import { DEFAULT_TIMEOUT_MS } from '../../transport';
 import { optionsCollection } from '../helpers/descriptions';
 import { forEachItem } from '../helpers/execution';
-import { runWideParameter } from '../helpers/runWide';
+import { parameterForAllItems } from '../helpers/parameterForAllItems';
 import { ItemValidator, MAX_TIMEOUT_MS } from '../helpers/validation';
 import type { BatchGrowthReport } from '../helpers/batchGrowth';
 import type { CallsInFlightReport } from '../helpers/callsInFlight';
@@ -194,7 +194,7 @@ const properties: INodeProperties[] = [
 			],
 			default: 'order',
 		},
-	], { runWide: true }),
+	], { forAllItems: true }),
 ];
 
 const displayOptions = { show: { resource: ['order'], operation: ['lookUp'] } };
@@ -231,19 +231,19 @@ function reportBatchGrowth(this: IExecuteFunctions, report: BatchGrowthReport): 
 }
 
 /**
- * The options that shape the calls and the output of the whole run, read once (runWide.ts: an expression that
+ * The options that shape the calls and the output of the whole run, read once (parameterForAllItems.ts: an expression that
  * gives items different values stops the run, naming the option).
  */
 function readSettings(this: IExecuteFunctions, itemCount: number): { lookUp: LookUpSettings; output: OutputSettings } {
 	const check = new ItemValidator(this.getNode(), 0);
 	const option = (name: string, displayName: string, fallback: unknown) =>
-		runWideParameter.call(this, `options.${name}`, displayName, fallback, itemCount);
+		parameterForAllItems.call(this, `options.${name}`, displayName, fallback, itemCount);
 	const output: OutputSettings = {
 		unmatched: check.oneOf(option('unmatched', 'If an Order Is Not Found', 'foundFalse'), 'If an Order Is Not Found', UNMATCHED_BEHAVIOURS),
 		output: check.oneOf(option('output', 'Output', 'order'), 'Output', OUTPUT_MODES),
 	};
 	// Simplify's compact item replaces the Output choice, which the editor only shows when Simplify is off.
-	if (check.optionalBoolean(runWideParameter.call(this, 'simplify', 'Simplify', true, itemCount), 'Simplify') ?? true) {
+	if (check.optionalBoolean(parameterForAllItems.call(this, 'simplify', 'Simplify', true, itemCount), 'Simplify') ?? true) {
 		output.output = 'simple';
 	}
 	const callsInFlight = check.count(option('callsInFlight', 'Calls in Flight', 0), 'Calls in Flight', 0, 16);

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from '
 
 import { asNodeError } from '../../shared/nodeErrors';
 import { isPlainObject } from '../../shared/objects';
-import { runWideParameter } from '../helpers/runWide';
+import { parameterForAllItems } from '../helpers/parameterForAllItems';
 import { ItemValidator } from '../helpers/validation';
 
 /**
@@ -33,7 +33,7 @@ export interface AskedReference {
 
 export type AskedReferences = Map<string, AskedReference>;
 
-/** How each item names its orders; the way and the field names hold for the whole run (runWide.ts). */
+/** How each item names its orders; the way and the field names hold for the whole run (parameterForAllItems.ts). */
 type LookUp =
 	| { by: 'storeAndOrderNumber' | 'list' }
 	| { by: 'itemFields'; storeIdField: string; orderNumberField: string };
@@ -41,7 +41,7 @@ type LookUp =
 export function readLookUp(this: IExecuteFunctions, itemCount: number): LookUp {
 	const check = new ItemValidator(this.getNode(), 0);
 	const setting = (name: string, displayName: string, fallback: unknown) =>
-		runWideParameter.call(this, name, displayName, fallback, itemCount);
+		parameterForAllItems.call(this, name, displayName, fallback, itemCount);
 	const by = check.oneOf(setting('lookUpBy', 'Look Up By', undefined), 'Look Up By', [
 		...STORE_AND_ORDER_NUMBER_VALUES,
 		'itemFields',

@@ -21,7 +21,7 @@ function shown(value: unknown): string {
  * evaluated for every item, and items that disagree stop the run naming the setting, instead of every item silently
  * getting item 0's value.
  */
-export function runWideParameter(
+export function parameterForAllItems(
 	this: IExecuteFunctions,
 	name: string,
 	displayName: string,
