@@ -1,11 +1,4 @@
-import {
-	NodeConnectionTypes,
-	type IHookFunctions,
-	type INodeType,
-	type INodeTypeDescription,
-	type IWebhookFunctions,
-	type IWebhookResponseData,
-} from 'n8n-workflow';
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
 import { receiveDelivery } from './trigger/delivery';
 import { testInventoryOpsApiCredential } from './transport';
@@ -18,13 +11,10 @@ export class InventoryOpsTrigger implements INodeType {
 		name: 'inventoryOpsTrigger',
 		icon: { light: 'file:inventoryOps.svg', dark: 'file:inventoryOps.dark.svg' },
 		group: ['trigger'],
-		// 1.1 behaves as 1. n8n reads the Webhook node's old `options.binaryData` through its expression engine for every
-		// delivery to a start node of version 1 (parseRequestBody in its webhook-helpers), whatever its type: on n8n 2.x
-		// an isolate evaluation per delivery. A trigger added at 1.1 skips it; one saved at 1 keeps working as it was.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
-		// n8n opens a documentationUrl starting with http as it is; from the codex file it would append its tracking
-		// query after the #anchor, which then matches no heading.
+		// Not 1: for a start node of version 1, of any type, n8n evaluates the Webhook node's `options.binaryData`
+		// expression on every delivery (parseRequestBody in its webhook-helpers), on 2.x in an isolate.
+		version: 1.1,
+		// Given here, n8n opens it as it is; from the codex file it would append its tracking query after the #anchor.
 		documentationUrl: 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#inventory-ops-trigger',
 		subtitle: triggerSubtitle,
 		description:
@@ -38,24 +28,16 @@ export class InventoryOpsTrigger implements INodeType {
 		triggerPanel,
 	};
 
-	// The credential's Test button runs this (n8n looks it up by the name in credentials[].testedBy).
+	// The credential's Test button (credentials[].testedBy).
 	methods = { credentialTest: { inventoryOpsApiTest: testInventoryOpsApiCredential } };
 
 	webhookMethods = {
 		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return await recordedHandlersMatchSelection.call(this);
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return await registerHandlers.call(this);
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return await removeHandlers.call(this);
-			},
+			checkExists: recordedHandlersMatchSelection,
+			create: registerHandlers,
+			delete: removeHandlers,
 		},
 	};
 
-	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await receiveDelivery.call(this);
-	}
+	webhook = receiveDelivery;
 }

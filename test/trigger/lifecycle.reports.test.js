@@ -257,7 +257,7 @@ test('a test registration or a test leftover in the static data does not make a 
 	}
 });
 
-// keepUnremoved -> uniqueById: `record.id ?? `${record.type} ${record.name} ${record.addedAt}``
+// keepUnremoved: leftovers already recorded are kept as they are (with or without an id); a failed removal is added once per id.
 test('leftovers of the other kind are each kept once: told apart by id, or without one by type, name and time', async () => {
 	await harness.admin('POST', '/config', { addHandlerId: 'top' });
 	const stored = workflow('wf-unique', ['order.shipped']);

@@ -1,7 +1,15 @@
-import { NodeOperationError, type IHookFunctions } from 'n8n-workflow';
+import { randomBytes } from 'crypto';
+import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
 import { addHandlerBody, findHandlerId, inventoryOpsApiRequest } from '../transport';
-import { isWildcardPattern } from '../shared/events';
+import {
+	combineEventTypes,
+	EVENT_TYPE_FORMAT_HINT,
+	isEventTypeFormat,
+	isWildcardPattern,
+	parseCustomEventTypes,
+	withoutCoveredTypes,
+} from '../shared/events';
 import {
 	describeHandler,
 	logContext,
@@ -10,11 +18,47 @@ import {
 	unremovedReport,
 	type RemovalFailure,
 } from './removal';
-import { EVENT_TYPE_HEADER } from './eventBody';
-import { createSecret, SECRET_HEADER } from './secret';
-import { readDeliveryOptions, readSelectedEventTypes } from './selection';
-import { unreachableHost, webhookUrlWarning } from './webhookUrl';
+import { EVENT_TYPE_HEADER, SECRET_HEADER } from './delivery';
 import { readState, writeState, type HandlerRecord, type RegistrationKind, type TriggerState } from './state';
+
+// n8n builds the webhook URL from WEBHOOK_URL, or from its local address: right for the sandbox, not for a hosted service.
+const PRIVATE_HOST =
+	/^(localhost|.+\.localhost|127\..+|10\..+|192\.168\..+|172\.(1[6-9]|2\d|3[01])\..+|169\.254\..+|0\.0\.0\.0|\[::1?\]|\[f[cd][0-9a-f]{2}:.+|\[fe80:.+)$/i;
+
+/** A warning when a hosted service cannot reach the webhook URL. */
+export function unreachableUrlWarning(url: string): string | undefined {
+	const host = URL.canParse(url) ? new URL(url).hostname : '';
+	if (!PRIVATE_HOST.test(host)) return undefined;
+	return `The webhook URL n8n gives this trigger, ${url}, points at ${host}, a local or private address: a hosted Inventory Ops service cannot deliver events there. Set n8n's WEBHOOK_URL environment variable to this n8n's public address (e.g. https://n8n.example.com/) and restart n8n. Against a service on this network (like the sandbox), this is fine.`;
+}
+
+const EVENT_LISTS = {
+	events: { label: 'Events', hint: '' },
+	customEventTypes: { label: 'Custom Event Types', hint: ' Separate several types with commas.' },
+};
+
+/** Picked (a list), typed (a text) or from an expression (either, or a list of both); an invalid entry fails the activation. */
+function readEventList(this: IHookFunctions, field: keyof typeof EVENT_LISTS): string[] {
+	const { label, hint } = EVENT_LISTS[field];
+	const value = this.getNodeParameter(field, field === 'events' ? [] : '') as unknown;
+	const entries = (Array.isArray(value) ? value : [value]).filter((entry) => entry !== null && entry !== undefined);
+	const types = parseCustomEventTypes(entries);
+	const invalid = [
+		...entries.filter((entry) => typeof entry !== 'string').map((entry) => JSON.stringify(entry)),
+		...types.filter((type) => !isEventTypeFormat(type)).map((type) => `"${type}"`),
+	];
+	if (invalid.length > 0) {
+		const verdict = invalid.length > 1 ? 'are not event types' : 'is not an event type';
+		throw new NodeOperationError(this.getNode(), `${label}: ${invalid.join(', ')} ${verdict}`, {
+			description: `${EVENT_TYPE_FORMAT_HINT}${hint}`,
+		});
+	}
+	return types;
+}
+
+function selectedEventTypes(this: IHookFunctions): string[] {
+	return withoutCoveredTypes(combineEventTypes(readEventList.call(this, 'events'), readEventList.call(this, 'customEventTypes')));
+}
 
 function currentWebhookUrl(this: IHookFunctions): string {
 	const url = this.getNodeWebhookUrl('default');
@@ -22,20 +66,7 @@ function currentWebhookUrl(this: IHookFunctions): string {
 	return url;
 }
 
-/** n8n activates a test registration ("listen for test event") in manual mode, a published workflow otherwise. */
-function activationKind(this: IHookFunctions): RegistrationKind {
-	return this.getMode() === 'manual' ? 'test' : 'production';
-}
-
-function handlerName(this: IHookFunctions, type: string, kind: RegistrationKind): string {
-	const { id, name } = this.getWorkflow();
-	return `n8n: ${name ?? 'workflow'} (workflow ${id ?? '?'}) - ${type}${kind === 'test' ? ' [test]' : ''}`;
-}
-
-/**
- * Takes out of the state everything of this kind that an earlier activation left: its registrations (at any
- * URL, since the URL may have changed since) and the handlers whose removal failed before.
- */
+/** Takes out what earlier activations of this kind left: registrations at any URL (it may have changed), and leftovers. */
 function takeStaleHandlers(state: TriggerState, kind: RegistrationKind): HandlerRecord[] {
 	let stale: HandlerRecord[] = [];
 	for (const [url, registration] of Object.entries(state.registrations)) {
@@ -48,71 +79,58 @@ function takeStaleHandlers(state: TriggerState, kind: RegistrationKind): Handler
 	return stale;
 }
 
-/**
- * Records what could not be removed, so that the next activation tries again. Handlers without an id are not kept:
- * nothing could ever remove them; the user is told about them in the log (and in every event while active).
- */
+/** Records failed removals (all with an id: none without is tried) for the next activation, each id once. */
 function keepUnremoved(state: TriggerState, failures: RemovalFailure[]): void {
-	const seen = new Set<string>();
-	state.leftovers = [...state.leftovers, ...failures.map(({ record }) => record)].filter((record) => {
-		const key = record.id ?? `${record.type} ${record.name} ${record.addedAt}`;
-		return !seen.has(key) && Boolean(seen.add(key));
-	});
+	const ids = new Set(state.leftovers.map((record) => record.id));
+	const added = failures.map(({ record }) => record).filter((record) => !ids.has(record.id) && Boolean(ids.add(record.id)));
+	state.leftovers = [...state.leftovers, ...added];
 }
 
 /**
- * All in the message, which 2.x's toast and n8n's activation-error record show; n8n 1.x's toast would show a
- * NodeApiError's description instead (workflow.service.js). Set after construction, which would replace a message
- * containing e.g. "EPERM" with a generic text.
+ * All in the message, which 2.x's toast shows (1.x's shows a NodeApiError's description). Set after construction,
+ * which would replace a message containing e.g. "EPERM" with a generic text.
  */
-function userError(this: IHookFunctions, cause: unknown, message: string): NodeOperationError {
+function activationError(this: IHookFunctions, cause: unknown, message: string): NodeOperationError {
 	const error = new NodeOperationError(this.getNode(), cause instanceof Error ? cause : String(cause));
 	error.message = message;
 	return error;
 }
 
-/**
- * checkExists: true only when our records (static data, not the service: it is not asked) hold one handler per
- * selected type for this URL from an activation of ours.
- */
+function warnUnremovable(this: IHookFunctions, records: HandlerRecord[]): void {
+	for (const record of records.filter((handler) => handler.id === undefined)) {
+		this.logger.warn(unremovableNotice(record), logContext.call(this));
+	}
+}
+
+/** checkExists: true when our records (not the service) hold one handler per selected type for this URL. */
 export async function recordedHandlersMatchSelection(this: IHookFunctions): Promise<boolean> {
 	const url = currentWebhookUrl.call(this);
 	const state = readState(this.getWorkflowStaticData('node'));
 	const registration = state.registrations[url];
 	if (registration === undefined || registration.secret === '') return false;
 	const kind = registration.kind;
-	const otherRegistrations = Object.values(state.registrations).filter(
-		(other) => other.kind === kind && other.url !== url,
-	);
-	if (otherRegistrations.length > 0 || state.leftovers.some((record) => record.kind === kind)) return false;
-	const selected = readSelectedEventTypes.call(this);
+	const elsewhere = Object.values(state.registrations).some((other) => other.kind === kind && other.url !== url);
+	if (elsewhere || state.leftovers.some((record) => record.kind === kind)) return false;
+	const selected = selectedEventTypes.call(this);
 	const held = new Set(registration.handlers.map((record) => record.type));
 	return held.size === selected.length && selected.every((type) => held.has(type));
 }
 
-async function addHandler(
-	this: IHookFunctions,
-	type: string,
-	url: string,
-	secret: string,
-	kind: RegistrationKind,
-): Promise<HandlerRecord> {
-	const name = handlerName.call(this, type, kind);
-	const body = addHandlerBody({ type, name, url, method: 'POST', headers: { [SECRET_HEADER]: secret, [EVENT_TYPE_HEADER]: type } });
-	const answer = await inventoryOpsApiRequest.call(this, 'webhookAddHandler', body);
+async function addHandler(this: IHookFunctions, type: string, url: string, secret: string, kind: RegistrationKind): Promise<HandlerRecord> {
+	const { id, name: workflowName } = this.getWorkflow();
+	const name = `n8n: ${workflowName ?? 'workflow'} (workflow ${id ?? '?'}) - ${type}${kind === 'test' ? ' [test]' : ''}`;
+	const headers = { [SECRET_HEADER]: secret, [EVENT_TYPE_HEADER]: type };
+	const answer = await inventoryOpsApiRequest.call(this, 'webhookAddHandler', addHandlerBody({ type, name, url, method: 'POST', headers }));
 	return { type, id: findHandlerId(answer), name, url, kind, addedAt: new Date().toISOString() };
 }
 
-/**
- * Activation: removes what earlier activations left, then adds one handler per selected type with a fresh secret.
- * All or nothing: when one add fails, the handlers added so far are removed again before the error is thrown.
- */
+/** create: removes what earlier activations left, then adds one handler per type; when one add fails, removes those added. */
 export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	const url = currentWebhookUrl.call(this);
-	const kind = activationKind.call(this);
-	const unreachable = unreachableHost(url);
-	if (unreachable !== undefined) this.logger.warn(webhookUrlWarning(url, unreachable), logContext.call(this));
-	const types = readSelectedEventTypes.call(this);
+	const kind: RegistrationKind = this.getMode() === 'manual' ? 'test' : 'production';
+	const warning = unreachableUrlWarning(url);
+	if (warning !== undefined) this.logger.warn(warning, logContext.call(this));
+	const types = selectedEventTypes.call(this);
 	if (types.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Events: select at least one event or enter a custom event type');
 	}
@@ -121,26 +139,25 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 
 	const stale = takeStaleHandlers(state, kind);
 	const staleFailures = await removeHandlerRecords.call(this, stale);
-	const staleWithoutId = stale.filter((record) => record.id === undefined);
 	keepUnremoved(state, staleFailures);
-	for (const record of staleWithoutId) this.logger.warn(unremovableNotice(record), logContext.call(this));
+	warnUnremovable.call(this, stale);
 	writeState(staticData, state);
 	const doing = kind === 'test' ? 'Listening for a test event' : 'Publishing';
 	if (staleFailures.length > 0) {
-		throw userError.call(
+		throw activationError.call(
 			this,
 			staleFailures[0].error,
 			`${doing} stopped before adding any handler, so that no event type gets two: ${unremovedReport(staleFailures, ' an earlier registration left')} They stay recorded; the next try removes them first.`,
 		);
 	}
 
-	const secret = createSecret();
+	const secret = randomBytes(32).toString('hex');
 	const added: HandlerRecord[] = [];
 	for (const [index, type] of types.entries()) {
 		try {
 			added.push(await addHandler.call(this, type, url, secret, kind));
 		} catch (error) {
-			// Kept for the next try: n8n 2.x saves the static data of a failed attempt and tries again; 1.x drops it.
+			// Recorded for the next try: n8n 2.x saves the static data of a failed attempt and tries again; 1.x drops it.
 			const rollbackFailures = await removeHandlerRecords.call(this, added);
 			keepUnremoved(state, rollbackFailures);
 			writeState(staticData, state);
@@ -154,33 +171,24 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 				withoutId.length > 0
 					? `Added without an id, so they cannot be removed by this trigger: ${withoutId.map(describeHandler).join(', ')}.`
 					: '',
-				// A service may not take suffix wildcards (docs/service-interface.md, Complete list of event types and the wildcard syntax).
+				// The spec leaves open whether the service takes suffix wildcards (docs/service-interface.md).
 				isWildcardPattern(type)
 					? `If the service takes no wildcards, select the exact event types instead (for example ${type.slice(0, -1)}shipped).`
 					: '',
 			];
-			throw userError.call(this, error, message.filter(Boolean).join(' '));
+			throw activationError.call(this, error, message.filter(Boolean).join(' '));
 		}
 	}
 
-	state.registrations[url] = {
-		url,
-		kind,
-		secret,
-		handlers: added,
-		delivery: readDeliveryOptions.call(this),
-	};
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const delivery = { ignoreRepeats: options.ignoreRepeatedDeliveries !== false, includeHeaders: options.includeHeaders === true };
+	state.registrations[url] = { url, kind, secret, handlers: added, delivery };
 	writeState(staticData, state);
-	for (const record of added.filter((handler) => handler.id === undefined)) {
-		this.logger.warn(unremovableNotice(record), logContext.call(this));
-	}
+	warnUnremovable.call(this, added);
 	return true;
 }
 
-/**
- * Deactivation: removes every handler this URL's activation added. A handler the service no longer knows counts
- * as removed; a failed removal is tried again for a few seconds, then stays recorded for the next activation.
- */
+/** delete: removes this URL's handlers and the leftovers of its kind; what fails stays recorded. */
 export async function removeHandlers(this: IHookFunctions): Promise<boolean> {
 	const url = currentWebhookUrl.call(this);
 	const staticData = this.getWorkflowStaticData('node');
@@ -192,19 +200,16 @@ export async function removeHandlers(this: IHookFunctions): Promise<boolean> {
 	const retried = state.leftovers.filter((record) => record.kind === registration.kind);
 	state.leftovers = state.leftovers.filter((record) => record.kind !== registration.kind);
 	const failures = await removeHandlerRecords.call(this, [...registration.handlers, ...retried], true);
-	const withoutId = registration.handlers.filter((record) => record.id === undefined);
 	keepUnremoved(state, failures);
 	writeState(staticData, state);
 
-	for (const record of withoutId) this.logger.warn(unremovableNotice(record), logContext.call(this));
-	if (failures.length > 0) {
-		// Only the log: neither n8n line shows the user an error of `delete` (1.x's ActiveWorkflowManager.remove and 2.x's
-		// publication service log it), and a throw would make 1.x skip saving these records (clearWebhooks).
-		this.logger.warn(
-			`Inventory Ops Trigger: ${registration.kind === 'test' ? 'stopping the test listener' : 'unpublishing'} left handlers on the service. ${unremovedReport(failures)} They stay recorded; the next publish of this workflow removes them first.`,
-			logContext.call(this),
-		);
-		return false;
-	}
-	return true;
+	warnUnremovable.call(this, registration.handlers);
+	if (failures.length === 0) return true;
+	// Neither n8n line shows an error of `delete`, and a throw would make 1.x skip saving the records (clearWebhooks).
+	const doing = registration.kind === 'test' ? 'stopping the test listener' : 'unpublishing';
+	this.logger.warn(
+		`Inventory Ops Trigger: ${doing} left handlers on the service. ${unremovedReport(failures)} They stay recorded; the next publish of this workflow removes them first.`,
+		logContext.call(this),
+	);
+	return false;
 }

@@ -1,7 +1,7 @@
 import type { INodeProperties, TriggerPanelDefinition } from 'n8n-workflow';
 
 import { EVENT_TYPE_OPTIONS, isWildcardPattern } from '../shared/events';
-import { SECRET_HEADER } from './secret';
+import { SECRET_HEADER } from './delivery';
 
 const OVERLAP_TEXT =
 	'A type that another selected pattern already covers (order.status.shipped under order.status.*) gets no handler of its own, so that one event starts one execution';
@@ -9,47 +9,28 @@ const OVERLAP_TEXT =
 const WILDCARD_EVENTS = EVENT_TYPE_OPTIONS.map((option) => String(option.value)).filter(isWildcardPattern);
 
 /**
- * The overlap notice, shown only when a type can be covered by another selected pattern. No two listed events
- * overlap, so it takes a custom type: with a listed pattern (A), with a custom pattern and a listed event (B), or
- * with a custom pattern among several custom types (C). displayOptions cannot say "A or B or C", hence three
- * notices with one text, each hidden where an earlier one shows. `_cnd` works on every supported n8n (1.99 and
- * newer). n8n draws every notice in its warning colour; here it is one: a selected type gets no handler.
+ * Shown when a selected type can be covered by another. No two listed events overlap, so it takes a custom type: with
+ * a listed pattern, with a custom pattern and a listed event, or among several custom types. displayOptions cannot
+ * say "or", hence three notices with one text, each hidden where an earlier one shows (`_cnd`: n8n 1.99 and newer).
  */
-const overlapNotices: INodeProperties[] = [
-	{
-		displayName: OVERLAP_TEXT,
-		name: 'overlapNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { events: WILDCARD_EVENTS, customEventTypes: [{ _cnd: { exists: true } }] } },
-	},
-	{
-		displayName: OVERLAP_TEXT,
-		name: 'overlapNoticeCustomPattern',
-		type: 'notice',
-		default: '',
-		displayOptions: {
-			show: { events: [{ _cnd: { exists: true } }], customEventTypes: [{ _cnd: { includes: '*' } }] },
-			hide: { events: WILDCARD_EVENTS },
-		},
-	},
-	{
-		displayName: OVERLAP_TEXT,
-		name: 'overlapNoticeCustomTypes',
-		type: 'notice',
-		default: '',
-		displayOptions: {
-			// A "*" and at least two entries (a comma or a line break; the same field under its two names is an "and").
-			// Not a regex condition: n8n evaluates display conditions whenever it builds the workflow, for every
-			// delivery too, and a regex runs under a 250 ms budget (safeRegex) that a loaded machine exceeds, failing
-			// the delivery with 500 before the secret is even checked.
-			show: {
-				customEventTypes: [{ _cnd: { includes: '*' } }],
-				'/customEventTypes': [{ _cnd: { includes: ',' } }, { _cnd: { includes: '\n' } }],
-			},
-			hide: { events: [{ _cnd: { exists: true } }] },
-		},
-	},
+const EXISTS = [{ _cnd: { exists: true as const } }];
+const HAS_STAR = [{ _cnd: { includes: '*' } }];
+const overlapNotice = (name: string, displayOptions: INodeProperties['displayOptions']): INodeProperties => ({
+	displayName: OVERLAP_TEXT,
+	name,
+	type: 'notice',
+	default: '',
+	displayOptions,
+});
+const overlapNotices = [
+	overlapNotice('overlapNotice', { show: { events: WILDCARD_EVENTS, customEventTypes: EXISTS } }),
+	overlapNotice('overlapNoticeCustomPattern', { show: { events: EXISTS, customEventTypes: HAS_STAR }, hide: { events: WILDCARD_EVENTS } }),
+	// A "*" and a comma or a line break (the field under its two names is an "and"). No regex: n8n evaluates display
+	// conditions for every delivery too, and a regex's 250 ms budget (safeRegex), exceeded under load, fails it with 500.
+	overlapNotice('overlapNoticeCustomTypes', {
+		show: { customEventTypes: HAS_STAR, '/customEventTypes': [{ _cnd: { includes: ',' } }, { _cnd: { includes: '\n' } }] },
+		hide: { events: EXISTS },
+	}),
 ];
 
 export const triggerProperties: INodeProperties[] = [
@@ -99,30 +80,24 @@ export const triggerProperties: INodeProperties[] = [
 ];
 
 const REACH_N8N =
-	"Inventory Ops must be able to reach n8n's webhook URL: when n8n runs on localhost or a private network, set n8n's WEBHOOK_URL environment variable to its public address (the trigger warns in n8n's log when it is not).";
+	"Inventory Ops must be able to reach n8n's webhook URL: on localhost or a private network, set n8n's WEBHOOK_URL to its public address.";
 
-/**
- * The text of n8n's trigger panel: n8n's generic one, with what is particular to this trigger (how it registers
- * and removes handlers on the service, and that the service must reach n8n).
- */
 export const triggerPanel: TriggerPanelDefinition = {
 	executionsHelp: {
 		inactive:
-			"<b>While building your workflow</b>, click 'Execute step' (n8n then shows 'Listening for test event'): the trigger registers a test webhook handler with Inventory Ops for each selected event type, and removes them when the event has arrived or you stop listening. Then make such an event happen in Inventory Ops.<br /><br /><b>Once you publish the workflow</b> (n8n 1.x: activate it), it registers one handler per event type for production, and every matching event starts an execution (see Executions). Unpublishing (1.x: deactivating) removes those handlers.<br /><br />" +
+			"<b>While building your workflow</b>, click 'Execute step' (n8n then shows 'Listening for test event'): a test webhook handler is registered with Inventory Ops for each selected event type; the trigger removes them when the event has arrived or you stop listening.<br /><br /><b>Once you publish the workflow</b> (1.x: activate), it registers one handler per event type, and every matching event starts an execution. Unpublishing removes those handlers.<br /><br />" +
 			REACH_N8N,
 		active:
-			'<b>The workflow is published</b> (1.x: active): one webhook handler per selected event type is registered with Inventory Ops, and every matching event starts an execution (see Executions). Unpublishing removes those handlers.<br /><br />' +
+			'<b>The workflow is published</b> (1.x: active): one webhook handler per selected event type is registered with Inventory Ops, and every matching event starts an execution. Unpublishing removes those handlers.<br /><br />' +
 			REACH_N8N,
 	},
 	activationHint: {
-		inactive:
-			"Once you've finished building the workflow, publish it (1.x: activate it): the trigger then registers its handlers for production with Inventory Ops, and each event starts an execution (you won't see those here).",
-		active:
-			'The workflow is published: its handlers are registered with Inventory Ops for production. A test listen adds test handlers of its own beside them.',
+		inactive: 'Once the workflow is built, publish it (1.x: activate it): each event then starts an execution (see Executions).',
+		active: 'The workflow is published: its handlers are registered with Inventory Ops. A test listen adds test handlers beside them.',
 	},
 };
 
 const EVENT_NAMES = Object.fromEntries(EVENT_TYPE_OPTIONS.map((option) => [option.value, option.name]));
 
-/** What the canvas shows under the trigger: the selected events by name ("Order Shipped"), not their types. */
+/** The canvas shows the selected events by name ("Order Shipped") under the trigger. */
 export const triggerSubtitle = `={{ ($parameter["events"] || []).map(type => (${JSON.stringify(EVENT_NAMES)})[type] || type).join(", ") }}`;
