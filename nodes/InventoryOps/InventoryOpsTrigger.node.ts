@@ -28,7 +28,6 @@ export class InventoryOpsTrigger implements INodeType {
 		triggerPanel,
 	};
 
-	// The credential's Test button (credentials[].testedBy).
 	methods = { credentialTest: { inventoryOpsApiTest: testInventoryOpsApiCredential } };
 
 	webhookMethods = {

@@ -1,7 +1,7 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-// The service's common event types (docs/service-interface.md, Events); the list is not closed, hence custom types.
-// n8n's node panel lists a trigger's entries by `action`; names carry no "*" (n8n's lint), the type goes in brackets.
+// The common types (docs/service-interface.md, Events). n8n's node panel lists a trigger's entries by `action`; a name
+// carries no "*" (n8n's lint).
 const LISTED_EVENTS: Array<[name: string, value: string, description: string]> = [
 	['Item Inventory Changed', 'item.inventory', 'The inventory of an item changed'],
 	['Item Updated', 'item.updated', 'An item was updated'],
@@ -22,7 +22,6 @@ export const EVENT_TYPE_OPTIONS: INodePropertyOptions[] = LISTED_EVENTS.map(([na
 	description: `${description} (${value})`,
 }));
 
-// Dot-separated segments of letters, digits, `_` or `-`, optionally ending in the suffix wildcard `.*`.
 const EVENT_TYPE_FORMAT = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*(\.\*)?$/;
 
 export function isEventTypeFormat(value: string): boolean {
@@ -36,7 +35,7 @@ export function isWildcardPattern(pattern: string): boolean {
 	return pattern.endsWith('.*');
 }
 
-/** `prefix.*` matches a type with at least one more segment: `order.status.*` takes `order.status.shipped`, not `order.status`. */
+/** `order.status.*` matches `order.status.shipped`, not `order.status`. */
 export function matchesEventType(pattern: string, type: string): boolean {
 	if (!isWildcardPattern(pattern)) return pattern === type;
 	const prefix = pattern.slice(0, -1); // keeps the dot: 'order.status.'
@@ -47,7 +46,6 @@ export function matchesAnyEventType(patterns: readonly string[], type: string): 
 	return patterns.some((pattern) => matchesEventType(pattern, type));
 }
 
-/** Custom event types as typed (comma or newline separated, or a list of such texts): trimmed, without empties. */
 export function parseCustomEventTypes(value: unknown): string[] {
 	if (Array.isArray(value)) return value.flatMap((entry) => parseCustomEventTypes(entry));
 	if (typeof value !== 'string') return [];
@@ -61,7 +59,7 @@ export function combineEventTypes(selected: readonly string[], custom: readonly 
 	return [...new Set([...selected, ...custom])];
 }
 
-/** Drops each type another selected pattern covers (`order.status.shipped` under `order.status.*`): one event, one execution. */
+/** Without types another pattern covers (`order.status.shipped` under `order.status.*`): one event, one execution. */
 export function withoutCoveredTypes(types: readonly string[]): string[] {
 	return types.filter((type) => !types.some((other) => other !== type && matchesEventType(other, type)));
 }

@@ -6,36 +6,27 @@ import { isPlainObject } from '../shared/objects';
 import { unremovableNotice } from './removal';
 import { readRegistration, readState, type Registration } from './state';
 
-// The service sends a handler's headers verbatim and signs nothing (docs/service-interface.md, Delivery retries,
-// time-outs and signing): the secret itself is the proof of origin.
+// The service signs nothing: the secret header it sends verbatim is the proof of origin (docs/service-interface.md).
 export const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
 export const EVENT_TYPE_HEADER = 'x-inventory-ops-event-type';
 
-/** Constant time, failing closed. Every secret has 64 characters, so the length of a refused value tells nothing. */
+/** Constant time, failing closed: no stored secret matches nothing. */
 export function secretMatches(expected: unknown, received: unknown): boolean {
-	if (typeof expected !== 'string' || expected === '') return false;
-	if (typeof received !== 'string' || received.length !== expected.length) return false;
-	const expectedBytes = Buffer.from(expected, 'utf8');
-	const receivedBytes = Buffer.from(received, 'utf8');
+	if (typeof expected !== 'string' || expected === '' || typeof received !== 'string') return false;
+	const expectedBytes = Buffer.from(expected);
+	const receivedBytes = Buffer.from(received);
 	return receivedBytes.length === expectedBytes.length && timingSafeEqual(expectedBytes, receivedBytes);
 }
 
 const RECENT_EVENT_IDS = 1000;
 const REMEMBERED_REGISTRATIONS = 500;
 
-/**
- * Event ids per activation, in this process's memory: 1.x writes a delivery's whole static data back after the run
- * (concurrent deliveries overwrite each other's ids), 2.x does not save it. Checked and updated in one synchronous step.
- */
+/** Event ids per activation, in memory: n8n 1.x lets concurrent deliveries overwrite each other's static data, 2.x saves none. */
 const seenEventIds = new Map<string, Set<string>>();
 
-/** The secret's first 64 random bits tell activations at one URL apart without standing in for the secret. */
-export function activationKey(url: string, secret: string): string {
-	return `${url}\n${secret.slice(0, 16)}`;
-}
-
-/** True when `eventId` was already seen for this activation; otherwise remembers it. */
-export function isRepeatedDelivery(key: string, eventId: string): boolean {
+export function isRepeatedDelivery({ url, secret }: Registration, eventId: string): boolean {
+	// 64 random bits of the secret tell activations apart without standing in for it.
+	const key = `${url}\n${secret.slice(0, 16)}`;
 	let seen = seenEventIds.get(key);
 	if (seen === undefined) {
 		seen = new Set();
@@ -48,20 +39,13 @@ export function isRepeatedDelivery(key: string, eventId: string): boolean {
 	return false;
 }
 
-// The spec does not show a delivery's body: an event, an envelope with other common names, an array, or a bare record.
+// docs/service-interface.md shows no delivery body: read an event, an envelope with other names, an array, or a record.
 const TYPE_KEYS = ['type', 'event_type', 'eventType', 'event', 'topic'];
 const ID_KEYS = ['event_id', 'eventId', 'delivery_id', 'deliveryId', 'id'];
 const TIME_KEYS = ['created_at', 'createdAt', 'occurred_at', 'occurredAt', 'timestamp'];
 const DATA_KEYS = ['data', 'payload', 'object'];
 
-interface DeliveredEvent {
-	id?: string;
-	type: string;
-	createdAt?: string;
-	data: unknown;
-	/** The body as received, when its shape was not recognised. */
-	raw?: unknown;
-}
+type DeliveredEvent = { id?: string; type: string; createdAt?: string; data: unknown; raw?: unknown };
 
 function firstText(object: Record<string, unknown>, keys: string[]): string | undefined {
 	for (const key of keys) {
@@ -87,7 +71,7 @@ function readEvent(body: unknown, registeredType: string | undefined): Delivered
 	};
 }
 
-/** The events of a body (n8n gives parsed JSON, text or nothing), or undefined when it is not JSON or names no type. */
+/** Undefined when the body (n8n parsed it, or left text) is not JSON or names no type. */
 export function readDeliveredEvents(body: unknown, registeredType?: string): DeliveredEvent[] | undefined {
 	let parsed = body;
 	if (typeof body === 'string') {
@@ -107,7 +91,7 @@ function reply(this: IWebhookFunctions, status: number, body: IDataObject): IWeb
 	return { noWebhookResponse: true };
 }
 
-/** The registration of the URL this request arrived on; n8n 1.x names only the production URL, hence the one test registration. */
+// n8n 1.x names only the production URL, hence the one test registration.
 function findRegistration(this: IWebhookFunctions, staticData: IDataObject): Registration | undefined {
 	const served = typeof this.getWebhookResourceUrl === 'function';
 	if (served || this.getMode() !== 'manual') {
@@ -118,7 +102,7 @@ function findRegistration(this: IWebhookFunctions, staticData: IDataObject): Reg
 	return tests.length === 1 ? tests[0] : undefined;
 }
 
-/** One delivery, one run, only with the secret of the URL it arrived on; types and Options as kept at activation. */
+/** Types and Options as kept at activation: a delivery reads no parameter. */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const registration = findRegistration.call(this, this.getWorkflowStaticData('node'));
 	const headers = this.getHeaderData() as IDataObject;
@@ -146,7 +130,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			ignored.push(`event type ${event.type} is not selected`);
 			continue;
 		}
-		if (ignoreRepeats && event.id !== undefined && isRepeatedDelivery(activationKey(registration.url, registration.secret), event.id)) {
+		if (ignoreRepeats && event.id !== undefined && isRepeatedDelivery(registration, event.id)) {
 			ignored.push(`event ${event.id} was already received`);
 			continue;
 		}

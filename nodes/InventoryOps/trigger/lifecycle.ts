@@ -25,11 +25,10 @@ import { readState, writeState, type HandlerRecord, type RegistrationKind, type 
 const PRIVATE_HOST =
 	/^(localhost|.+\.localhost|127\..+|10\..+|192\.168\..+|172\.(1[6-9]|2\d|3[01])\..+|169\.254\..+|0\.0\.0\.0|\[::1?\]|\[f[cd][0-9a-f]{2}:.+|\[fe80:.+)$/i;
 
-/** A warning when a hosted service cannot reach the webhook URL. */
 export function unreachableUrlWarning(url: string): string | undefined {
 	const host = URL.canParse(url) ? new URL(url).hostname : '';
 	if (!PRIVATE_HOST.test(host)) return undefined;
-	return `The webhook URL n8n gives this trigger, ${url}, points at ${host}, a local or private address: a hosted Inventory Ops service cannot deliver events there. Set n8n's WEBHOOK_URL environment variable to this n8n's public address (e.g. https://n8n.example.com/) and restart n8n. Against a service on this network (like the sandbox), this is fine.`;
+	return `The webhook URL n8n gives this trigger, ${url}, points at ${host}, a local or private address: a hosted Inventory Ops cannot deliver there. Set n8n's WEBHOOK_URL to its public address and restart n8n (fine for a service on this network, like the sandbox).`;
 }
 
 const EVENT_LISTS = {
@@ -37,7 +36,7 @@ const EVENT_LISTS = {
 	customEventTypes: { label: 'Custom Event Types', hint: ' Separate several types with commas.' },
 };
 
-/** Picked (a list), typed (a text) or from an expression (either, or a list of both); an invalid entry fails the activation. */
+/** Picked (a list), typed (a text) or from an expression (either, or a list of both). */
 function readEventList(this: IHookFunctions, field: keyof typeof EVENT_LISTS): string[] {
 	const { label, hint } = EVENT_LISTS[field];
 	const value = this.getNodeParameter(field, field === 'events' ? [] : '') as unknown;
@@ -60,36 +59,30 @@ function selectedEventTypes(this: IHookFunctions): string[] {
 	return withoutCoveredTypes(combineEventTypes(readEventList.call(this, 'events'), readEventList.call(this, 'customEventTypes')));
 }
 
-function currentWebhookUrl(this: IHookFunctions): string {
-	const url = this.getNodeWebhookUrl('default');
-	if (!url) throw new NodeOperationError(this.getNode(), 'n8n gave this trigger no webhook URL');
-	return url;
-}
-
-/** Takes out what earlier activations of this kind left: registrations at any URL (it may have changed), and leftovers. */
-function takeStaleHandlers(state: TriggerState, kind: RegistrationKind): HandlerRecord[] {
-	let stale: HandlerRecord[] = [];
-	for (const [url, registration] of Object.entries(state.registrations)) {
-		if (registration.kind !== kind) continue;
-		stale = stale.concat(registration.handlers);
-		delete state.registrations[url];
-	}
-	stale = stale.concat(state.leftovers.filter((record) => record.kind === kind));
+function takeLeftovers(state: TriggerState, kind: RegistrationKind): HandlerRecord[] {
+	const taken = state.leftovers.filter((record) => record.kind === kind);
 	state.leftovers = state.leftovers.filter((record) => record.kind !== kind);
-	return stale;
+	return taken;
 }
 
-/** Records failed removals (all with an id: none without is tried) for the next activation, each id once. */
+/** Registrations at any URL (it may have changed) and leftovers, taken out. */
+function takeStaleHandlers(state: TriggerState, kind: RegistrationKind): HandlerRecord[] {
+	const stale = Object.values(state.registrations).filter((registration) => registration.kind === kind);
+	for (const { url } of stale) delete state.registrations[url];
+	return [...stale.flatMap((registration) => registration.handlers), ...takeLeftovers(state, kind)];
+}
+
+/** Each handler once: by id, or as a record (one without an id is only ever read from static data). */
 function keepUnremoved(state: TriggerState, failures: RemovalFailure[]): void {
-	const ids = new Set(state.leftovers.map((record) => record.id));
-	const added = failures.map(({ record }) => record).filter((record) => !ids.has(record.id) && Boolean(ids.add(record.id)));
-	state.leftovers = [...state.leftovers, ...added];
+	const seen = new Set<unknown>();
+	state.leftovers = [...state.leftovers, ...failures.map(({ record }) => record)].filter((record) => {
+		const key = record.id ?? record;
+		return !seen.has(key) && Boolean(seen.add(key));
+	});
 }
 
-/**
- * All in the message, which 2.x's toast shows (1.x's shows a NodeApiError's description). Set after construction,
- * which would replace a message containing e.g. "EPERM" with a generic text.
- */
+// All in the message, which 2.x's toast shows (1.x's a NodeApiError's description); set after construction, which
+// would replace a message containing e.g. "EPERM" with a generic text.
 function activationError(this: IHookFunctions, cause: unknown, message: string): NodeOperationError {
 	const error = new NodeOperationError(this.getNode(), cause instanceof Error ? cause : String(cause));
 	error.message = message;
@@ -102,9 +95,9 @@ function warnUnremovable(this: IHookFunctions, records: HandlerRecord[]): void {
 	}
 }
 
-/** checkExists: true when our records (not the service) hold one handler per selected type for this URL. */
+/** checkExists: our records (the service is not asked) hold one handler per selected type for this URL. */
 export async function recordedHandlersMatchSelection(this: IHookFunctions): Promise<boolean> {
-	const url = currentWebhookUrl.call(this);
+	const url = this.getNodeWebhookUrl('default') as string;
 	const state = readState(this.getWorkflowStaticData('node'));
 	const registration = state.registrations[url];
 	if (registration === undefined || registration.secret === '') return false;
@@ -121,12 +114,12 @@ async function addHandler(this: IHookFunctions, type: string, url: string, secre
 	const name = `n8n: ${workflowName ?? 'workflow'} (workflow ${id ?? '?'}) - ${type}${kind === 'test' ? ' [test]' : ''}`;
 	const headers = { [SECRET_HEADER]: secret, [EVENT_TYPE_HEADER]: type };
 	const answer = await inventoryOpsApiRequest.call(this, 'webhookAddHandler', addHandlerBody({ type, name, url, method: 'POST', headers }));
-	return { type, id: findHandlerId(answer), name, url, kind, addedAt: new Date().toISOString() };
+	return { type, id: findHandlerId(answer), name, url, kind };
 }
 
-/** create: removes what earlier activations left, then adds one handler per type; when one add fails, removes those added. */
+/** create, all or nothing. */
 export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
-	const url = currentWebhookUrl.call(this);
+	const url = this.getNodeWebhookUrl('default') as string;
 	const kind: RegistrationKind = this.getMode() === 'manual' ? 'test' : 'production';
 	const warning = unreachableUrlWarning(url);
 	if (warning !== undefined) this.logger.warn(warning, logContext.call(this));
@@ -163,15 +156,15 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 			writeState(staticData, state);
 			const withoutId = added.filter((record) => record.id === undefined);
 			const rolledBack = added.length - rollbackFailures.length - withoutId.length;
-			const cause = error instanceof Error ? error.message : String(error);
+			const cause = (error instanceof Error ? error.message : String(error)).replace(/[^.!?]$/, '$&.');
 			const message = [
-				`${doing} failed at the webhook handler for "${type}" (${index + 1} of ${types.length}). ${cause.replace(/[^.!?]$/, '$&.')}`,
+				`${doing} failed at the webhook handler for "${type}" (${index + 1} of ${types.length}). ${cause}`,
 				added.length > 0 ? `Handlers added before it and removed again: ${rolledBack} of ${added.length}.` : '',
 				rollbackFailures.length > 0 ? unremovedReport(rollbackFailures) : '',
 				withoutId.length > 0
 					? `Added without an id, so they cannot be removed by this trigger: ${withoutId.map(describeHandler).join(', ')}.`
 					: '',
-				// The spec leaves open whether the service takes suffix wildcards (docs/service-interface.md).
+				// Whether the service takes suffix wildcards is open (docs/service-interface.md).
 				isWildcardPattern(type)
 					? `If the service takes no wildcards, select the exact event types instead (for example ${type.slice(0, -1)}shipped).`
 					: '',
@@ -188,18 +181,15 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	return true;
 }
 
-/** delete: removes this URL's handlers and the leftovers of its kind; what fails stays recorded. */
 export async function removeHandlers(this: IHookFunctions): Promise<boolean> {
-	const url = currentWebhookUrl.call(this);
+	const url = this.getNodeWebhookUrl('default') as string;
 	const staticData = this.getWorkflowStaticData('node');
 	const state = readState(staticData);
 	const registration = state.registrations[url];
 	if (registration === undefined) return true;
 
 	delete state.registrations[url];
-	const retried = state.leftovers.filter((record) => record.kind === registration.kind);
-	state.leftovers = state.leftovers.filter((record) => record.kind !== registration.kind);
-	const failures = await removeHandlerRecords.call(this, [...registration.handlers, ...retried], true);
+	const failures = await removeHandlerRecords.call(this, [...registration.handlers, ...takeLeftovers(state, registration.kind)], true);
 	keepUnremoved(state, failures);
 	writeState(staticData, state);
 

@@ -40,8 +40,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'multiOptions',
 		options: EVENT_TYPE_OPTIONS,
 		default: [],
-		description:
-			'The events that start the workflow. One webhook handler is registered on the service per event type.',
+		description: 'The events that start the workflow; each gets a webhook handler on the service',
 	},
 	{
 		displayName: 'Custom Event Types',
@@ -49,8 +48,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'order.created, order.status.cancelled',
-		description:
-			'More event types the service sends that are not in the list above, separated by commas. End a type with ".*" to match every type under it.',
+		description: 'More event types, separated by commas. End a type with ".*" to match every type under it.',
 	},
 	...overlapNotices,
 	{
@@ -66,7 +64,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to start no workflow for a delivery whose event ID this n8n process already received since the workflow was published (the service repeats a delivery it thinks failed)',
+					'Whether to skip a delivery whose event ID this n8n process received since the workflow was published (the service repeats deliveries it thinks failed)',
 			},
 			{
 				displayName: 'Include Request Headers',
@@ -88,7 +86,7 @@ export const triggerPanel: TriggerPanelDefinition = {
 			"<b>While building your workflow</b>, click 'Execute step' (n8n then shows 'Listening for test event'): a test webhook handler is registered with Inventory Ops for each selected event type; the trigger removes them when the event has arrived or you stop listening.<br /><br /><b>Once you publish the workflow</b> (1.x: activate), it registers one handler per event type, and every matching event starts an execution. Unpublishing removes those handlers.<br /><br />" +
 			REACH_N8N,
 		active:
-			'<b>The workflow is published</b> (1.x: active): one webhook handler per selected event type is registered with Inventory Ops, and every matching event starts an execution. Unpublishing removes those handlers.<br /><br />' +
+			'<b>The workflow is published</b> (1.x: active): every event of a selected type starts an execution. Unpublishing removes its handlers.<br /><br />' +
 			REACH_N8N,
 	},
 	activationHint: {

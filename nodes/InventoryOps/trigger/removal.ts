@@ -24,10 +24,10 @@ export function logContext(this: IHookFunctions): { workflowId: string | undefin
 }
 
 export function unremovableNotice(record: HandlerRecord): string {
-	return `The Inventory Ops service did not return an id for the webhook handler "${record.name}" (event type ${record.type}, URL ${record.url}), so this trigger cannot remove it when the workflow is deactivated. Remove it in Inventory Ops once it is no longer needed.`;
+	return `The Inventory Ops service did not return an id for the webhook handler "${record.name}" (event type ${record.type}, URL ${record.url}), so this trigger cannot remove it when the workflow is deactivated. Remove it in Inventory Ops yourself once it is no longer needed.`;
 }
 
-/** The error, or undefined when the handler is gone (an unknown handler is what we wanted), read as Webhook Handler → Remove reads it. */
+/** Undefined when the handler is gone (or unknown), read as Webhook Handler → Remove reads it. */
 async function removeOnce(this: IHookFunctions, record: HandlerRecord): Promise<Error | undefined> {
 	let answer: IDataObject;
 	try {
@@ -49,7 +49,7 @@ async function removeOnce(this: IHookFunctions, record: HandlerRecord): Promise<
 	return undefined;
 }
 
-/** 5xx or no answer; a repeat is safe, since an unknown handler reads as removed. A 4xx or an unreadable answer would repeat itself. */
+/** 5xx or no answer: a repeat is safe (an unknown handler reads as removed); a 4xx would come again. */
 function worthRetrying(error: Error): boolean {
 	if (!(error instanceof NodeApiError)) return false;
 	const noAnswer = isPlainObject(error.errorResponse) && error.errorResponse.networkError !== undefined;
@@ -66,7 +66,7 @@ async function removalFailures(this: IHookFunctions, records: HandlerRecord[]): 
 
 /**
  * The handlers with an id that could not be removed, all tried at once: while n8n republishes, events find no handler.
- * `retry` at unpublish, the last chance; at publish n8n 2.x repeats the whole activation itself.
+ * `retry` at unpublish, the last chance; at publish n8n 2.x repeats the activation itself.
  */
 export async function removeHandlerRecords(
 	this: IHookFunctions,
@@ -89,7 +89,7 @@ export function describeHandler(record: HandlerRecord): string {
 	return `"${record.name}" (type ${record.type}${record.id ? `, id ${record.id}` : ', no id'})`;
 }
 
-/** Ids and types (short enough for n8n's toast), how to remove them, and the first answer (usually one cause for all). */
+/** Short enough for a toast; the first answer is usually the cause of all. */
 export function unremovedReport(failures: RemovalFailure[], whose = ''): string {
 	const reason = failures[0].error.message.replace(/[^.!?]$/, '$&.');
 	const list = failures.map(({ record }) => `${record.id} (${record.type})`).join(', ');

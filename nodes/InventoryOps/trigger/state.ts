@@ -6,12 +6,11 @@ export type RegistrationKind = 'production' | 'test';
 
 export interface HandlerRecord {
 	type: string;
-	/** Missing when the service's answer carried no id: then this trigger cannot remove the handler. */
+	/** Missing when the service gave none: then this trigger cannot remove the handler. */
 	id?: string;
 	name: string;
 	url: string;
 	kind: RegistrationKind;
-	addedAt: string;
 }
 
 /** Kept with the registration: a delivery reads no parameter (in n8n 2.x each read is an expression evaluation). */
@@ -29,9 +28,7 @@ export interface Registration {
 }
 
 export interface TriggerState {
-	/** Keyed by webhook URL: the test URL and the production URL have separate records. */
 	registrations: Record<string, Registration>;
-	/** Handlers whose removal failed; the next activation removes them first. */
 	leftovers: HandlerRecord[];
 }
 
@@ -46,14 +43,11 @@ function asHandler(value: unknown): HandlerRecord | undefined {
 		name: typeof value.name === 'string' ? value.name : '',
 		url: value.url,
 		kind: value.kind === 'test' ? 'test' : 'production',
-		addedAt: typeof value.addedAt === 'string' ? value.addedAt : '',
 	};
 }
 
 function asHandlers(value: unknown): HandlerRecord[] {
-	return Array.isArray(value)
-		? value.map(asHandler).filter((entry): entry is HandlerRecord => entry !== undefined)
-		: [];
+	return Array.isArray(value) ? value.map(asHandler).filter((entry): entry is HandlerRecord => entry !== undefined) : [];
 }
 
 function asRegistration(url: string, value: unknown): Registration | undefined {
@@ -68,7 +62,6 @@ function asRegistration(url: string, value: unknown): Registration | undefined {
 	};
 }
 
-/** The registration at one URL alone: all a delivery needs. */
 export function readRegistration(staticData: IDataObject, url: string): Registration | undefined {
 	const raw: unknown = staticData[STATE_KEY];
 	if (!isPlainObject(raw) || !isPlainObject(raw.registrations) || !Object.hasOwn(raw.registrations, url)) return undefined;

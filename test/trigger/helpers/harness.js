@@ -93,7 +93,7 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 			id: `${stored.id}-trigger`,
 			name: NODE_NAME,
 			type: NODE_TYPE,
-			typeVersion: 1,
+			typeVersion: 1.1,
 			position: [0, 0],
 			webhookId: stored.webhookId,
 			parameters: stored.parameters,
