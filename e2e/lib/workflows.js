@@ -83,6 +83,7 @@ function errorOf(execution) {
 module.exports = {
 	ACTION_TYPE,
 	TRIGGER_TYPE,
+	TRIGGER_VERSION,
 	CREDENTIAL_TYPE,
 	MANUAL_TRIGGER,
 	node,

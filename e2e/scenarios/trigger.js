@@ -1,7 +1,7 @@
 // The Inventory Ops Trigger's lifecycle as n8n really drives it: publish, unpublish, restart, kill -9, repeated
 // cycles and "listen for test event", counted in the sandbox's handler table after each step.
 
-const { triggerWorkflow } = require('../lib/workflows');
+const { triggerWorkflow, TRIGGER_VERSION } = require('../lib/workflows');
 const { waitFor } = require('../lib/wait');
 
 const TRIGGER = 'Inventory Ops Trigger';
@@ -83,7 +83,7 @@ module.exports = (getContext) => {
 		test('a sandbox event starts exactly one execution carrying the event; other types start none', async () => {
 			const context = getContext();
 			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger event', ['order.shipped']);
-			expect(triggerNode.typeVersion).toBe(1.1);
+			expect(triggerNode.typeVersion).toBe(TRIGGER_VERSION);
 			await context.publish(workflow, triggerNode, ['order.shipped']);
 
 			const data = { store_id: '1001', order_number: '1000', tracking_number: 'TRK-E2E' };

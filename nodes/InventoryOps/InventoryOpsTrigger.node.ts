@@ -1,4 +1,4 @@
-import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes, type IHookFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
 import { receiveDelivery } from './trigger/delivery';
 import { testInventoryOpsApiCredential } from './transport';
@@ -11,10 +11,9 @@ export class InventoryOpsTrigger implements INodeType {
 		name: 'inventoryOpsTrigger',
 		icon: { light: 'file:inventoryOps.svg', dark: 'file:inventoryOps.dark.svg' },
 		group: ['trigger'],
-		// Not 1: for a start node of version 1, of any type, n8n evaluates the Webhook node's `options.binaryData`
-		// expression on every delivery (parseRequestBody in its webhook-helpers), on 2.x in an isolate.
+		// Not 1: for a start node of version 1 n8n evaluates `options.binaryData` per delivery (webhook-helpers).
 		version: 1.1,
-		// Given here, n8n opens it as it is; from the codex file it would append its tracking query after the #anchor.
+		// Here, not in the codex file: n8n would append its tracking query after the #anchor.
 		documentationUrl: 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#inventory-ops-trigger',
 		subtitle: triggerSubtitle,
 		description:
@@ -32,9 +31,15 @@ export class InventoryOpsTrigger implements INodeType {
 
 	webhookMethods = {
 		default: {
-			checkExists: recordedHandlersMatchSelection,
-			create: registerHandlers,
-			delete: removeHandlers,
+			async checkExists(this: IHookFunctions) {
+				return await recordedHandlersMatchSelection.call(this);
+			},
+			async create(this: IHookFunctions) {
+				return await registerHandlers.call(this);
+			},
+			async delete(this: IHookFunctions) {
+				return await removeHandlers.call(this);
+			},
 		},
 	};
 

@@ -1,8 +1,7 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-// The common types (docs/service-interface.md, Events). n8n's node panel lists a trigger's entries by `action`; a name
-// carries no "*" (n8n's lint).
-const LISTED_EVENTS: Array<[name: string, value: string, description: string]> = [
+// n8n's node panel lists a trigger's entries by `action`; a name carries no "*" (n8n's lint).
+const LISTED_EVENTS: Array<[string, string, string]> = [
 	['Item Inventory Changed', 'item.inventory', 'The inventory of an item changed'],
 	['Item Updated', 'item.updated', 'An item was updated'],
 	['Order Shipped', 'order.shipped', 'An order was shipped'],
@@ -49,17 +48,14 @@ export function matchesAnyEventType(patterns: readonly string[], type: string): 
 export function parseCustomEventTypes(value: unknown): string[] {
 	if (Array.isArray(value)) return value.flatMap((entry) => parseCustomEventTypes(entry));
 	if (typeof value !== 'string') return [];
-	return value
-		.split(/[,\n]/)
-		.map((entry) => entry.trim())
-		.filter((entry) => entry !== '');
+	return value.split(/[,\n]/).map((entry) => entry.trim()).filter((entry) => entry !== '');
 }
 
 export function combineEventTypes(selected: readonly string[], custom: readonly string[]): string[] {
 	return [...new Set([...selected, ...custom])];
 }
 
-/** Without types another pattern covers (`order.status.shipped` under `order.status.*`): one event, one execution. */
+/** Without types another pattern covers: one event, one execution. */
 export function withoutCoveredTypes(types: readonly string[]): string[] {
 	return types.filter((type) => !types.some((other) => other !== type && matchesEventType(other, type)));
 }

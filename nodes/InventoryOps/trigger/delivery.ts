@@ -10,9 +10,8 @@ import { readRegistration, readState, type Registration } from './state';
 export const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
 export const EVENT_TYPE_HEADER = 'x-inventory-ops-event-type';
 
-/** Constant time, failing closed: no stored secret matches nothing. */
-export function secretMatches(expected: unknown, received: unknown): boolean {
-	if (typeof expected !== 'string' || expected === '' || typeof received !== 'string') return false;
+export function secretMatches(expected: string, received: unknown): boolean {
+	if (expected === '' || typeof received !== 'string') return false;
 	const expectedBytes = Buffer.from(expected);
 	const receivedBytes = Buffer.from(received);
 	return receivedBytes.length === expectedBytes.length && timingSafeEqual(expectedBytes, receivedBytes);
@@ -21,11 +20,11 @@ export function secretMatches(expected: unknown, received: unknown): boolean {
 const RECENT_EVENT_IDS = 1000;
 const REMEMBERED_REGISTRATIONS = 500;
 
-/** Event ids per activation, in memory: n8n 1.x lets concurrent deliveries overwrite each other's static data, 2.x saves none. */
+// In memory: n8n 1.x lets concurrent deliveries overwrite each other's static data, 2.x saves none.
 const seenEventIds = new Map<string, Set<string>>();
 
 export function isRepeatedDelivery({ url, secret }: Registration, eventId: string): boolean {
-	// 64 random bits of the secret tell activations apart without standing in for it.
+	// 64 bits of the secret tell activations apart without standing in for it.
 	const key = `${url}\n${secret.slice(0, 16)}`;
 	let seen = seenEventIds.get(key);
 	if (seen === undefined) {
@@ -71,7 +70,6 @@ function readEvent(body: unknown, registeredType: string | undefined): Delivered
 	};
 }
 
-/** Undefined when the body (n8n parsed it, or left text) is not JSON or names no type. */
 export function readDeliveredEvents(body: unknown, registeredType?: string): DeliveredEvent[] | undefined {
 	let parsed = body;
 	if (typeof body === 'string') {
@@ -86,8 +84,8 @@ export function readDeliveredEvents(body: unknown, registeredType?: string): Del
 	return events.every((event): event is DeliveredEvent => event !== undefined) ? events : undefined;
 }
 
-function reply(this: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
-	this.getResponseObject().status(status).json(body);
+function refuse(this: IWebhookFunctions, status: number, error: string): IWebhookResponseData {
+	this.getResponseObject().status(status).json({ error });
 	return { noWebhookResponse: true };
 }
 
@@ -96,31 +94,28 @@ function findRegistration(this: IWebhookFunctions, staticData: IDataObject): Reg
 	const served = typeof this.getWebhookResourceUrl === 'function';
 	if (served || this.getMode() !== 'manual') {
 		const url = served ? this.getWebhookResourceUrl('default') : this.getNodeWebhookUrl('default');
-		return url === undefined ? undefined : readRegistration(staticData, url);
+		return readRegistration(staticData, url ?? '');
 	}
 	const tests = Object.values(readState(staticData).registrations).filter((registration) => registration.kind === 'test');
 	return tests.length === 1 ? tests[0] : undefined;
 }
 
-/** Types and Options as kept at activation: a delivery reads no parameter. */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const registration = findRegistration.call(this, this.getWorkflowStaticData('node'));
 	const headers = this.getHeaderData() as IDataObject;
 	if (registration === undefined || !secretMatches(registration.secret, headers[SECRET_HEADER])) {
-		return reply.call(this, 401, { error: 'Missing or invalid webhook secret' });
+		return refuse.call(this, 401, 'Missing or invalid webhook secret');
 	}
 
-	// An empty header names no type (HTTP strips the spaces around a value).
+	// An empty header names no type.
 	const typeHeader = headers[EVENT_TYPE_HEADER];
 	const events = readDeliveredEvents(this.getBodyData(), typeof typeHeader === 'string' && typeHeader !== '' ? typeHeader : undefined);
 	if (events === undefined) {
-		return reply.call(this, 400, {
-			error: 'The body is not an Inventory Ops event: expected JSON (an event, an array of events, or a record)',
-		});
+		return refuse.call(this, 400, 'The body is not an Inventory Ops event: expected JSON (an event, an array of events, or a record)');
 	}
 
 	const registeredTypes = registration.handlers.map((record) => record.type);
-	const { ignoreRepeats, includeHeaders } = registration.delivery;
+	const { ignoreRepeats, includeHeaders } = registration;
 	const warnings = registration.handlers.filter((record) => record.id === undefined).map(unremovableNotice);
 	const receivedAt = new Date().toISOString();
 	const ignored: string[] = [];

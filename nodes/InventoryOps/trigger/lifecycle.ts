@@ -23,7 +23,7 @@ import { readState, writeState, type HandlerRecord, type RegistrationKind, type 
 
 // n8n builds the webhook URL from WEBHOOK_URL, or from its local address: right for the sandbox, not for a hosted service.
 const PRIVATE_HOST =
-	/^(localhost|.+\.localhost|127\..+|10\..+|192\.168\..+|172\.(1[6-9]|2\d|3[01])\..+|169\.254\..+|0\.0\.0\.0|\[::1?\]|\[f[cd][0-9a-f]{2}:.+|\[fe80:.+)$/i;
+	/^(127|10|192\.168|172\.(1[6-9]|2\d|3[01])|169\.254)\.|^0\.0\.0\.0$|(^|\.)localhost$|^\[(::1?\]|f[cd][0-9a-f]{2}:|fe80:)/i;
 
 export function unreachableUrlWarning(url: string): string | undefined {
 	const host = URL.canParse(url) ? new URL(url).hostname : '';
@@ -39,7 +39,7 @@ const EVENT_LISTS = {
 /** Picked (a list), typed (a text) or from an expression (either, or a list of both). */
 function readEventList(this: IHookFunctions, field: keyof typeof EVENT_LISTS): string[] {
 	const { label, hint } = EVENT_LISTS[field];
-	const value = this.getNodeParameter(field, field === 'events' ? [] : '') as unknown;
+	const value = this.getNodeParameter(field, '') as unknown;
 	const entries = (Array.isArray(value) ? value : [value]).filter((entry) => entry !== null && entry !== undefined);
 	const types = parseCustomEventTypes(entries);
 	const invalid = [
@@ -65,14 +65,14 @@ function takeLeftovers(state: TriggerState, kind: RegistrationKind): HandlerReco
 	return taken;
 }
 
-/** Registrations at any URL (it may have changed) and leftovers, taken out. */
+/** At any URL: it may have changed. */
 function takeStaleHandlers(state: TriggerState, kind: RegistrationKind): HandlerRecord[] {
 	const stale = Object.values(state.registrations).filter((registration) => registration.kind === kind);
 	for (const { url } of stale) delete state.registrations[url];
 	return [...stale.flatMap((registration) => registration.handlers), ...takeLeftovers(state, kind)];
 }
 
-/** Each handler once: by id, or as a record (one without an id is only ever read from static data). */
+/** Each handler once: by id, or (without one, only read from static data) as a record. */
 function keepUnremoved(state: TriggerState, failures: RemovalFailure[]): void {
 	const seen = new Set<unknown>();
 	state.leftovers = [...state.leftovers, ...failures.map(({ record }) => record)].filter((record) => {
@@ -81,12 +81,9 @@ function keepUnremoved(state: TriggerState, failures: RemovalFailure[]): void {
 	});
 }
 
-// All in the message, which 2.x's toast shows (1.x's a NodeApiError's description); set after construction, which
-// would replace a message containing e.g. "EPERM" with a generic text.
+// All in the message (2.x's toast); set after construction, which would replace e.g. "EPERM" with a generic text.
 function activationError(this: IHookFunctions, cause: unknown, message: string): NodeOperationError {
-	const error = new NodeOperationError(this.getNode(), cause instanceof Error ? cause : String(cause));
-	error.message = message;
-	return error;
+	return Object.assign(new NodeOperationError(this.getNode(), cause instanceof Error ? cause : String(cause)), { message });
 }
 
 function warnUnremovable(this: IHookFunctions, records: HandlerRecord[]): void {
@@ -95,15 +92,14 @@ function warnUnremovable(this: IHookFunctions, records: HandlerRecord[]): void {
 	}
 }
 
-/** checkExists: our records (the service is not asked) hold one handler per selected type for this URL. */
+/** checkExists, from our records: the service is not asked. */
 export async function recordedHandlersMatchSelection(this: IHookFunctions): Promise<boolean> {
 	const url = this.getNodeWebhookUrl('default') as string;
 	const state = readState(this.getWorkflowStaticData('node'));
 	const registration = state.registrations[url];
-	if (registration === undefined || registration.secret === '') return false;
-	const kind = registration.kind;
-	const elsewhere = Object.values(state.registrations).some((other) => other.kind === kind && other.url !== url);
-	if (elsewhere || state.leftovers.some((record) => record.kind === kind)) return false;
+	if (!registration?.secret) return false;
+	const stale = [...Object.values(state.registrations).filter((other) => other.url !== url), ...state.leftovers];
+	if (stale.some(({ kind }) => kind === registration.kind)) return false;
 	const selected = selectedEventTypes.call(this);
 	const held = new Set(registration.handlers.map((record) => record.type));
 	return held.size === selected.length && selected.every((type) => held.has(type));
@@ -150,7 +146,7 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 		try {
 			added.push(await addHandler.call(this, type, url, secret, kind));
 		} catch (error) {
-			// Recorded for the next try: n8n 2.x saves the static data of a failed attempt and tries again; 1.x drops it.
+			// n8n 2.x saves the static data of a failed attempt and tries again; 1.x drops it.
 			const rollbackFailures = await removeHandlerRecords.call(this, added);
 			keepUnremoved(state, rollbackFailures);
 			writeState(staticData, state);
@@ -174,8 +170,8 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	}
 
 	const options = this.getNodeParameter('options', {}) as IDataObject;
-	const delivery = { ignoreRepeats: options.ignoreRepeatedDeliveries !== false, includeHeaders: options.includeHeaders === true };
-	state.registrations[url] = { url, kind, secret, handlers: added, delivery };
+	const ignoreRepeats = options.ignoreRepeatedDeliveries !== false;
+	state.registrations[url] = { url, kind, secret, handlers: added, ignoreRepeats, includeHeaders: options.includeHeaders === true };
 	writeState(staticData, state);
 	warnUnremovable.call(this, added);
 	return true;

@@ -4,15 +4,11 @@ import { EVENT_TYPE_OPTIONS, isWildcardPattern } from '../shared/events';
 import { SECRET_HEADER } from './delivery';
 
 const OVERLAP_TEXT =
-	'A type that another selected pattern already covers (order.status.shipped under order.status.*) gets no handler of its own, so that one event starts one execution';
+	'A type another selected pattern already covers (order.status.shipped under order.status.*) gets no handler of its own: one event, one execution';
 
 const WILDCARD_EVENTS = EVENT_TYPE_OPTIONS.map((option) => String(option.value)).filter(isWildcardPattern);
 
-/**
- * Shown when a selected type can be covered by another. No two listed events overlap, so it takes a custom type: with
- * a listed pattern, with a custom pattern and a listed event, or among several custom types. displayOptions cannot
- * say "or", hence three notices with one text, each hidden where an earlier one shows (`_cnd`: n8n 1.99 and newer).
- */
+// One notice per way a custom type can overlap (displayOptions cannot say "or"), each hidden where an earlier one shows.
 const EXISTS = [{ _cnd: { exists: true as const } }];
 const HAS_STAR = [{ _cnd: { includes: '*' } }];
 const overlapNotice = (name: string, displayOptions: INodeProperties['displayOptions']): INodeProperties => ({
@@ -25,8 +21,8 @@ const overlapNotice = (name: string, displayOptions: INodeProperties['displayOpt
 const overlapNotices = [
 	overlapNotice('overlapNotice', { show: { events: WILDCARD_EVENTS, customEventTypes: EXISTS } }),
 	overlapNotice('overlapNoticeCustomPattern', { show: { events: EXISTS, customEventTypes: HAS_STAR }, hide: { events: WILDCARD_EVENTS } }),
-	// A "*" and a comma or a line break (the field under its two names is an "and"). No regex: n8n evaluates display
-	// conditions for every delivery too, and a regex's 250 ms budget (safeRegex), exceeded under load, fails it with 500.
+	// A "*" and a comma or a line break. No regex: n8n evaluates display conditions for every delivery too, and a regex
+	// over its 250 ms budget (safeRegex, under load) fails the delivery with 500.
 	overlapNotice('overlapNoticeCustomTypes', {
 		show: { customEventTypes: HAS_STAR, '/customEventTypes': [{ _cnd: { includes: ',' } }, { _cnd: { includes: '\n' } }] },
 		hide: { events: EXISTS },
@@ -64,7 +60,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to skip a delivery whose event ID this n8n process received since the workflow was published (the service repeats deliveries it thinks failed)',
+					'Whether to skip an event ID this n8n process already received since the workflow was published (the service repeats deliveries it thinks failed)',
 			},
 			{
 				displayName: 'Include Request Headers',
@@ -83,7 +79,7 @@ const REACH_N8N =
 export const triggerPanel: TriggerPanelDefinition = {
 	executionsHelp: {
 		inactive:
-			"<b>While building your workflow</b>, click 'Execute step' (n8n then shows 'Listening for test event'): a test webhook handler is registered with Inventory Ops for each selected event type; the trigger removes them when the event has arrived or you stop listening.<br /><br /><b>Once you publish the workflow</b> (1.x: activate), it registers one handler per event type, and every matching event starts an execution. Unpublishing removes those handlers.<br /><br />" +
+			"<b>While building your workflow</b>, click 'Execute step' (n8n then shows 'Listening for test event'): a test webhook handler is registered for each selected event type; the trigger removes them when the event has arrived or you stop listening.<br /><br /><b>Once you publish the workflow</b> (1.x: activate), it registers one handler per event type, and every matching event starts an execution. Unpublishing removes those handlers.<br /><br />" +
 			REACH_N8N,
 		active:
 			'<b>The workflow is published</b> (1.x: active): every event of a selected type starts an execution. Unpublishing removes its handlers.<br /><br />' +
@@ -91,11 +87,10 @@ export const triggerPanel: TriggerPanelDefinition = {
 	},
 	activationHint: {
 		inactive: 'Once the workflow is built, publish it (1.x: activate it): each event then starts an execution (see Executions).',
-		active: 'The workflow is published: its handlers are registered with Inventory Ops. A test listen adds test handlers beside them.',
+		active: 'The workflow is published: its handlers are registered with Inventory Ops.',
 	},
 };
 
 const EVENT_NAMES = Object.fromEntries(EVENT_TYPE_OPTIONS.map((option) => [option.value, option.name]));
 
-/** The canvas shows the selected events by name ("Order Shipped") under the trigger. */
 export const triggerSubtitle = `={{ ($parameter["events"] || []).map(type => (${JSON.stringify(EVENT_NAMES)})[type] || type).join(", ") }}`;

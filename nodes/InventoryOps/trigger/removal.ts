@@ -10,28 +10,25 @@ import {
 import type { HandlerRecord } from './state';
 import { isPlainObject } from '../shared/objects';
 
-export interface RemovalFailure {
-	record: HandlerRecord;
-	error: Error;
-}
+export type RemovalFailure = { record: HandlerRecord; error: Error };
 
 // Rounds of removal at unpublish at about 0, 1, 3 and 7 s; none starts later than 10 s after the first.
 const RETRY_WAITS_MS = [1000, 2000, 4000];
 const RETRY_BUDGET_MS = 10_000;
 
-export function logContext(this: IHookFunctions): { workflowId: string | undefined; node: string } {
+export function logContext(this: IHookFunctions) {
 	return { workflowId: this.getWorkflow().id, node: this.getNode().name };
 }
 
 export function unremovableNotice(record: HandlerRecord): string {
-	return `The Inventory Ops service did not return an id for the webhook handler "${record.name}" (event type ${record.type}, URL ${record.url}), so this trigger cannot remove it when the workflow is deactivated. Remove it in Inventory Ops yourself once it is no longer needed.`;
+	return `The Inventory Ops service did not return an id for the webhook handler "${record.name}" (event type ${record.type}, URL ${record.url}), so this trigger cannot remove it when the workflow is deactivated: remove it in Inventory Ops yourself.`;
 }
 
 /** Undefined when the handler is gone (or unknown), read as Webhook Handler → Remove reads it. */
 async function removeOnce(this: IHookFunctions, record: HandlerRecord): Promise<Error | undefined> {
-	let answer: IDataObject;
+	let answer;
 	try {
-		answer = (await inventoryOpsApiRequest.call(this, 'webhookRemoveHandler', { _id: record.id } as IDataObject)) as IDataObject;
+		answer = await inventoryOpsApiRequest.call(this, 'webhookRemoveHandler', { _id: record.id } as IDataObject);
 	} catch (error) {
 		if (error instanceof NodeApiError) {
 			const code = isPlainObject(error.errorResponse) ? error.errorResponse.code : undefined;
@@ -39,7 +36,7 @@ async function removeOnce(this: IHookFunctions, record: HandlerRecord): Promise<
 		}
 		return error instanceof Error ? error : new Error(String(error));
 	}
-	const reading = readRemovalAnswer(answer);
+	const reading = readRemovalAnswer(answer as IDataObject);
 	if ('problem' in reading) {
 		return apiErrorFromUnexpectedAnswer(reading.problem, { node: this.getNode(), endpoint: 'webhookRemoveHandler' });
 	}
@@ -64,10 +61,7 @@ async function removalFailures(this: IHookFunctions, records: HandlerRecord[]): 
 	});
 }
 
-/**
- * The handlers with an id that could not be removed, all tried at once: while n8n republishes, events find no handler.
- * `retry` at unpublish, the last chance; at publish n8n 2.x repeats the activation itself.
- */
+// All at once: while n8n republishes, events find no handler. `retry` at unpublish, the last chance.
 export async function removeHandlerRecords(
 	this: IHookFunctions,
 	records: HandlerRecord[],
@@ -89,7 +83,6 @@ export function describeHandler(record: HandlerRecord): string {
 	return `"${record.name}" (type ${record.type}${record.id ? `, id ${record.id}` : ', no id'})`;
 }
 
-/** Short enough for a toast; the first answer is usually the cause of all. */
 export function unremovedReport(failures: RemovalFailure[], whose = ''): string {
 	const reason = failures[0].error.message.replace(/[^.!?]$/, '$&.');
 	const list = failures.map(({ record }) => `${record.id} (${record.type})`).join(', ');

@@ -1,22 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 import { isPlainObject } from '../shared/objects';
 
-/** Test registrations ("listen for test event") and production ones never touch each other's handlers. */
+/** A test listen and a publication never touch each other's handlers. */
 export type RegistrationKind = 'production' | 'test';
 
 export interface HandlerRecord {
 	type: string;
-	/** Missing when the service gave none: then this trigger cannot remove the handler. */
 	id?: string;
 	name: string;
 	url: string;
 	kind: RegistrationKind;
-}
-
-/** Kept with the registration: a delivery reads no parameter (in n8n 2.x each read is an expression evaluation). */
-export interface DeliveryOptions {
-	ignoreRepeats: boolean;
-	includeHeaders: boolean;
 }
 
 export interface Registration {
@@ -24,7 +17,9 @@ export interface Registration {
 	kind: RegistrationKind;
 	secret: string;
 	handlers: HandlerRecord[];
-	delivery: DeliveryOptions;
+	// The Options, kept at activation: a delivery reads no parameter (each read is an expression evaluation).
+	ignoreRepeats: boolean;
+	includeHeaders: boolean;
 }
 
 export interface TriggerState {
@@ -52,13 +47,13 @@ function asHandlers(value: unknown): HandlerRecord[] {
 
 function asRegistration(url: string, value: unknown): Registration | undefined {
 	if (!isPlainObject(value)) return undefined;
-	const delivery = isPlainObject(value.delivery) ? value.delivery : {};
 	return {
 		url,
 		kind: value.kind === 'test' ? 'test' : 'production',
 		secret: typeof value.secret === 'string' ? value.secret : '',
 		handlers: asHandlers(value.handlers),
-		delivery: { ignoreRepeats: delivery.ignoreRepeats !== false, includeHeaders: delivery.includeHeaders === true },
+		ignoreRepeats: value.ignoreRepeats !== false,
+		includeHeaders: value.includeHeaders === true,
 	};
 }
 
@@ -68,7 +63,7 @@ export function readRegistration(staticData: IDataObject, url: string): Registra
 	return asRegistration(url, raw.registrations[url]);
 }
 
-/** A detached copy, every field checked and copied: static data survives restarts and hand edits. */
+/** Every field checked and copied: static data survives restarts and hand edits. */
 export function readState(staticData: IDataObject): TriggerState {
 	const raw: unknown = staticData[STATE_KEY];
 	const stored = isPlainObject(raw) ? raw : {};
@@ -84,6 +79,5 @@ export function readState(staticData: IDataObject): TriggerState {
 
 /** Replaces the whole record: n8n only notices changes made at the top level of the static data object. */
 export function writeState(staticData: IDataObject, state: TriggerState): void {
-	const bounded: TriggerState = { registrations: state.registrations, leftovers: state.leftovers.slice(-MAX_RECORDS) };
-	staticData[STATE_KEY] = bounded as unknown as IDataObject;
+	staticData[STATE_KEY] = { registrations: state.registrations, leftovers: state.leftovers.slice(-MAX_RECORDS) } as unknown as IDataObject;
 }
