@@ -48,7 +48,7 @@ test('no event type selected: the activation is refused, naming Events, and noth
 	expect(await harness.handlers()).toHaveLength(0);
 });
 
-// selection.ts: a custom type that is not an event type fails the activation, naming it, before any call
+// lifecycle.ts, the selection: a custom type that is not an event type fails the activation, naming it, before any call
 test('custom event types: an invalid one is named and nothing is added; commas and new lines both separate', async () => {
 	const refused = workflow('wf-custom-bad', [], { customEventTypes: 'order.created, order shipped\nitem..x' });
 	const error = await failure(harness.activate(refused));
