@@ -258,7 +258,7 @@ test('a test registration or a test leftover in the static data does not make a 
 });
 
 // keepUnremoved: each leftover once, by id, or without one as the record it is.
-test('leftovers of the other kind are each kept once: told apart by id, or without one by type, name and time', async () => {
+test('leftovers of the other kind are each kept once: told apart by id, or without one as separate records', async () => {
 	await harness.admin('POST', '/config', { addHandlerId: 'top' });
 	const stored = workflow('wf-unique', ['order.shipped']);
 	const testUrl = harness.webhookUrl(stored, true);
