@@ -44,7 +44,7 @@ const OUT = path.resolve(REPO_ROOT, process.env.BENCH_OUT ?? 'bench');
 const EVENT_TYPE = 'order.shipped';
 const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
 const TYPE_HEADER = 'x-inventory-ops-event-type';
-// The label of the trigger as a new workflow has it (version 1.1): the target every ratio compares.
+// The trigger (its one version, 1.1): the target every ratio compares.
 const OURS = 'Inventory Ops Trigger 1.1';
 const CLOCK_TICKS_PER_SECOND = 100; // Linux USER_HZ
 const log = (text) => process.stdout.write(`[bench:n8n] ${text}\n`);
@@ -236,11 +236,10 @@ async function benchVariant(variant, sandbox) {
 			data: { accessToken: sandbox.demoToken, baseUrl: sandbox.baseUrl, appBaseUrl: sandbox.appBaseUrl },
 		});
 		const ours = await n8n.createWorkflow(triggerWorkflow('bench: Inventory Ops Trigger', credential, [EVENT_TYPE]));
-		const oursAt1 = await n8n.createWorkflow(triggerWorkflow('bench: Inventory Ops Trigger 1', credential, [EVENT_TYPE], { typeVersion: 1 }));
 		const v2 = await n8n.createWorkflow(webhookNodeWorkflow('bench: Webhook 2.1', 2.1, 'bench-webhook-v2'));
 		const v1 = await n8n.createWorkflow(webhookNodeWorkflow('bench: Webhook 1', 1, 'bench-webhook-v1'));
 		const v1WithCredential = await n8n.createWorkflow(webhookNodeWorkflow('bench: Webhook 1 + credential', 1, 'bench-webhook-v1-credential', credential));
-		const workflows = [ours, oursAt1, v2, v1, v1WithCredential];
+		const workflows = [ours, v2, v1, v1WithCredential];
 		for (const workflow of workflows) await n8n.publish(workflow.id);
 		/** The handler the trigger of `workflow` added: the sandbox's record, whose URL holds the trigger's webhookId. */
 		const handlerOf = (workflow) =>
@@ -259,7 +258,6 @@ async function benchVariant(variant, sandbox) {
 		const webhookUrl = (webhookPath) => `${n8n.baseUrl}/webhook/${webhookPath}`;
 		const targets = [
 			{ key: 'ours', workflowId: ours.id, label: OURS, ...(await deliveryTo(ours)), nodeCode: /n8n-nodes-inventory-ops\// },
-			{ key: 'ours-1', workflowId: oursAt1.id, label: 'Inventory Ops Trigger 1', ...(await deliveryTo(oursAt1)), nodeCode: /n8n-nodes-inventory-ops\// },
 			{ key: 'webhook-2.1', workflowId: v2.id, label: 'Webhook node 2.1', url: webhookUrl('bench-webhook-v2'), headers: {}, nodeCode: /nodes\/Webhook\// },
 			{ key: 'webhook-1', workflowId: v1.id, label: 'Webhook node 1', url: webhookUrl('bench-webhook-v1'), headers: {}, nodeCode: /nodes\/Webhook\// },
 			{ key: 'webhook-1-credential', workflowId: v1WithCredential.id, label: 'Webhook node 1 + credential', url: webhookUrl('bench-webhook-v1-credential'), headers: {}, nodeCode: /nodes\/Webhook\// },
@@ -316,7 +314,7 @@ function summarise(run) {
 		// repetitions (one target's own repetitions differed by up to half); the median of those ratios.
 		const paired = (label, ratio) =>
 			median(of(OURS).map((mine) => ratio(mine, of(label).find((theirs) => theirs.rep === mine.rep))));
-		for (const other of [row('Webhook node 2.1'), row('Webhook node 1'), row('Webhook node 1 + credential'), row('Inventory Ops Trigger 1')]) {
+		for (const other of [row('Webhook node 2.1'), row('Webhook node 1'), row('Webhook node 1 + credential')]) {
 			rows.push({
 				inFlight,
 				ours,

@@ -47,7 +47,7 @@ async function prepare(_kind, task) {
 	const secret = harness.staticState(stored.staticData).registrations[url].secret;
 
 	const { nodeTypes } = require('../../test/helpers/engine').createEngine();
-	const triggerType = nodeTypes.getByNameAndVersion('inventoryOpsTrigger', 1);
+	const triggerType = nodeTypes.getByNameAndVersion('inventoryOpsTrigger', 1.1);
 	const description = triggerType.description.webhooks[0];
 	const workflow = new Workflow({
 		id: stored.id,
@@ -57,7 +57,7 @@ async function prepare(_kind, task) {
 				id: 'bench-trigger-node',
 				name: NODE_NAME,
 				type: 'inventoryOpsTrigger',
-				typeVersion: 1,
+				typeVersion: 1.1,
 				position: [0, 0],
 				webhookId: stored.webhookId,
 				parameters: stored.parameters,

@@ -6,7 +6,7 @@ const ACTION_TYPE = 'n8n-nodes-inventory-ops.inventoryOps';
 const TRIGGER_TYPE = 'n8n-nodes-inventory-ops.inventoryOpsTrigger';
 const CREDENTIAL_TYPE = 'inventoryOpsApi';
 const MANUAL_TRIGGER = 'When clicking ‘Execute workflow’';
-// The version the editor gives a new trigger (its defaultVersion).
+// The trigger's one version.
 const TRIGGER_VERSION = 1.1;
 
 /** Any node as the editor saves it; `credential` (optional) is attached as our credential, or as `credentialType`. */
@@ -32,9 +32,9 @@ function actionNode(name, credential, parameters, position = [260, 0], type = AC
 	return node(name, type, parameters, { position, credential });
 }
 
-function triggerNode(name, credential, parameters, position = [0, 0], typeVersion = TRIGGER_VERSION) {
+function triggerNode(name, credential, parameters, position = [0, 0]) {
 	// The editor gives every webhook node a webhookId; the production URL is /webhook/<webhookId>/webhook.
-	return node(name, TRIGGER_TYPE, parameters, { position, credential, typeVersion, webhookId: crypto.randomUUID() });
+	return node(name, TRIGGER_TYPE, parameters, { position, credential, typeVersion: TRIGGER_VERSION, webhookId: crypto.randomUUID() });
 }
 
 function noOp(name, position) {
@@ -58,8 +58,8 @@ function actionWorkflow(name, credential, steps) {
 }
 
 /** Inventory Ops Trigger (for the given event types) -> a No Op, or -> the given action steps. */
-function triggerWorkflow(name, credential, events, { triggerName = 'Inventory Ops Trigger', steps, options = {}, typeVersion } = {}) {
-	const nodes = [triggerNode(triggerName, credential, { events, options }, [0, 0], typeVersion)];
+function triggerWorkflow(name, credential, events, { triggerName = 'Inventory Ops Trigger', steps, options = {} } = {}) {
+	const nodes = [triggerNode(triggerName, credential, { events, options }, [0, 0])];
 	if (steps) {
 		steps.forEach((step, index) => nodes.push(actionNode(step.name, credential, step.parameters, [260 * (index + 1), 0])));
 	} else {
@@ -83,6 +83,7 @@ function errorOf(execution) {
 module.exports = {
 	ACTION_TYPE,
 	TRIGGER_TYPE,
+	TRIGGER_VERSION,
 	CREDENTIAL_TYPE,
 	MANUAL_TRIGGER,
 	node,

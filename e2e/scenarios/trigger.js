@@ -1,8 +1,7 @@
 // The Inventory Ops Trigger's lifecycle as n8n really drives it: publish, unpublish, restart, kill -9, repeated
 // cycles and "listen for test event", counted in the sandbox's handler table after each step.
-const crypto = require('node:crypto');
 
-const { triggerWorkflow } = require('../lib/workflows');
+const { triggerWorkflow, TRIGGER_VERSION } = require('../lib/workflows');
 const { waitFor } = require('../lib/wait');
 
 const TRIGGER = 'Inventory Ops Trigger';
@@ -31,9 +30,9 @@ module.exports = (getContext) => {
 		});
 
 		/** A new trigger workflow (its own webhookId, so its handlers are told apart from every other test's). */
-		const newTriggerWorkflow = async (name, events, typeVersion) => {
+		const newTriggerWorkflow = async (name, events) => {
 			const { n8n, credential } = getContext();
-			const definition = triggerWorkflow(name, credential, events, { triggerName: TRIGGER, typeVersion });
+			const definition = triggerWorkflow(name, credential, events, { triggerName: TRIGGER });
 			const workflow = await n8n.createWorkflow(definition);
 			const triggerNode = workflow.nodes.find((node) => node.name === TRIGGER);
 			expect(triggerNode.webhookId).toBeTruthy();
@@ -81,11 +80,10 @@ module.exports = (getContext) => {
 			expect((await context.handlersOf(triggerNode)).all).toEqual([]);
 		});
 
-		// 1.1 is what the editor adds; 1 is how every trigger was saved before 1.1, and must keep working.
-		test.each([1.1, 1])('a sandbox event starts exactly one execution carrying the event; other types start none (trigger version %s)', async (typeVersion) => {
+		test('a sandbox event starts exactly one execution carrying the event; other types start none', async () => {
 			const context = getContext();
-			const { workflow, triggerNode } = await newTriggerWorkflow(`e2e trigger event ${typeVersion}`, ['order.shipped'], typeVersion);
-			expect(triggerNode.typeVersion).toBe(typeVersion);
+			const { workflow, triggerNode } = await newTriggerWorkflow('e2e trigger event', ['order.shipped']);
+			expect(triggerNode.typeVersion).toBe(TRIGGER_VERSION);
 			await context.publish(workflow, triggerNode, ['order.shipped']);
 
 			const data = { store_id: '1001', order_number: '1000', tracking_number: 'TRK-E2E' };
@@ -105,32 +103,6 @@ module.exports = (getContext) => {
 			expect(await context.waitForExecutions(workflow.id, 1)).toHaveLength(1);
 
 			await context.unpublish(workflow, triggerNode);
-		});
-
-		test('a published trigger at version 1 replaced by a new one at 1.1 (README, Versions): its handlers move to the new one, events arrive there', async () => {
-			const context = getContext();
-			const { n8n } = context;
-			const { workflow, triggerNode: old } = await newTriggerWorkflow('e2e trigger moved to 1.1', ['order.shipped'], 1);
-			await context.publish(workflow, old, ['order.shipped']);
-
-			// A new trigger in the old one's place, as the editor adds it: its own id and webhookId, the same settings.
-			const replacement = { ...old, id: crypto.randomUUID(), webhookId: crypto.randomUUID(), typeVersion: 1.1 };
-			const nodes = workflow.nodes.map((node) => (node.name === TRIGGER ? replacement : node));
-			await n8n.updateWorkflow(workflow.id, { name: workflow.name, nodes, connections: workflow.connections });
-			if (n8n.major >= 2) await n8n.publish(workflow.id);
-			const [handler] = await context.waitForProductionHandlers(replacement, ['order.shipped']);
-			expect(new URL(handler.handler.url).pathname).toBe(`/webhook/${replacement.webhookId}/webhook`);
-			await context.waitForProductionHandlers(old, []);
-			await n8n.waitForPublicationSettled(workflow.id);
-
-			const event = await context.emit('order.shipped', { store_id: '1001', order_number: '1001' });
-			const executions = await context.waitForExecutions(workflow.id, 1);
-			expect(executions.map((execution) => execution.status)).toEqual(['success']);
-			const deliveries = await context.deliveries(event.event_id);
-			expect(deliveries.filter((d) => d.url.includes(replacement.webhookId)).map((d) => d.status)).toEqual([200]);
-			expect(deliveries.filter((d) => d.url.includes(old.webhookId))).toEqual([]);
-
-			await context.unpublish(workflow, replacement);
 		});
 
 		test('a repeated event id starts one execution, with 1 and with 8 deliveries in flight; static data untouched', async () => {

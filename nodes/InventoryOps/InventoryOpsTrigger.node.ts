@@ -1,11 +1,4 @@
-import {
-	NodeConnectionTypes,
-	type IHookFunctions,
-	type INodeType,
-	type INodeTypeDescription,
-	type IWebhookFunctions,
-	type IWebhookResponseData,
-} from 'n8n-workflow';
+import { NodeConnectionTypes, type IHookFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
 import { receiveDelivery } from './trigger/delivery';
 import { testInventoryOpsApiCredential } from './transport';
@@ -18,13 +11,9 @@ export class InventoryOpsTrigger implements INodeType {
 		name: 'inventoryOpsTrigger',
 		icon: { light: 'file:inventoryOps.svg', dark: 'file:inventoryOps.dark.svg' },
 		group: ['trigger'],
-		// 1.1 behaves as 1. n8n reads the Webhook node's old `options.binaryData` through its expression engine for every
-		// delivery to a start node of version 1 (parseRequestBody in its webhook-helpers), whatever its type: on n8n 2.x
-		// an isolate evaluation per delivery. A trigger added at 1.1 skips it; one saved at 1 keeps working as it was.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
-		// n8n opens a documentationUrl starting with http as it is; from the codex file it would append its tracking
-		// query after the #anchor, which then matches no heading.
+		// Not 1: for a start node of version 1 n8n evaluates `options.binaryData` per delivery (webhook-helpers).
+		version: 1.1,
+		// Here, not in the codex file: n8n would append its tracking query after the #anchor.
 		documentationUrl: 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#inventory-ops-trigger',
 		subtitle: triggerSubtitle,
 		description:
@@ -38,24 +27,21 @@ export class InventoryOpsTrigger implements INodeType {
 		triggerPanel,
 	};
 
-	// The credential's Test button runs this (n8n looks it up by the name in credentials[].testedBy).
 	methods = { credentialTest: { inventoryOpsApiTest: testInventoryOpsApiCredential } };
 
 	webhookMethods = {
 		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
+			async checkExists(this: IHookFunctions) {
 				return await recordedHandlersMatchSelection.call(this);
 			},
-			async create(this: IHookFunctions): Promise<boolean> {
+			async create(this: IHookFunctions) {
 				return await registerHandlers.call(this);
 			},
-			async delete(this: IHookFunctions): Promise<boolean> {
+			async delete(this: IHookFunctions) {
 				return await removeHandlers.call(this);
 			},
 		},
 	};
 
-	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await receiveDelivery.call(this);
-	}
+	webhook = receiveDelivery;
 }

@@ -19,7 +19,7 @@ test('no operation value triggers the editor\'s "runs multiple times... Execute 
 
 const { NodeHelpers } = require('n8n-workflow');
 const { InventoryOpsTrigger } = require(path.join(DIST, 'nodes/InventoryOps/InventoryOpsTrigger.node.js'));
-const { unreachableHost, webhookUrlWarning } = require(path.join(DIST, 'nodes/InventoryOps/trigger/webhookUrl.js'));
+const { unreachableUrlWarning } = require(path.join(DIST, 'nodes/InventoryOps/trigger/lifecycle.js'));
 
 const trigger = new InventoryOpsTrigger().description;
 const eventOptions = trigger.properties.find((property) => property.name === 'events').options;
@@ -92,15 +92,14 @@ describe('a webhook URL the service cannot reach', () => {
 		'http://172.20.0.2/webhook/x',
 		'http://[::1]:5678/webhook/x',
 	])('%s: a warning that names the address and WEBHOOK_URL', (url) => {
-		const host = unreachableHost(url);
-		expect(host).toBeDefined();
-		expect(webhookUrlWarning(url, host)).toMatch(/local or private address.*WEBHOOK_URL/);
+		expect(unreachableUrlWarning(url)).toMatch(`points at ${new URL(url).hostname}, a local or private address`);
+		expect(unreachableUrlWarning(url)).toMatch(/WEBHOOK_URL/);
 	});
 
 	test.each(['https://n8n.example.com/webhook/x', 'http://172.32.0.1/webhook/x', 'http://11.0.0.1/webhook/x', 'not a url'])(
 		'%s: no warning',
 		(url) => {
-			expect(unreachableHost(url)).toBeUndefined();
+			expect(unreachableUrlWarning(url)).toBeUndefined();
 		},
 	);
 });
@@ -156,7 +155,7 @@ test('no sticky note of an example covers a node (a node is drawn about 100 px s
 
 test("the trigger's canvas subtitle names the selected events in words, through n8n's own expression engine", () => {
 	const { Workflow } = require('n8n-workflow');
-	const node = { id: '1', name: 'Trigger', type: 'x.inventoryOpsTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+	const node = { id: '1', name: 'Trigger', type: 'x.inventoryOpsTrigger', typeVersion: 1.1, position: [0, 0], parameters: {} };
 	const nodeTypes = { getByNameAndVersion: () => new InventoryOpsTrigger(), getByName: () => new InventoryOpsTrigger(), getKnownTypes: () => ({}) };
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
 	const subtitleFor = (events) => {

@@ -51,8 +51,7 @@ describe.each(examples)('%s', (file, workflow) => {
 		expect(urls.filter((url) => !url.startsWith('http://127.0.0.1:5680/') && !url.startsWith('https://example.com/'))).toEqual([]);
 	});
 
-	// An imported example should be what the editor would add today: a trigger saved at version 1 still works, but
-	// costs n8n an expression evaluation per delivery (see InventoryOpsTrigger.node.ts).
+	// An imported example is what the editor would add today (n8n would load no trigger at another version).
 	test('Inventory Ops nodes are at the version the editor gives a new node', () => {
 		for (const node of ours) {
 			const { version, defaultVersion } = OUR_TYPES[node.type];

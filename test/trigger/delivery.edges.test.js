@@ -160,7 +160,7 @@ test('entries that are not objects take the type from the handler header, each k
 	]);
 });
 
-// repeats.ts: each registration remembers its last 1000 event ids; the oldest is forgotten first.
+// delivery.ts, repeated event ids: each registration remembers its last 1000 event ids; the oldest is forgotten first.
 test('the 1001st event id pushes the oldest out: it starts a run again, the newest is still a repeat', async () => {
 	const post = await publishedPoster('wf-recent', ['order.shipped']);
 	const ids = Array.from({ length: 1001 }, (_, index) => `e${index}`);

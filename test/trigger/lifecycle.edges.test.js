@@ -48,7 +48,7 @@ test('no event type selected: the activation is refused, naming Events, and noth
 	expect(await harness.handlers()).toHaveLength(0);
 });
 
-// selection.ts: a custom type that is not an event type fails the activation, naming it, before any call
+// lifecycle.ts, the selection: a custom type that is not an event type fails the activation, naming it, before any call
 test('custom event types: an invalid one is named and nothing is added; commas and new lines both separate', async () => {
 	const refused = workflow('wf-custom-bad', [], { customEventTypes: 'order.created, order shipped\nitem..x' });
 	const error = await failure(harness.activate(refused));
@@ -99,7 +99,7 @@ test('deactivation also removes the handlers an earlier failed removal left reco
 	const productionLeftover = await add('item.updated', url);
 	const testLeftover = await add('item.inventory', harness.webhookUrl(stored, true));
 	// As an earlier activation whose removals failed leaves them in the static data (trigger/state.ts).
-	const record = (id, type, kind) => ({ type, id, name: `left ${type}`, url, kind, addedAt: '2026-01-01T00:00:00.000Z' });
+	const record = (id, type, kind) => ({ type, id, name: `left ${type}`, url, kind });
 	stored.staticData[STATIC_KEY].inventoryOpsTrigger.leftovers = [
 		record(productionLeftover, 'item.updated', 'production'),
 		record(testLeftover, 'item.inventory', 'test'),
@@ -171,7 +171,7 @@ test('a re-registration over a handler without an id: the log names it as left b
 	harness.warnings.length = 0;
 	await harness.createOnly(stored);
 	const url = harness.webhookUrl(stored, false);
-	const notice = `The Inventory Ops service did not return an id for the webhook handler "n8n: Edges wf-no-id (workflow wf-no-id) - order.shipped" (event type order.shipped, URL ${url}), so this trigger cannot remove it when the workflow is deactivated. Remove it in Inventory Ops yourself once it is no longer needed. Its deliveries are refused after a deactivation, because every activation uses a new secret.`;
+	const notice = `The Inventory Ops service did not return an id for the webhook handler "n8n: Edges wf-no-id (workflow wf-no-id) - order.shipped" (event type order.shipped, URL ${url}), so this trigger cannot remove it when the workflow is deactivated: remove it in Inventory Ops yourself.`;
 	// First the harness's local webhook URL, which a hosted service could not reach (test/trigger/trigger.units.test.js).
 	const local = `The webhook URL n8n gives this trigger, ${url}, points at ${new URL(url).hostname}, a local or private address:`;
 	expect(harness.warnings).toEqual([expect.stringMatching(new RegExp(`^${local.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`)), notice, notice]);

@@ -242,7 +242,7 @@ test('a test registration or a test leftover in the static data does not make a 
 	for (const [index, addOther] of [
 		(record, testUrl) => (record.registrations[testUrl] = { url: testUrl, kind: 'test', secret: 's', handlers: [] }),
 		(record, testUrl) =>
-			record.leftovers.push({ type: 'order.shipped', url: testUrl, id: 'test-left', name: 'l', kind: 'test', addedAt: '' }),
+			record.leftovers.push({ type: 'order.shipped', url: testUrl, id: 'test-left', name: 'l', kind: 'test' }),
 	].entries()) {
 		await harness.admin('POST', '/reset');
 		const stored = workflow(`wf-kinds-${index}`, ['order.shipped']);
@@ -257,8 +257,8 @@ test('a test registration or a test leftover in the static data does not make a 
 	}
 });
 
-// keepUnremoved -> uniqueById: `record.id ?? `${record.type} ${record.name} ${record.addedAt}``
-test('leftovers of the other kind are each kept once: told apart by id, or without one by type, name and time', async () => {
+// keepUnremoved: each leftover once, by id, or without one as the record it is.
+test('leftovers of the other kind are each kept once: told apart by id, or without one as separate records', async () => {
 	await harness.admin('POST', '/config', { addHandlerId: 'top' });
 	const stored = workflow('wf-unique', ['order.shipped']);
 	const testUrl = harness.webhookUrl(stored, true);
@@ -266,7 +266,7 @@ test('leftovers of the other kind are each kept once: told apart by id, or witho
 	const first = await add('left');
 	const second = await add('left');
 	// As an older version may have left them: two with ids that differ only there, two without an id.
-	const leftover = (fields) => ({ type: 'order.shipped', url: testUrl, name: 'left', kind: 'test', addedAt: '2026-01-01T00:00:00.000Z', ...fields });
+	const leftover = (fields) => ({ type: 'order.shipped', url: testUrl, name: 'left', kind: 'test', ...fields });
 	const leftovers = [leftover({ id: first }), leftover({ id: second }), leftover({ name: 'left x' }), leftover({ name: 'left y' })];
 	stored.staticData = { [STATIC_KEY]: { inventoryOpsTrigger: { registrations: {}, leftovers } } };
 

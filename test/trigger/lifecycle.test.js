@@ -485,7 +485,7 @@ test('add_handler answering without _id: activation works, the handler is report
 	const afterDeactivate = (await harness.handlers()).length;
 	expect(afterDeactivate).toBe(1);
 	// Told again when it is left behind; not kept in static data, since nothing could ever remove it.
-	expect(harness.warnings.slice(warningsBefore).join('\n')).toContain('Remove it in Inventory Ops yourself');
+	expect(harness.warnings.slice(warningsBefore).join('\n')).toContain('remove it in Inventory Ops yourself');
 	expect(harness.staticState(stored.staticData)).toEqual({ registrations: {}, leftovers: [] });
 
 	// Reactivated, the service now holds the old handler too; it still carries the old secret, so one run per event.

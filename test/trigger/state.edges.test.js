@@ -39,7 +39,7 @@ test('damaged handler records are skipped; the readable ones are removed on deac
 					'not a record',
 					null,
 					handler({ id: '' }),
-					handler({ id: 'good-2', name: 7, addedAt: 3 }),
+					handler({ id: 'good-2', name: 7 }),
 				],
 			},
 			'https://elsewhere.example/hook': 'not a registration',
@@ -52,7 +52,7 @@ test('damaged handler records are skipped; the readable ones are removed on deac
 	// What stays: the test kind's leftover, as it was read (the unreadable registration is dropped).
 	expect(harness.staticState(stored.staticData)).toEqual({
 		registrations: {},
-		leftovers: [{ type: 'order.shipped', id: 'left-test', name: 'h', url, kind: 'test', addedAt: '' }],
+		leftovers: [{ type: 'order.shipped', id: 'left-test', name: 'h', url, kind: 'test' }],
 	});
 });
 
@@ -80,7 +80,7 @@ test('a registration without its secret is not "already registered": activation 
 			[url]: {
 				kind: 'production',
 				secret: 17,
-				handlers: [{ type: 'order.shipped', url, id: 'old-1', name: 'h', kind: 'production', addedAt: '' }],
+				handlers: [{ type: 'order.shipped', url, id: 'old-1', name: 'h', kind: 'production' }],
 			},
 		},
 		leftovers: [],
@@ -100,7 +100,6 @@ test('handlers that cannot be removed are kept for the next activation, the newe
 		id: `gone-${String(index).padStart(3, '0')}`,
 		name: `left ${index}`,
 		kind: 'production',
-		addedAt: '',
 	}));
 	stored.staticData[STATIC_KEY].inventoryOpsTrigger = {
 		registrations: { [url]: { kind: 'production', secret: 's', handlers: [] } },
@@ -119,7 +118,7 @@ test('handlers that cannot be removed are kept for the next activation, the newe
 test('checkExists says "not registered" while another record of its kind, or a leftover of its kind, remains', async () => {
 	for (const [index, extra] of [
 		{ registrations: { 'https://old.example/hook': { kind: 'production', secret: 's', handlers: [] } } },
-		{ leftovers: [{ type: 'item.updated', url: 'https://old.example/hook', id: 'left-x', name: 'l', kind: 'production', addedAt: '' }] },
+		{ leftovers: [{ type: 'item.updated', url: 'https://old.example/hook', id: 'left-x', name: 'l', kind: 'production' }] },
 	].entries()) {
 		await harness.admin('POST', '/reset');
 		const stored = storedWith(`wf-exists-${index}`, {});
@@ -138,7 +137,7 @@ test('checkExists says "not registered" while another record of its kind, or a l
 test('a leftover of the test kind is neither removed nor dropped by a published activation', async () => {
 	const stored = storedWith('wf-test-leftover', {});
 	const url = harness.webhookUrl(stored, true);
-	const leftover = { type: 'order.shipped', url, id: 'test-left', name: 'l', kind: 'test', addedAt: '' };
+	const leftover = { type: 'order.shipped', url, id: 'test-left', name: 'l', kind: 'test' };
 	stored.staticData[STATIC_KEY].inventoryOpsTrigger = { registrations: {}, leftovers: [leftover, { ...leftover }] };
 	await harness.activate(stored);
 	expect(await removedIds()).toEqual([]);

@@ -6,7 +6,8 @@ const { matchesEventType, parseCustomEventTypes, combineEventTypes, EVENT_TYPE_O
 	path.join(DIST, 'shared/events.js'),
 );
 const { findHandlerId } = require(path.join(DIST, 'transport/answers.js'));
-const { secretMatches, createSecret } = require(path.join(DIST, 'trigger/secret.js'));
+const { secretMatches } = require(path.join(DIST, 'trigger/delivery.js'));
+const createSecret = () => require('node:crypto').randomBytes(32).toString('hex');
 
 describe('matchesEventType', () => {
 	test.each([
@@ -74,11 +75,6 @@ describe('findHandlerId', () => {
 describe('secretMatches', () => {
 	const secret = createSecret();
 
-	test('a fresh secret is 32 random bytes in hex', () => {
-		expect(secret).toMatch(/^[0-9a-f]{64}$/);
-		expect(createSecret()).not.toBe(secret);
-	});
-
 	test.each([
 		['the same secret', secret, true],
 		['another secret', createSecret(), false],
@@ -94,16 +90,17 @@ describe('secretMatches', () => {
 
 	test('fails closed when no secret is stored', () => {
 		expect(secretMatches('', '')).toBe(false);
-		expect(secretMatches(undefined, undefined)).toBe(false);
-		expect(secretMatches(undefined, 'anything')).toBe(false);
+		expect(secretMatches('', undefined)).toBe(false);
+		expect(secretMatches('', 'anything')).toBe(false);
 	});
 });
 
 describe('repeated deliveries are remembered per registration, within bounds', () => {
-	const { isRepeatedDelivery, registrationKey } = require(path.join(DIST, 'trigger/repeats.js'));
+	const { isRepeatedDelivery } = require(path.join(DIST, 'trigger/delivery.js'));
+	const registration = (url, secret) => ({ url, secret });
 
 	test('500 registrations are remembered; the 501st makes the oldest forget its ids', () => {
-		const key = (n) => registrationKey(`https://n8n.example/webhook/units-${n}`, `${String(n).padStart(16, '0')}ffff`);
+		const key = (n) => registration(`https://n8n.example/webhook/units-${n}`, `${String(n).padStart(16, '0')}ffff`);
 		expect(isRepeatedDelivery(key(0), 'event-1')).toBe(false);
 		expect(isRepeatedDelivery(key(0), 'event-1')).toBe(true);
 		for (let n = 1; n < 500; n++) isRepeatedDelivery(key(n), 'event-1');
@@ -114,7 +111,7 @@ describe('repeated deliveries are remembered per registration, within bounds', (
 	});
 
 	test('a registration remembers its last 1,000 event ids', () => {
-		const key = registrationKey('https://n8n.example/webhook/units-ids', 'abcdef0123456789ffff');
+		const key = registration('https://n8n.example/webhook/units-ids', 'abcdef0123456789ffff');
 		for (let n = 0; n < 1000; n++) isRepeatedDelivery(key, `id-${n}`);
 		expect(isRepeatedDelivery(key, 'id-0')).toBe(true);
 		isRepeatedDelivery(key, 'id-1000');
@@ -133,7 +130,7 @@ test('a handler without an id is described as such', () => {
 });
 
 describe('the webhook URL check: a warning for addresses a hosted service cannot reach', () => {
-	const { unreachableHost, webhookUrlWarning } = require(path.join(DIST, 'trigger/webhookUrl.js'));
+	const { unreachableUrlWarning } = require(path.join(DIST, 'trigger/lifecycle.js'));
 
 	test.each([
 		['http://localhost:5678/webhook/x', 'localhost'],
@@ -148,39 +145,42 @@ describe('the webhook URL check: a warning for addresses a hosted service cannot
 		['http://100.64.0.1/webhook/x', undefined],
 		['not a url', undefined],
 	])('%s -> %p', (url, expected) => {
-		expect(unreachableHost(url)).toBe(expected);
+		expect(unreachableUrlWarning(url)?.match(/points at (\S+), a local/)[1]).toBe(expected);
 	});
 
 	test('the warning names the URL and the host, and says what to set and when it is fine', () => {
-		expect(webhookUrlWarning('http://localhost:5678/webhook/x', 'localhost')).toBe(
-			"The webhook URL n8n gives this trigger, http://localhost:5678/webhook/x, points at localhost, a local or private address: a hosted Inventory Ops service cannot deliver events there, so no event would arrive. Set n8n's WEBHOOK_URL environment variable to the public address of this n8n (e.g. https://n8n.example.com/) and restart n8n. Against a service on this machine or network (like the local sandbox), this is fine.",
+		expect(unreachableUrlWarning('http://localhost:5678/webhook/x')).toBe(
+			"The webhook URL n8n gives this trigger, http://localhost:5678/webhook/x, points at localhost, a local or private address: a hosted Inventory Ops cannot deliver there. Set n8n's WEBHOOK_URL to its public address and restart n8n (fine for a service on this network, like the sandbox).",
 		);
 	});
 });
 
-describe('static data an older version (or a hand edit) wrote is read field by field', () => {
+describe('static data (restored, copied or edited by hand) is read field by field', () => {
 	const { readState, readRegistration } = require(path.join(DIST, 'trigger/state.js'));
 	const url = 'https://n8n.example.com/webhook/abc/webhook';
-	const handler = { type: 'order.shipped', url, id: 'h1', name: 'n', kind: 'production', addedAt: '2026-11-24T00:00:00.000Z' };
+	const handler = { type: 'order.shipped', url, id: 'h1', name: 'n', kind: 'production' };
 	const stored = (registration, leftovers = []) => ({
 		inventoryOpsTrigger: { registrations: { [url]: registration }, leftovers },
 	});
 
 	test('handler fields of the wrong type become absent or empty; handlers without a type or URL are dropped', () => {
 		const state = readState(
-			stored({ kind: 'production', secret: 's', handlers: [{ ...handler, id: 5, name: 7, addedAt: 3 }, { url }, 'x'] }, [
+			stored({ kind: 'production', secret: 's', handlers: [{ ...handler, id: 5, name: 7 }, { url }, 'x'] }, [
 				{ ...handler, id: '', kind: 'test' },
 			]),
 		);
-		expect(state.registrations[url].handlers).toEqual([{ type: 'order.shipped', url, id: undefined, name: '', kind: 'production', addedAt: '' }]);
+		expect(state.registrations[url].handlers).toEqual([{ type: 'order.shipped', url, id: undefined, name: '', kind: 'production' }]);
 		expect(state.leftovers).toEqual([{ ...handler, id: undefined, kind: 'test' }]);
 	});
 
-	test('delivery options are kept only when both are booleans', () => {
-		const options = (delivery) => readState(stored({ secret: 's', handlers: [], delivery })).registrations[url].delivery;
-		expect(options({ ignoreRepeats: true, includeHeaders: false })).toEqual({ ignoreRepeats: true, includeHeaders: false });
-		expect(options({ ignoreRepeats: 'yes', includeHeaders: false })).toBeUndefined();
-		expect(options({ ignoreRepeats: true, includeHeaders: 1 })).toBeUndefined();
+	test('the kept Options: only false turns repeats off and only true turns headers on; missing means the defaults', () => {
+		const options = (fields) => {
+			const { ignoreRepeats, includeHeaders } = readState(stored({ secret: 's', handlers: [], ...fields })).registrations[url];
+			return { ignoreRepeats, includeHeaders };
+		};
+		expect(options({ ignoreRepeats: false, includeHeaders: true })).toEqual({ ignoreRepeats: false, includeHeaders: true });
+		expect(options({ ignoreRepeats: 'no', includeHeaders: 1 })).toEqual({ ignoreRepeats: true, includeHeaders: false });
+		expect(options({})).toEqual({ ignoreRepeats: true, includeHeaders: false });
 	});
 
 	test('readRegistration: the registration at that URL, or nothing when the record or the URL is missing', () => {

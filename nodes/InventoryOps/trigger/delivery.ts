@@ -1,83 +1,133 @@
+import { timingSafeEqual } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { matchesAnyEventType } from '../shared/events';
+import { isPlainObject } from '../shared/objects';
 import { unremovableNotice } from './removal';
-import { SECRET_HEADER, secretMatches } from './secret';
-import { isRepeatedDelivery, registrationKey } from './repeats';
-import { readDeliveryOptions } from './selection';
 import { readRegistration, readState, type Registration } from './state';
-import { EVENT_TYPE_HEADER, readDeliveredEvents } from './eventBody';
 
-function reply(this: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
-	this.getResponseObject().status(status).json(body);
+// The service signs nothing: the secret header it sends verbatim is the proof of origin (docs/service-interface.md).
+export const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
+export const EVENT_TYPE_HEADER = 'x-inventory-ops-event-type';
+
+export function secretMatches(expected: string, received: unknown): boolean {
+	if (expected === '' || typeof received !== 'string') return false;
+	const expectedBytes = Buffer.from(expected);
+	const receivedBytes = Buffer.from(received);
+	return receivedBytes.length === expectedBytes.length && timingSafeEqual(expectedBytes, receivedBytes);
+}
+
+const RECENT_EVENT_IDS = 1000;
+const REMEMBERED_REGISTRATIONS = 500;
+
+// In memory: n8n 1.x lets concurrent deliveries overwrite each other's static data, 2.x saves none.
+const seenEventIds = new Map<string, Set<string>>();
+
+export function isRepeatedDelivery({ url, secret }: Registration, eventId: string): boolean {
+	// 64 bits of the secret tell activations apart without standing in for it.
+	const key = `${url}\n${secret.slice(0, 16)}`;
+	let seen = seenEventIds.get(key);
+	if (seen === undefined) {
+		seen = new Set();
+		seenEventIds.set(key, seen);
+		if (seenEventIds.size > REMEMBERED_REGISTRATIONS) seenEventIds.delete(seenEventIds.keys().next().value as string);
+	}
+	if (seen.has(eventId)) return true;
+	seen.add(eventId);
+	if (seen.size > RECENT_EVENT_IDS) seen.delete(seen.values().next().value as string);
+	return false;
+}
+
+// docs/service-interface.md shows no delivery body: read an event, an envelope with other names, an array, or a record.
+const TYPE_KEYS = ['type', 'event_type', 'eventType', 'event', 'topic'];
+const ID_KEYS = ['event_id', 'eventId', 'delivery_id', 'deliveryId', 'id'];
+const TIME_KEYS = ['created_at', 'createdAt', 'occurred_at', 'occurredAt', 'timestamp'];
+const DATA_KEYS = ['data', 'payload', 'object'];
+
+type DeliveredEvent = { id?: string; type: string; createdAt?: string; data: unknown; raw?: unknown };
+
+function firstText(object: Record<string, unknown>, keys: string[]): string | undefined {
+	for (const key of keys) {
+		const value = object[key];
+		if (typeof value === 'string' && value.trim() !== '') return value;
+		if (key !== 'type' && Number.isFinite(value)) return String(value);
+	}
+	return undefined;
+}
+
+function readEvent(body: unknown, registeredType: string | undefined): DeliveredEvent | undefined {
+	const type = isPlainObject(body) ? firstText(body, TYPE_KEYS) : undefined;
+	if (!isPlainObject(body) || type === undefined) {
+		// A bare record: its `id` is the record's, not the event's.
+		return registeredType === undefined ? undefined : { type: registeredType, data: body, raw: body };
+	}
+	const dataKey = DATA_KEYS.find((key) => body[key] !== undefined);
+	return {
+		id: firstText(body, ID_KEYS),
+		type,
+		createdAt: firstText(body, TIME_KEYS),
+		...(dataKey === undefined ? { data: {}, raw: body } : { data: body[dataKey] ?? {} }),
+	};
+}
+
+export function readDeliveredEvents(body: unknown, registeredType?: string): DeliveredEvent[] | undefined {
+	let parsed = body;
+	if (typeof body === 'string') {
+		try {
+			parsed = JSON.parse(body);
+		} catch {
+			return undefined;
+		}
+	}
+	if (parsed === undefined || parsed === null) return undefined;
+	const events = (Array.isArray(parsed) ? parsed : [parsed]).map((candidate) => readEvent(candidate, registeredType));
+	return events.every((event): event is DeliveredEvent => event !== undefined) ? events : undefined;
+}
+
+function refuse(this: IWebhookFunctions, status: number, error: string): IWebhookResponseData {
+	this.getResponseObject().status(status).json({ error });
 	return { noWebhookResponse: true };
 }
 
-/**
- * The registration of the URL this request arrived on: the test URL while listening for a test event, the
- * production URL otherwise. getWebhookResourceUrl names the served URL; n8n versions without it only give the
- * production URL, so there a test request (manual mode) is matched with the one test registration.
- */
+// n8n 1.x names only the production URL, hence the one test registration.
 function findRegistration(this: IWebhookFunctions, staticData: IDataObject): Registration | undefined {
-	if (typeof this.getWebhookResourceUrl === 'function') {
-		const url = this.getWebhookResourceUrl('default');
-		return url === undefined ? undefined : readRegistration(staticData, url);
+	const served = typeof this.getWebhookResourceUrl === 'function';
+	if (served || this.getMode() !== 'manual') {
+		const url = served ? this.getWebhookResourceUrl('default') : this.getNodeWebhookUrl('default');
+		return readRegistration(staticData, url ?? '');
 	}
-	if (this.getMode() !== 'manual') {
-		const url = this.getNodeWebhookUrl('default');
-		return url === undefined ? undefined : readRegistration(staticData, url);
-	}
-	const state = readState(staticData);
-	const testRegistrations = Object.values(state.registrations).filter((registration) => registration.kind === 'test');
-	return testRegistrations.length === 1 ? testRegistrations[0] : undefined;
+	const tests = Object.values(readState(staticData).registrations).filter((registration) => registration.kind === 'test');
+	return tests.length === 1 ? tests[0] : undefined;
 }
 
-function headersWithoutSecret(headers: IDataObject): IDataObject {
-	return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== SECRET_HEADER));
-}
-
-/**
- * Checks one delivery and turns it into one item. Nothing runs unless the secret header matches the secret stored
- * for the URL it arrived on: a missing or wrong secret, or no stored secret at all, gets 401.
- */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const registration = findRegistration.call(this, this.getWorkflowStaticData('node'));
 	const headers = this.getHeaderData() as IDataObject;
 	if (registration === undefined || !secretMatches(registration.secret, headers[SECRET_HEADER])) {
-		return reply.call(this, 401, { error: 'Missing or invalid webhook secret' });
+		return refuse.call(this, 401, 'Missing or invalid webhook secret');
 	}
 
-	// An empty header names no type (HTTP strips the spaces around a value): the same as none, not a type ''.
+	// An empty header names no type.
 	const typeHeader = headers[EVENT_TYPE_HEADER];
-	const registeredType = typeof typeHeader === 'string' && typeHeader !== '' ? typeHeader : undefined;
-	const events = readDeliveredEvents(this.getBodyData(), registeredType);
+	const events = readDeliveredEvents(this.getBodyData(), typeof typeHeader === 'string' && typeHeader !== '' ? typeHeader : undefined);
 	if (events === undefined) {
-		return reply.call(this, 400, {
-			error: 'The body is not an Inventory Ops event: expected JSON (an event, an array of events, or a record)',
-		});
+		return refuse.call(this, 400, 'The body is not an Inventory Ops event: expected JSON (an event, an array of events, or a record)');
 	}
 
-	// The types the handlers were registered for and the Options kept at activation are the published version's:
-	// no parameter read (a registration from before the Options were kept reads them).
 	const registeredTypes = registration.handlers.map((record) => record.type);
-	const options = registration.delivery ?? readDeliveryOptions.call(this);
-	// The handlers the service gave no id for: the user has to remove them by hand later.
+	const { ignoreRepeats, includeHeaders } = registration;
 	const warnings = registration.handlers.filter((record) => record.id === undefined).map(unremovableNotice);
 	const receivedAt = new Date().toISOString();
 	const ignored: string[] = [];
 	const items: IDataObject[] = [];
-	let repeatsKey: string | undefined;
 	for (const event of events) {
 		if (!matchesAnyEventType(registeredTypes, event.type)) {
 			ignored.push(`event type ${event.type} is not selected`);
 			continue;
 		}
-		if (options.ignoreRepeats && event.id !== undefined) {
-			repeatsKey ??= registrationKey(registration.url, registration.secret);
-			if (isRepeatedDelivery(repeatsKey, event.id)) {
-				ignored.push(`event ${event.id} was already received`);
-				continue;
-			}
+		if (ignoreRepeats && event.id !== undefined && isRepeatedDelivery(registration, event.id)) {
+			ignored.push(`event ${event.id} was already received`);
+			continue;
 		}
 		const json: IDataObject = {
 			eventId: event.id ?? null,
@@ -87,7 +137,9 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			data: event.data as IDataObject,
 		};
 		if (event.raw !== undefined) json.rawBody = event.raw as IDataObject;
-		if (options.includeHeaders) json.headers = headersWithoutSecret(headers);
+		if (includeHeaders) {
+			json.headers = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== SECRET_HEADER));
+		}
 		if (warnings.length > 0) json.warnings = warnings;
 		items.push(json);
 	}

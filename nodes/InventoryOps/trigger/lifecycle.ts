@@ -1,7 +1,15 @@
-import { NodeOperationError, type IHookFunctions } from 'n8n-workflow';
+import { randomBytes } from 'crypto';
+import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
 import { addHandlerBody, findHandlerId, inventoryOpsApiRequest } from '../transport';
-import { isWildcardPattern } from '../shared/events';
+import {
+	combineEventTypes,
+	EVENT_TYPE_FORMAT_HINT,
+	isEventTypeFormat,
+	isWildcardPattern,
+	parseCustomEventTypes,
+	withoutCoveredTypes,
+} from '../shared/events';
 import {
 	describeHandler,
 	logContext,
@@ -10,109 +18,108 @@ import {
 	unremovedReport,
 	type RemovalFailure,
 } from './removal';
-import { EVENT_TYPE_HEADER } from './eventBody';
-import { createSecret, SECRET_HEADER } from './secret';
-import { readDeliveryOptions, readSelectedEventTypes } from './selection';
-import { unreachableHost, webhookUrlWarning } from './webhookUrl';
+import { EVENT_TYPE_HEADER, SECRET_HEADER } from './delivery';
 import { readState, writeState, type HandlerRecord, type RegistrationKind, type TriggerState } from './state';
 
-function currentWebhookUrl(this: IHookFunctions): string {
-	const url = this.getNodeWebhookUrl('default');
-	if (!url) throw new NodeOperationError(this.getNode(), 'n8n gave this trigger no webhook URL');
-	return url;
+// n8n builds the webhook URL from WEBHOOK_URL, or from its local address: right for the sandbox, not for a hosted service.
+const PRIVATE_HOST =
+	/^(127|10|192\.168|172\.(1[6-9]|2\d|3[01])|169\.254)\.|^0\.0\.0\.0$|(^|\.)localhost$|^\[(::1?\]|f[cd][0-9a-f]{2}:|fe80:)/i;
+
+export function unreachableUrlWarning(url: string): string | undefined {
+	const host = URL.canParse(url) ? new URL(url).hostname : '';
+	if (!PRIVATE_HOST.test(host)) return undefined;
+	return `The webhook URL n8n gives this trigger, ${url}, points at ${host}, a local or private address: a hosted Inventory Ops cannot deliver there. Set n8n's WEBHOOK_URL to its public address and restart n8n (fine for a service on this network, like the sandbox).`;
 }
 
-/** n8n activates a test registration ("listen for test event") in manual mode, a published workflow otherwise. */
-function activationKind(this: IHookFunctions): RegistrationKind {
-	return this.getMode() === 'manual' ? 'test' : 'production';
-}
+const EVENT_LISTS = {
+	events: { label: 'Events', hint: '' },
+	customEventTypes: { label: 'Custom Event Types', hint: ' Separate several types with commas.' },
+};
 
-function handlerName(this: IHookFunctions, type: string, kind: RegistrationKind): string {
-	const { id, name } = this.getWorkflow();
-	return `n8n: ${name ?? 'workflow'} (workflow ${id ?? '?'}) - ${type}${kind === 'test' ? ' [test]' : ''}`;
-}
-
-/**
- * Takes out of the state everything of this kind that an earlier activation left: its registrations (at any
- * URL, since the URL may have changed since) and the handlers whose removal failed before.
- */
-function takeStaleHandlers(state: TriggerState, kind: RegistrationKind): HandlerRecord[] {
-	let stale: HandlerRecord[] = [];
-	for (const [url, registration] of Object.entries(state.registrations)) {
-		if (registration.kind !== kind) continue;
-		stale = stale.concat(registration.handlers);
-		delete state.registrations[url];
+/** Picked (a list), typed (a text) or from an expression (either, or a list of both). */
+function readEventList(this: IHookFunctions, field: keyof typeof EVENT_LISTS): string[] {
+	const { label, hint } = EVENT_LISTS[field];
+	const value = this.getNodeParameter(field, '') as unknown;
+	const entries = (Array.isArray(value) ? value : [value]).filter((entry) => entry !== null && entry !== undefined);
+	const types = parseCustomEventTypes(entries);
+	const invalid = [
+		...entries.filter((entry) => typeof entry !== 'string').map((entry) => JSON.stringify(entry)),
+		...types.filter((type) => !isEventTypeFormat(type)).map((type) => `"${type}"`),
+	];
+	if (invalid.length > 0) {
+		const verdict = invalid.length > 1 ? 'are not event types' : 'is not an event type';
+		throw new NodeOperationError(this.getNode(), `${label}: ${invalid.join(', ')} ${verdict}`, {
+			description: `${EVENT_TYPE_FORMAT_HINT}${hint}`,
+		});
 	}
-	stale = stale.concat(state.leftovers.filter((record) => record.kind === kind));
-	state.leftovers = state.leftovers.filter((record) => record.kind !== kind);
-	return stale;
+	return types;
 }
 
-/**
- * Records what could not be removed, so that the next activation tries again. Handlers without an id are not kept:
- * nothing could ever remove them; the user is told about them in the log (and in every event while active).
- */
+function selectedEventTypes(this: IHookFunctions): string[] {
+	return withoutCoveredTypes(combineEventTypes(readEventList.call(this, 'events'), readEventList.call(this, 'customEventTypes')));
+}
+
+function takeLeftovers(state: TriggerState, kind: RegistrationKind): HandlerRecord[] {
+	const taken = state.leftovers.filter((record) => record.kind === kind);
+	state.leftovers = state.leftovers.filter((record) => record.kind !== kind);
+	return taken;
+}
+
+/** At any URL: it may have changed. */
+function takeStaleHandlers(state: TriggerState, kind: RegistrationKind): HandlerRecord[] {
+	const stale = Object.values(state.registrations).filter((registration) => registration.kind === kind);
+	for (const { url } of stale) delete state.registrations[url];
+	return [...stale.flatMap((registration) => registration.handlers), ...takeLeftovers(state, kind)];
+}
+
+/** Each handler once: by id, or (without one, only read from static data) as a record. */
 function keepUnremoved(state: TriggerState, failures: RemovalFailure[]): void {
-	const seen = new Set<string>();
+	const seen = new Set<unknown>();
 	state.leftovers = [...state.leftovers, ...failures.map(({ record }) => record)].filter((record) => {
-		const key = record.id ?? `${record.type} ${record.name} ${record.addedAt}`;
+		const key = record.id ?? record;
 		return !seen.has(key) && Boolean(seen.add(key));
 	});
 }
 
-/**
- * All in the message, which 2.x's toast and n8n's activation-error record show; n8n 1.x's toast would show a
- * NodeApiError's description instead (workflow.service.js). Set after construction, which would replace a message
- * containing e.g. "EPERM" with a generic text.
- */
-function userError(this: IHookFunctions, cause: unknown, message: string): NodeOperationError {
-	const error = new NodeOperationError(this.getNode(), cause instanceof Error ? cause : String(cause));
-	error.message = message;
-	return error;
+// All in the message (2.x's toast); set after construction, which would replace e.g. "EPERM" with a generic text.
+function activationError(this: IHookFunctions, cause: unknown, message: string): NodeOperationError {
+	return Object.assign(new NodeOperationError(this.getNode(), cause instanceof Error ? cause : String(cause)), { message });
 }
 
-/**
- * checkExists: true only when our records (static data, not the service: it is not asked) hold one handler per
- * selected type for this URL from an activation of ours.
- */
+function warnUnremovable(this: IHookFunctions, records: HandlerRecord[]): void {
+	for (const record of records.filter((handler) => handler.id === undefined)) {
+		this.logger.warn(unremovableNotice(record), logContext.call(this));
+	}
+}
+
+/** checkExists, from our records: the service is not asked. */
 export async function recordedHandlersMatchSelection(this: IHookFunctions): Promise<boolean> {
-	const url = currentWebhookUrl.call(this);
+	const url = this.getNodeWebhookUrl('default') as string;
 	const state = readState(this.getWorkflowStaticData('node'));
 	const registration = state.registrations[url];
-	if (registration === undefined || registration.secret === '') return false;
-	const kind = registration.kind;
-	const otherRegistrations = Object.values(state.registrations).filter(
-		(other) => other.kind === kind && other.url !== url,
-	);
-	if (otherRegistrations.length > 0 || state.leftovers.some((record) => record.kind === kind)) return false;
-	const selected = readSelectedEventTypes.call(this);
+	if (!registration?.secret) return false;
+	const stale = [...Object.values(state.registrations).filter((other) => other.url !== url), ...state.leftovers];
+	if (stale.some(({ kind }) => kind === registration.kind)) return false;
+	const selected = selectedEventTypes.call(this);
 	const held = new Set(registration.handlers.map((record) => record.type));
 	return held.size === selected.length && selected.every((type) => held.has(type));
 }
 
-async function addHandler(
-	this: IHookFunctions,
-	type: string,
-	url: string,
-	secret: string,
-	kind: RegistrationKind,
-): Promise<HandlerRecord> {
-	const name = handlerName.call(this, type, kind);
-	const body = addHandlerBody({ type, name, url, method: 'POST', headers: { [SECRET_HEADER]: secret, [EVENT_TYPE_HEADER]: type } });
-	const answer = await inventoryOpsApiRequest.call(this, 'webhookAddHandler', body);
-	return { type, id: findHandlerId(answer), name, url, kind, addedAt: new Date().toISOString() };
+async function addHandler(this: IHookFunctions, type: string, url: string, secret: string, kind: RegistrationKind): Promise<HandlerRecord> {
+	const { id, name: workflowName } = this.getWorkflow();
+	const name = `n8n: ${workflowName ?? 'workflow'} (workflow ${id ?? '?'}) - ${type}${kind === 'test' ? ' [test]' : ''}`;
+	const headers = { [SECRET_HEADER]: secret, [EVENT_TYPE_HEADER]: type };
+	const answer = await inventoryOpsApiRequest.call(this, 'webhookAddHandler', addHandlerBody({ type, name, url, method: 'POST', headers }));
+	return { type, id: findHandlerId(answer), name, url, kind };
 }
 
-/**
- * Activation: removes what earlier activations left, then adds one handler per selected type with a fresh secret.
- * All or nothing: when one add fails, the handlers added so far are removed again before the error is thrown.
- */
+/** create, all or nothing. */
 export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
-	const url = currentWebhookUrl.call(this);
-	const kind = activationKind.call(this);
-	const unreachable = unreachableHost(url);
-	if (unreachable !== undefined) this.logger.warn(webhookUrlWarning(url, unreachable), logContext.call(this));
-	const types = readSelectedEventTypes.call(this);
+	const url = this.getNodeWebhookUrl('default') as string;
+	const kind: RegistrationKind = this.getMode() === 'manual' ? 'test' : 'production';
+	const warning = unreachableUrlWarning(url);
+	if (warning !== undefined) this.logger.warn(warning, logContext.call(this));
+	const types = selectedEventTypes.call(this);
 	if (types.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Events: select at least one event or enter a custom event type');
 	}
@@ -121,90 +128,74 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 
 	const stale = takeStaleHandlers(state, kind);
 	const staleFailures = await removeHandlerRecords.call(this, stale);
-	const staleWithoutId = stale.filter((record) => record.id === undefined);
 	keepUnremoved(state, staleFailures);
-	for (const record of staleWithoutId) this.logger.warn(unremovableNotice(record), logContext.call(this));
+	warnUnremovable.call(this, stale);
 	writeState(staticData, state);
 	const doing = kind === 'test' ? 'Listening for a test event' : 'Publishing';
 	if (staleFailures.length > 0) {
-		throw userError.call(
+		throw activationError.call(
 			this,
 			staleFailures[0].error,
 			`${doing} stopped before adding any handler, so that no event type gets two: ${unremovedReport(staleFailures, ' an earlier registration left')} They stay recorded; the next try removes them first.`,
 		);
 	}
 
-	const secret = createSecret();
+	const secret = randomBytes(32).toString('hex');
 	const added: HandlerRecord[] = [];
 	for (const [index, type] of types.entries()) {
 		try {
 			added.push(await addHandler.call(this, type, url, secret, kind));
 		} catch (error) {
-			// Kept for the next try: n8n 2.x saves the static data of a failed attempt and tries again; 1.x drops it.
+			// n8n 2.x saves the static data of a failed attempt and tries again; 1.x drops it.
 			const rollbackFailures = await removeHandlerRecords.call(this, added);
 			keepUnremoved(state, rollbackFailures);
 			writeState(staticData, state);
 			const withoutId = added.filter((record) => record.id === undefined);
 			const rolledBack = added.length - rollbackFailures.length - withoutId.length;
-			const cause = error instanceof Error ? error.message : String(error);
+			const cause = (error instanceof Error ? error.message : String(error)).replace(/[^.!?]$/, '$&.');
 			const message = [
-				`${doing} failed at the webhook handler for "${type}" (${index + 1} of ${types.length}). ${cause.replace(/[^.!?]$/, '$&.')}`,
+				`${doing} failed at the webhook handler for "${type}" (${index + 1} of ${types.length}). ${cause}`,
 				added.length > 0 ? `Handlers added before it and removed again: ${rolledBack} of ${added.length}.` : '',
 				rollbackFailures.length > 0 ? unremovedReport(rollbackFailures) : '',
 				withoutId.length > 0
 					? `Added without an id, so they cannot be removed by this trigger: ${withoutId.map(describeHandler).join(', ')}.`
 					: '',
-				// A service may not take suffix wildcards (docs/service-interface.md, Complete list of event types and the wildcard syntax).
+				// Whether the service takes suffix wildcards is open (docs/service-interface.md).
 				isWildcardPattern(type)
 					? `If the service takes no wildcards, select the exact event types instead (for example ${type.slice(0, -1)}shipped).`
 					: '',
 			];
-			throw userError.call(this, error, message.filter(Boolean).join(' '));
+			throw activationError.call(this, error, message.filter(Boolean).join(' '));
 		}
 	}
 
-	state.registrations[url] = {
-		url,
-		kind,
-		secret,
-		handlers: added,
-		delivery: readDeliveryOptions.call(this),
-	};
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const ignoreRepeats = options.ignoreRepeatedDeliveries !== false;
+	state.registrations[url] = { url, kind, secret, handlers: added, ignoreRepeats, includeHeaders: options.includeHeaders === true };
 	writeState(staticData, state);
-	for (const record of added.filter((handler) => handler.id === undefined)) {
-		this.logger.warn(unremovableNotice(record), logContext.call(this));
-	}
+	warnUnremovable.call(this, added);
 	return true;
 }
 
-/**
- * Deactivation: removes every handler this URL's activation added. A handler the service no longer knows counts
- * as removed; a failed removal is tried again for a few seconds, then stays recorded for the next activation.
- */
 export async function removeHandlers(this: IHookFunctions): Promise<boolean> {
-	const url = currentWebhookUrl.call(this);
+	const url = this.getNodeWebhookUrl('default') as string;
 	const staticData = this.getWorkflowStaticData('node');
 	const state = readState(staticData);
 	const registration = state.registrations[url];
 	if (registration === undefined) return true;
 
 	delete state.registrations[url];
-	const retried = state.leftovers.filter((record) => record.kind === registration.kind);
-	state.leftovers = state.leftovers.filter((record) => record.kind !== registration.kind);
-	const failures = await removeHandlerRecords.call(this, [...registration.handlers, ...retried], true);
-	const withoutId = registration.handlers.filter((record) => record.id === undefined);
+	const failures = await removeHandlerRecords.call(this, [...registration.handlers, ...takeLeftovers(state, registration.kind)], true);
 	keepUnremoved(state, failures);
 	writeState(staticData, state);
 
-	for (const record of withoutId) this.logger.warn(unremovableNotice(record), logContext.call(this));
-	if (failures.length > 0) {
-		// Only the log: neither n8n line shows the user an error of `delete` (1.x's ActiveWorkflowManager.remove and 2.x's
-		// publication service log it), and a throw would make 1.x skip saving these records (clearWebhooks).
-		this.logger.warn(
-			`Inventory Ops Trigger: ${registration.kind === 'test' ? 'stopping the test listener' : 'unpublishing'} left handlers on the service. ${unremovedReport(failures)} They stay recorded; the next publish of this workflow removes them first.`,
-			logContext.call(this),
-		);
-		return false;
-	}
-	return true;
+	warnUnremovable.call(this, registration.handlers);
+	if (failures.length === 0) return true;
+	// Neither n8n line shows an error of `delete`, and a throw would make 1.x skip saving the records (clearWebhooks).
+	const doing = registration.kind === 'test' ? 'stopping the test listener' : 'unpublishing';
+	this.logger.warn(
+		`Inventory Ops Trigger: ${doing} left handlers on the service. ${unremovedReport(failures)} They stay recorded; the next publish of this workflow removes them first.`,
+		logContext.call(this),
+	);
+	return false;
 }

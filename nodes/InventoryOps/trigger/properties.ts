@@ -1,55 +1,32 @@
 import type { INodeProperties, TriggerPanelDefinition } from 'n8n-workflow';
 
 import { EVENT_TYPE_OPTIONS, isWildcardPattern } from '../shared/events';
-import { SECRET_HEADER } from './secret';
+import { SECRET_HEADER } from './delivery';
 
 const OVERLAP_TEXT =
-	'A type that another selected pattern already covers (order.status.shipped under order.status.*) gets no handler of its own, so that one event starts one execution';
+	'A type another selected pattern already covers (order.status.shipped under order.status.*) gets no handler of its own: one event, one execution';
 
 const WILDCARD_EVENTS = EVENT_TYPE_OPTIONS.map((option) => String(option.value)).filter(isWildcardPattern);
 
-/**
- * The overlap notice, shown only when a type can be covered by another selected pattern. No two listed events
- * overlap, so it takes a custom type: with a listed pattern (A), with a custom pattern and a listed event (B), or
- * with a custom pattern among several custom types (C). displayOptions cannot say "A or B or C", hence three
- * notices with one text, each hidden where an earlier one shows. `_cnd` works on every supported n8n (1.99 and
- * newer). n8n draws every notice in its warning colour; here it is one: a selected type gets no handler.
- */
-const overlapNotices: INodeProperties[] = [
-	{
-		displayName: OVERLAP_TEXT,
-		name: 'overlapNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { events: WILDCARD_EVENTS, customEventTypes: [{ _cnd: { exists: true } }] } },
-	},
-	{
-		displayName: OVERLAP_TEXT,
-		name: 'overlapNoticeCustomPattern',
-		type: 'notice',
-		default: '',
-		displayOptions: {
-			show: { events: [{ _cnd: { exists: true } }], customEventTypes: [{ _cnd: { includes: '*' } }] },
-			hide: { events: WILDCARD_EVENTS },
-		},
-	},
-	{
-		displayName: OVERLAP_TEXT,
-		name: 'overlapNoticeCustomTypes',
-		type: 'notice',
-		default: '',
-		displayOptions: {
-			// A "*" and at least two entries (a comma or a line break; the same field under its two names is an "and").
-			// Not a regex condition: n8n evaluates display conditions whenever it builds the workflow, for every
-			// delivery too, and a regex runs under a 250 ms budget (safeRegex) that a loaded machine exceeds, failing
-			// the delivery with 500 before the secret is even checked.
-			show: {
-				customEventTypes: [{ _cnd: { includes: '*' } }],
-				'/customEventTypes': [{ _cnd: { includes: ',' } }, { _cnd: { includes: '\n' } }],
-			},
-			hide: { events: [{ _cnd: { exists: true } }] },
-		},
-	},
+// One notice per way a custom type can overlap (displayOptions cannot say "or"), each hidden where an earlier one shows.
+const EXISTS = [{ _cnd: { exists: true as const } }];
+const HAS_STAR = [{ _cnd: { includes: '*' } }];
+const overlapNotice = (name: string, displayOptions: INodeProperties['displayOptions']): INodeProperties => ({
+	displayName: OVERLAP_TEXT,
+	name,
+	type: 'notice',
+	default: '',
+	displayOptions,
+});
+const overlapNotices = [
+	overlapNotice('overlapNotice', { show: { events: WILDCARD_EVENTS, customEventTypes: EXISTS } }),
+	overlapNotice('overlapNoticeCustomPattern', { show: { events: EXISTS, customEventTypes: HAS_STAR }, hide: { events: WILDCARD_EVENTS } }),
+	// A "*" and a comma or a line break. No regex: n8n evaluates display conditions for every delivery too, and a regex
+	// over its 250 ms budget (safeRegex, under load) fails the delivery with 500.
+	overlapNotice('overlapNoticeCustomTypes', {
+		show: { customEventTypes: HAS_STAR, '/customEventTypes': [{ _cnd: { includes: ',' } }, { _cnd: { includes: '\n' } }] },
+		hide: { events: EXISTS },
+	}),
 ];
 
 export const triggerProperties: INodeProperties[] = [
@@ -59,8 +36,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'multiOptions',
 		options: EVENT_TYPE_OPTIONS,
 		default: [],
-		description:
-			'The events that start the workflow. One webhook handler is registered on the service per event type.',
+		description: 'The events that start the workflow; each gets a webhook handler on the service',
 	},
 	{
 		displayName: 'Custom Event Types',
@@ -68,8 +44,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'order.created, order.status.cancelled',
-		description:
-			'More event types the service sends that are not in the list above, separated by commas. End a type with ".*" to match every type under it.',
+		description: 'More event types, separated by commas. End a type with ".*" to match every type under it.',
 	},
 	...overlapNotices,
 	{
@@ -85,7 +60,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to start no workflow for a delivery whose event ID this n8n process already received since the workflow was published (the service repeats a delivery it thinks failed)',
+					'Whether to skip an event ID this n8n process already received since the workflow was published (the service repeats deliveries it thinks failed)',
 			},
 			{
 				displayName: 'Include Request Headers',
@@ -99,30 +74,23 @@ export const triggerProperties: INodeProperties[] = [
 ];
 
 const REACH_N8N =
-	"Inventory Ops must be able to reach n8n's webhook URL: when n8n runs on localhost or a private network, set n8n's WEBHOOK_URL environment variable to its public address (the trigger warns in n8n's log when it is not).";
+	"Inventory Ops must be able to reach n8n's webhook URL: on localhost or a private network, set n8n's WEBHOOK_URL to its public address.";
 
-/**
- * The text of n8n's trigger panel: n8n's generic one, with what is particular to this trigger (how it registers
- * and removes handlers on the service, and that the service must reach n8n).
- */
 export const triggerPanel: TriggerPanelDefinition = {
 	executionsHelp: {
 		inactive:
-			"<b>While building your workflow</b>, click 'Execute step' (n8n then shows 'Listening for test event'): the trigger registers a test webhook handler with Inventory Ops for each selected event type, and removes them when the event has arrived or you stop listening. Then make such an event happen in Inventory Ops.<br /><br /><b>Once you publish the workflow</b> (n8n 1.x: activate it), it registers one handler per event type for production, and every matching event starts an execution (see Executions). Unpublishing (1.x: deactivating) removes those handlers.<br /><br />" +
+			"<b>While building your workflow</b>, click 'Execute step' (n8n then shows 'Listening for test event'): a test webhook handler is registered for each selected event type; the trigger removes them when the event has arrived or you stop listening.<br /><br /><b>Once you publish the workflow</b> (1.x: activate), it registers one handler per event type, and every matching event starts an execution. Unpublishing removes those handlers.<br /><br />" +
 			REACH_N8N,
 		active:
-			'<b>The workflow is published</b> (1.x: active): one webhook handler per selected event type is registered with Inventory Ops, and every matching event starts an execution (see Executions). Unpublishing removes those handlers.<br /><br />' +
+			'<b>The workflow is published</b> (1.x: active): every event of a selected type starts an execution. Unpublishing removes its handlers.<br /><br />' +
 			REACH_N8N,
 	},
 	activationHint: {
-		inactive:
-			"Once you've finished building the workflow, publish it (1.x: activate it): the trigger then registers its handlers for production with Inventory Ops, and each event starts an execution (you won't see those here).",
-		active:
-			'The workflow is published: its handlers are registered with Inventory Ops for production. A test listen adds test handlers of its own beside them.',
+		inactive: 'Once the workflow is built, publish it (1.x: activate it): each event then starts an execution (see Executions).',
+		active: 'The workflow is published: its handlers are registered with Inventory Ops.',
 	},
 };
 
 const EVENT_NAMES = Object.fromEntries(EVENT_TYPE_OPTIONS.map((option) => [option.value, option.name]));
 
-/** What the canvas shows under the trigger: the selected events by name ("Order Shipped"), not their types. */
 export const triggerSubtitle = `={{ ($parameter["events"] || []).map(type => (${JSON.stringify(EVENT_NAMES)})[type] || type).join(", ") }}`;

@@ -93,7 +93,7 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 			id: `${stored.id}-trigger`,
 			name: NODE_NAME,
 			type: NODE_TYPE,
-			typeVersion: 1,
+			typeVersion: 1.1,
 			position: [0, 0],
 			webhookId: stored.webhookId,
 			parameters: stored.parameters,
@@ -113,7 +113,7 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 	}
 
 	function webhookData(stored, isTest) {
-		const description = nodeTypes.getByNameAndVersion(NODE_TYPE, 1).description.webhooks[0];
+		const description = nodeTypes.getByNameAndVersion(NODE_TYPE, 1.1).description.webhooks[0];
 		return {
 			httpMethod: 'POST',
 			node: NODE_NAME,
@@ -125,7 +125,7 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 	}
 
 	function methods() {
-		return nodeTypes.getByNameAndVersion(NODE_TYPE, 1).webhookMethods.default;
+		return nodeTypes.getByNameAndVersion(NODE_TYPE, 1.1).webhookMethods.default;
 	}
 
 	function hookContext(workflow, node, stored, mode, activation, isTest) {
@@ -252,7 +252,7 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 			// test request, and there is no other way to ask for the served URL.
 			Object.defineProperty(context, 'getWebhookResourceUrl', { value: undefined });
 		}
-		const result = await nodeTypes.getByNameAndVersion(NODE_TYPE, 1).webhook.call(context);
+		const result = await nodeTypes.getByNameAndVersion(NODE_TYPE, 1.1).webhook.call(context);
 		listener.save(isTest ? clone(workflow.testStaticData) : saved(workflow));
 		if (result.noWebhookResponse) return;
 		if (result.workflowData) {

@@ -1,7 +1,6 @@
 // Which event types a trigger registers when Events and Custom Event Types come from expressions (n8n does not check
-// an expression's result against the listed options), and which delivered types start a workflow. Found by the
-// mutation run (mutation/README.md): shared/events.ts reads the selection for the trigger and matches every
-// delivered event against it.
+// an expression's result against the listed options), and which delivered types start a workflow. trigger/lifecycle.ts
+// reads the selection (with shared/events.ts); delivery.ts matches every delivered event against it.
 const { publishedWorkflow, useTriggerHarness } = require('./helpers/setup');
 
 const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
