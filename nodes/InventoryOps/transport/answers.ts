@@ -1,10 +1,9 @@
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import { isPlainObject } from '../shared/objects';
 
-// The service's description leaves open where a new handler's id is, what a 200 with `success: false` means, and
-// what an error body looks like beyond `{ error }`: each reading copes with every answer docs/service-interface.md lists.
+// The service's description leaves open where a new handler's id is, what a 200 `success: false` means, and what an
+// error body looks like beyond `{ error }`: each reading copes with every answer docs/service-interface.md lists.
 
-/** The service's error object (docs/service-interface.md, Errors); any field may be missing. */
 export type ServiceError = Partial<Record<'message' | 'code' | 'overview' | 'origin' | 'serviceTraceId' | 'type' | 'display', string>> & {
 	statusCode?: number;
 	user_error?: boolean;
@@ -47,7 +46,7 @@ export function readServiceError(body: unknown): ServiceError {
 			try {
 				return readServiceError(JSON.parse(trimmed));
 			} catch {
-				// Read as text below.
+				// Not JSON: read as text.
 			}
 		}
 		const title = pageTitle(trimmed);
@@ -152,29 +151,21 @@ export function readBulkAnswer(answer: unknown[]): { entries: BulkEntry[]; unrea
 	return { entries, unreadable };
 }
 
-/** What an id must be: non-empty text or a number. */
 const isIdLike = (value: unknown): boolean => (typeof value === 'string' && value.trim() !== '') || Number.isFinite(value);
 
-/** The ids kit/create's answer lacks. */
 export function missingFromKitAnswer(answer: Record<string, unknown>): string[] {
 	return ['_id', 'new_kit_id'].filter((field) => !isIdLike(answer[field]));
 }
 
-/** The restore's shipment selectors as sent: only those given. */
+/** Only the selectors given. */
 export interface ShipmentSelectors {
 	shipment_id?: string;
 	tracking_number?: string;
 	carrier_shipment_id?: string;
 }
 
-interface RestoreAnswer {
-	/** When `shipments` is a list of objects. */
-	shipments?: Array<Record<string, unknown>>;
-	/** The one record the selectors match, when exactly one does. */
-	restored?: Record<string, unknown>;
-	/** Fields missing or unreadable, each with what arrived. */
-	missing: string[];
-}
+/** `restored`: the one record the selectors match; `missing`: what the answer lacks, each with what arrived. */
+type RestoreAnswer = { shipments?: Array<Record<string, unknown>>; restored?: Record<string, unknown>; missing: string[] };
 
 function selectorValue(record: Record<string, unknown>, selector: keyof ShipmentSelectors): unknown {
 	if (selector === 'shipment_id') return record._id;
@@ -182,7 +173,7 @@ function selectorValue(record: Record<string, unknown>, selector: keyof Shipment
 	return selector === 'tracking_number' ? response.tracking_number : response.shipment_id;
 }
 
-/** The restore answer `{ _id, shipments }`, and the shipment record the request's selectors pick. */
+/** The restore answer `{ _id, shipments }`; the service's id of a shipment is its `_id`, the others are in `response`. */
 export function readRestoreAnswer(answer: Record<string, unknown>, selectors: ShipmentSelectors): RestoreAnswer {
 	const missing = isIdLike(answer._id) ? [] : [`_id (got ${summaryOf(answer._id)})`];
 	const { shipments } = answer;
@@ -201,16 +192,13 @@ export function readRestoreAnswer(answer: Record<string, unknown>, selectors: Sh
 	return { shipments, restored: matching[0], missing };
 }
 
-/** The quantities a restored shipment had deducted (`request.order_items`). */
 export function restoredItemsOf(record: Record<string, unknown>): unknown[] | undefined {
 	const request = isPlainObject(record.request) ? record.request : {};
 	return Array.isArray(request.order_items) ? request.order_items : undefined;
 }
 
 /** remove_handler's 200 answer; a `false` with a reason never gets here (refusalIn). */
-type RemovalAnswer = { removed: true } | { removed: false } | { problem: string };
-
-export function readRemovalAnswer(answer: Record<string, unknown>): RemovalAnswer {
+export function readRemovalAnswer(answer: Record<string, unknown>): { removed: boolean } | { problem: string } {
 	if (answer.success === true) return { removed: true };
 	if (answer.success === false) return { removed: false };
 	return { problem: `${summaryOf(answer)}, without success true or false` };

@@ -15,8 +15,8 @@ const NOWHERE = 'no-such-operation-n8n-credential-test';
 type Response = { statusCode: number; headers?: Record<string, unknown>; body?: unknown };
 type Answer = { response: Response } | { error: unknown };
 type Verdict = INodeCredentialTestResult;
-/** What the calls of one test share, the 429 gate and the 429s met included. */
-type Session = { helpers: ICredentialTestFunctions['helpers']; token: unknown; gate: RateLimitGate; tries: number };
+/** What the calls of one test share; `rateLimited` counts the 429s. */
+type Session = { helpers: ICredentialTestFunctions['helpers']; token: unknown; gate: RateLimitGate; rateLimited: number };
 /** One address under test: `app` for the App Base URL; `shown` is the URL without a password. */
 type Check = { app: boolean; url: string; shown: string; body: IDataObject };
 
@@ -33,25 +33,23 @@ const ok = (message: string): Verdict => ({ status: 'OK', message });
 const failed = (message: string): Verdict => ({ status: 'Error', message });
 const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 
-/** " The service said: …." to follow a verdict; nothing for a web page (a gateway's words, not the service's). */
+/** Nothing for a web page: a gateway's words, not the service's. */
 function serviceSaid(body: unknown): string {
 	const { message, code, page } = readServiceError(body);
 	const text = [code, message].filter(Boolean).join(': ');
 	return text === '' || page === true ? '' : ` The service said: ${withoutUrlCredentials(text).replace(/\.+$/, '')}.`;
 }
 
-/** The status, with a web page's title (never its markup). */
+/** The status, with a web page's title (never markup). */
 function statusText({ statusCode, body }: Response): string {
 	const { message, page } = readServiceError(body);
 	return page === true ? `${statusCode} with a web page titled "${message}"` : String(statusCode);
 }
 
 function wrongAddress({ app, shown }: Check, what: string, said = ''): Verdict {
-	return failed(
-		app
-			? `Wrong App Base URL: ${shown} ${what}.${said} Use your account's shipping address (usually ending in /s), without the operation path. The Base URL and the access token work.`
-			: `Wrong Base URL: ${shown} ${what}.${said} Use your account's API address (usually ending in /api), without the operation path.`,
-	);
+	const [field, kind, end] = app ? ['App Base URL', 'shipping', 's'] : ['Base URL', 'API', 'api'];
+	const works = app ? ' The Base URL and the access token work.' : '';
+	return failed(`Wrong ${field}: ${shown} ${what}.${said} Use your account's ${kind} address (usually ending in /${end}), without the operation path.${works}`);
 }
 
 function unanswered(check: Check, error: unknown): Verdict {
@@ -63,9 +61,9 @@ function unanswered(check: Check, error: unknown): Verdict {
 }
 
 /** What the lookup's answer proves alone, or undefined when only a comparison can tell. */
-function lookUpVerdict(check: Check, session: Session, response: Response): Verdict | undefined {
+function lookUpVerdict(check: Check, response: Response, session: Session): Verdict | undefined {
 	const { statusCode: status, body } = response;
-	const { tries, gate } = session;
+	const { rateLimited, gate } = session;
 	// The status first: a gateway may answer 401, 403 or 429 with its own page, and they mean the same.
 	if (status === 401) {
 		const expiry = jwtExpiry(session.token);
@@ -83,7 +81,7 @@ function lookUpVerdict(check: Check, session: Session, response: Response): Verd
 	if (status === 429) {
 		const retryAfter = response.headers?.['retry-after'];
 		return failed(
-			`The service is rate limiting (429) and still was after ${tries} answer(s) 429 and ${seconds(gate.waitedMs)} of waiting${typeof retryAfter === 'string' ? `; it asked for Retry-After: ${retryAfter}` : ''}. This says nothing about the token: test again in a moment.`,
+			`The service is rate limiting (429) and still was after ${rateLimited} answer(s) 429 and ${seconds(gate.waitedMs)} of waiting${typeof retryAfter === 'string' ? `; it asked for Retry-After: ${retryAfter}` : ''}. This says nothing about the token: test again in a moment.`,
 		);
 	}
 	if (status >= 500) {
@@ -93,12 +91,12 @@ function lookUpVerdict(check: Check, session: Session, response: Response): Verd
 	}
 	if (status < 200 || status >= 300) return undefined;
 	if (typeof body === 'string') return wrongAddress(check, `answered ${status} with text, not the service's JSON`);
-	const afterRetries = tries > 0 ? ` (after ${tries} answer(s) 429, rate limited, waited ${seconds(gate.waitedMs)})` : '';
+	const afterRetries = rateLimited > 0 ? ` (after ${rateLimited} answer(s) 429, rate limited, waited ${seconds(gate.waitedMs)})` : '';
 	return ok(`The access token works: the service accepted an empty order lookup at ${check.shown}${afterRetries}.`);
 }
 
 /** What the restore probe's answer proves alone, or undefined. */
-function probeVerdict(url: string, { statusCode: status, body }: Response): Verdict | undefined {
+function probeVerdict({ shown: url }: Check, { statusCode: status, body }: Response): Verdict | undefined {
 	if (status === 401 || status === 403) {
 		return failed(
 			`The Base URL accepted the access token, but the App Base URL ${url} refused it (${status}). Check that both addresses are of one account, and that the token may restore inventory.${serviceSaid(body)}`,
@@ -111,7 +109,6 @@ function probeVerdict(url: string, { statusCode: status, body }: Response): Verd
 	return undefined;
 }
 
-/** One call; a 429 is waited out through the gate all calls of the test share. */
 async function send(session: Session, url: string, body: IDataObject): Promise<Answer> {
 	const headers = { Authorization: `Bearer ${String(session.token ?? '')}`, Accept: 'application/json' };
 	const request = { method: 'POST', uri: url, body, json: true, headers, timeout: TIMEOUT_MS, simple: false, resolveWithFullResponse: true };
@@ -124,7 +121,7 @@ async function send(session: Session, url: string, body: IDataObject): Promise<A
 			return { error };
 		}
 		if (response.statusCode === 429) {
-			session.tries++;
+			session.rateLimited++;
 			if (session.gate.close(attempt, response.headers?.['retry-after'])) continue;
 		}
 		return { response };
@@ -166,11 +163,7 @@ async function comparedVerdict(session: Session, check: Check, answer: Response)
 	);
 }
 
-/**
- * n8n's credential test, with calls that cannot change data (docs/service-interface.md, Authentication, says what
- * each answer proves): an empty order lookup at the Base URL, then a restore naming no order and no shipment at the
- * App Base URL.
- */
+/** Calls that cannot change data; docs/service-interface.md (Authentication) says what each answer proves. */
 export async function testInventoryOpsApiCredential(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
@@ -184,17 +177,15 @@ export async function testInventoryOpsApiCredential(
 		}
 	}
 	// This context has only n8n's legacy request helper, without credential authentication: send() sets the header.
-	const session: Session = { helpers: this.helpers, token: data.accessToken, gate: new RateLimitGate(RETRY_POLICY), tries: 0 };
-	const check = (app: boolean, url: string, body: IDataObject): Check => ({ app, url, shown: withoutUrlCredentials(url), body });
-	const lookUpCheck = check(false, joinUrl(baseUrl, ENDPOINTS.orderGetSingleBulk.path), { order: [] });
-	const answer = await send(session, lookUpCheck.url, lookUpCheck.body);
-	if ('error' in answer) return unanswered(lookUpCheck, answer.error);
-	const lookUp = lookUpVerdict(lookUpCheck, session, answer.response) ?? (await comparedVerdict(session, lookUpCheck, answer.response));
+	const session: Session = { helpers: this.helpers, token: data.accessToken, gate: new RateLimitGate(RETRY_POLICY), rateLimited: 0 };
+	const verdict = async (app: boolean, url: string, body: IDataObject, alone: typeof lookUpVerdict): Promise<Verdict> => {
+		const check = { app, url, shown: withoutUrlCredentials(url), body };
+		const answer = await send(session, url, body);
+		if ('error' in answer) return unanswered(check, answer.error);
+		return alone(check, answer.response, session) ?? (await comparedVerdict(session, check, answer.response));
+	};
+	const lookUp = await verdict(false, joinUrl(baseUrl, ENDPOINTS.orderGetSingleBulk.path), { order: [] }, lookUpVerdict);
 	if (lookUp.status !== 'OK') return lookUp;
-
-	const probeCheck = check(true, joinUrl(appBaseUrl, ENDPOINTS.shipmentRestoreInventory.path), {});
-	const probe = await send(session, probeCheck.url, probeCheck.body);
-	if ('error' in probe) return unanswered(probeCheck, probe.error);
-	const app = probeVerdict(probeCheck.shown, probe.response) ?? (await comparedVerdict(session, probeCheck, probe.response));
+	const app = await verdict(true, joinUrl(appBaseUrl, ENDPOINTS.shipmentRestoreInventory.path), {}, probeVerdict);
 	return app.status === 'OK' ? ok(`${lookUp.message} ${app.message}`) : app;
 }

@@ -21,10 +21,8 @@ export function jwtExpiry(token: unknown): Date | undefined {
 
 type Reading = [conclusion: string, advice: string];
 
-/**
- * The node's conclusion from an error status, and what to do. Only the status is read: the service's description
- * names no other condition for 401, 403 and 429, and its `code` values are not known, so a code is only quoted.
- */
+// Only the status is read: the service's description names no other condition for 401, 403 and 429, and its `code`
+// values are not known, so a code is only quoted.
 const STATUS_READINGS: Record<number, Reading> = {
 	400: ['The service refused {path} as invalid (400)', 'Check the fields the service names.'],
 	401: ['The service refused the access token (401)', 'Check the Access Token in the Inventory Ops API credential.'],
@@ -32,11 +30,10 @@ const STATUS_READINGS: Record<number, Reading> = {
 	// Only Base URL endpoints read this advice: the restore, under the App Base URL, has its own.
 	404: ['The service answered {path} with 404 (not found)', 'Check the identifiers sent, and the Base URL in the credential.'],
 	409: ['The service refused {path} as a conflict with data it holds (409)', 'Check the request against the data already on the service.'],
-	429: ['The service rate limit was exceeded (429) and stayed exceeded after the allowed retries', 'Try again later or lower the batch size / calls in flight.'],
+	429: ['The service rate limit was exceeded (429) and stayed exceeded after the allowed retries', 'Try again later, or lower Batch Size or Calls in Flight.'],
 	500: ['The service failed ({status}) during {path}', 'This call only reads data: run it again once the service works.'],
 };
 
-/** Where an operation knows more than the status: its own reading. */
 const OPERATION_READINGS: Partial<Record<Endpoint, Record<number, Reading>>> = {
 	shipmentRestoreInventory: {
 		404: [STATUS_READINGS[404][0], 'Check Store ID, Order Number and the shipment identifiers, and the App Base URL in the credential.'],
@@ -53,8 +50,7 @@ const OPERATION_READINGS: Partial<Record<Endpoint, Record<number, Reading>>> = {
 const MAY_HAVE_APPLIED =
 	'Nothing here can tell whether the change was applied, so it was not sent again; check the service before running this item again.';
 
-/** "<conclusion>. The service said: <its words>." */
-export function withServiceWords(conclusion: string, said: string | undefined): string {
+function withServiceWords(conclusion: string, said: string | undefined): string {
 	const words = said?.trim() ?? '';
 	return words === '' ? `${conclusion}.` : `${conclusion}. The service said: ${words}${/[.!?…]$/.test(words) ? '' : '.'}`;
 }
@@ -76,22 +72,20 @@ interface ErrorContext {
 	now?: number;
 }
 
-/** A non-2xx answer as a NodeApiError with the error object's fields; never the token. */
 export function apiErrorFromResponse(status: number, body: unknown, context: ErrorContext): NodeApiError {
 	// The service may repeat a URL it was sent, password included.
 	return apiError(status, withoutUrlCredentialsDeep(readServiceError(body)), context);
 }
 
-/** A 200 with `success: false` where that means the operation was not done (refusalIn). */
 export function apiErrorFromRefusal(refusal: ServiceError, context: ErrorContext): NodeApiError {
 	return apiError(200, withoutUrlCredentialsDeep(refusal), context);
 }
 
-/** A 2xx answer the node cannot read; `problem` says what arrived. */
+/** `problem`: what arrived instead of an answer the node can read. */
 export function apiErrorFromUnexpectedAnswer(problem: string, context: ErrorContext): NodeApiError {
 	const { path, changesData } = ENDPOINTS[context.endpoint];
 	const description = changesData
-		? 'The service answered with a success status, so the change was probably applied; it was not sent again. Check the service before running this item again.'
+		? 'A success status says the change was probably applied, so it was not sent again. Check the service before running this item again.'
 		: 'This call only reads data; nothing was changed.';
 	return new NodeApiError(context.node, { endpoint: path, unexpectedAnswer: problem } as JsonObject, {
 		message: `The service answered ${path} with ${problem}`,
@@ -109,10 +103,6 @@ function readingOf(status: number, endpoint: Endpoint): Reading {
 	return [fill(conclusion), status >= 500 && changesData ? MAY_HAVE_APPLIED : fill(advice)];
 }
 
-/**
- * The message: the node's conclusion, then the service's words (its `message`, else its `overview`) or a gateway
- * page's title. The description: the overview when it says more, what to do, the service's code and trace id.
- */
 function apiError(status: number, serviceError: ServiceError, context: ErrorContext): NodeApiError {
 	const { message: said, overview, code, serviceTraceId, page } = serviceError;
 	const expiry = status === 401 ? jwtExpiry(context.accessToken) : undefined;
@@ -139,7 +129,7 @@ const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT']);
 /** The HTTP client's words for a time-out; a host name such as "timeout.example" is not one. */
 const TIMEOUT_WORDS = /\btimeout of \d+ ?ms exceeded\b|\btimed out\b/i;
 
-/** Why a call got no answer. n8n wraps the client's error under a generic message, so the cause is read first. */
+/** n8n wraps the client's error under a generic message, so the cause is read first. */
 export function networkReason(error: unknown): { reason: string; timedOut: boolean; refusedByN8n: boolean } {
 	if (!isPlainObject(error)) return { reason: 'unknown network error', timedOut: false, refusedByN8n: false };
 	const cause = isPlainObject(error.cause) ? error.cause : {};
@@ -158,7 +148,6 @@ export function networkReason(error: unknown): { reason: string; timedOut: boole
 export const SSRF_ADVICE =
 	'n8n refused to send it (its SSRF protection, N8N_SSRF_PROTECTION_ENABLED): nothing was sent. To allow it, add its host name to N8N_SSRF_ALLOWED_HOSTNAMES (an IP address: its range to N8N_SSRF_ALLOWED_IP_RANGES) and restart n8n.';
 
-/** A call that got no answer; a write is never sent again, and the error says so. */
 export function apiErrorFromNetworkFailure(error: unknown, context: ErrorContext): NodeApiError {
 	const { path, changesData } = ENDPOINTS[context.endpoint];
 	const { reason: rawReason, timedOut, refusedByN8n } = networkReason(error);

@@ -1,36 +1,16 @@
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type IHookFunctions,
-	type IHttpRequestOptions,
-} from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type IHookFunctions } from 'n8n-workflow';
+import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import { refusalIn, unexpectedShape } from './answers';
-import {
-	apiErrorFromNetworkFailure,
-	apiErrorFromRefusal,
-	apiErrorFromResponse,
-	apiErrorFromUnexpectedAnswer,
-} from './errors';
+import { apiErrorFromNetworkFailure, apiErrorFromRefusal, apiErrorFromResponse, apiErrorFromUnexpectedAnswer } from './errors';
 import { RateLimitGate } from './rateLimit';
 import { isHttpUrl, joinUrl } from './credentialTest';
 
 export type { Endpoint } from './endpoints';
 export { RateLimitGate, runRetryPolicy } from './rateLimit';
-export {
-	summaryOf,
-	findHandlerId,
-	missingFromKitAnswer,
-	NOTHING_REMOVED,
-	readBulkAnswer,
-	readRemovalAnswer,
-	readRestoreAnswer,
-	restoredItemsOf,
-	saysHandlerUnknown,
-	type ShipmentSelectors,
-} from './answers';
+export { findHandlerId, missingFromKitAnswer, NOTHING_REMOVED, readBulkAnswer, readRemovalAnswer } from './answers';
+export { readRestoreAnswer, restoredItemsOf, saysHandlerUnknown, summaryOf, type ShipmentSelectors } from './answers';
 export { apiErrorFromUnexpectedAnswer } from './errors';
 export { testInventoryOpsApiCredential } from './credentialTest';
 
@@ -65,11 +45,7 @@ export interface CallObserver {
 	settled(status: number | undefined): void;
 }
 
-interface FullResponse {
-	statusCode: number;
-	headers: Record<string, unknown>;
-	body: unknown;
-}
+type FullResponse = { statusCode: number; headers: Record<string, unknown>; body: unknown };
 
 type HandlerRegistration = Record<'type' | 'name' | 'url' | 'method', string> & { headers: IDataObject };
 
@@ -95,8 +71,8 @@ async function readCredential(this: InventoryOpsContext, path: string, itemIndex
 				itemIndex,
 				description:
 					itemIndex === undefined
-						? 'Check that the node has an Inventory Ops API credential selected, that this n8n can open it, and that no expression in its fields reads an input item: the trigger reads it when the workflow is published or unpublished, where there is no item.'
-						: 'Check that the node has an Inventory Ops API credential selected, and that any expression in its fields works for this item.',
+						? 'Check that the node has an Inventory Ops API credential this n8n can open, with no expression reading an input item: the trigger has none when it is published or unpublished.'
+						: 'Check that the node has an Inventory Ops API credential, and that any expression in its fields works for this item.',
 			},
 		);
 	}
