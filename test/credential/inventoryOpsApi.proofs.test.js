@@ -97,7 +97,7 @@ describe('the Base URL check: an empty order lookup', () => {
 
 	test('403: the token lacks the permission', async () => {
 		const result = await testCredential(sandbox.credentials(await sandbox.token({ scopes: ['platformUser'] })));
-		expect(result.message).toMatch(/^The access token is valid, but the service refused it the permission \(scope\)/);
+		expect(result.message).toMatch(/^The access token is valid but lacks the permission \(scope\) for the order lookup \(403\)/);
 	});
 
 	test('429 beyond the bounded retries: rate limited, nothing said about the token', async () => {

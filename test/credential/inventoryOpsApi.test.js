@@ -193,7 +193,7 @@ describe('what a failed test says', () => {
 		const token = await sandbox.token({ scopes: ['platformUser'] });
 		const result = await testCredential(sandbox.credentials(token));
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/valid, but .*permission \(scope\).*\(403\)/);
+		expect(result.message).toMatch(/valid but lacks the permission \(scope\).*\(403\)/);
 	});
 
 	test('a Base URL where the service has no such route: 404 as the path nothing serves; wrong where the answer names the path', async () => {

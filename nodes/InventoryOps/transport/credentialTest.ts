@@ -75,7 +75,7 @@ function lookUpVerdict(check: Check, response: Response, session: Session): Verd
 	}
 	if (status === 403) {
 		return failed(
-			`The access token is valid, but the service refused it the permission (scope) the order lookup needs (403). Use a token with the scopes for orders, kits, shipments and webhook handlers.${serviceSaid(body)}`,
+			`The access token is valid but lacks the permission (scope) for the order lookup (403): use a token with the scopes for orders, kits, shipments and webhook handlers.${serviceSaid(body)}`,
 		);
 	}
 	if (status === 429) {

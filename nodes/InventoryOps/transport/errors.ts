@@ -30,7 +30,7 @@ const STATUS_READINGS: Record<number, Reading> = {
 	// Only Base URL endpoints read this advice: the restore, under the App Base URL, has its own.
 	404: ['The service answered {path} with 404 (not found)', 'Check the identifiers sent, and the Base URL in the credential.'],
 	409: ['The service refused {path} as a conflict with data it holds (409)', 'Check the request against the data already on the service.'],
-	429: ['The service rate limit was exceeded (429) and stayed exceeded after the allowed retries', 'Try again later, or lower Batch Size or Calls in Flight.'],
+	429: ['The service is rate limiting (429), still after the retries allowed', 'Try again later, or lower Batch Size or Calls in Flight.'],
 	500: ['The service failed ({status}) during {path}', 'This call only reads data: run it again once the service works.'],
 };
 
@@ -47,8 +47,7 @@ const OPERATION_READINGS: Partial<Record<Endpoint, Record<number, Reading>>> = {
 	webhookRemoveHandler: { 404: [STATUS_READINGS[404][0], 'The handler may be gone already: check the ID, and the Base URL in the credential.'] },
 };
 
-const MAY_HAVE_APPLIED =
-	'Nothing here can tell whether the change was applied, so it was not sent again; check the service before running this item again.';
+const MAY_HAVE_APPLIED = 'It may have applied the change, so it was not sent again: check the service before running this item again.';
 
 function withServiceWords(conclusion: string, said: string | undefined): string {
 	const words = said?.trim() ?? '';
@@ -96,7 +95,7 @@ export function apiErrorFromUnexpectedAnswer(problem: string, context: ErrorCont
 
 function readingOf(status: number, endpoint: Endpoint): Reading {
 	const { path, changesData } = ENDPOINTS[endpoint];
-	if (status === 200) return [`The service refused ${path} with success: false`, 'It answered 200 with success: false, which says the change was not made.'];
+	if (status === 200) return [`The service refused ${path} with success: false`, 'Its success: false says the change was not made.'];
 	const [conclusion, advice] = OPERATION_READINGS[endpoint]?.[status] ??
 		STATUS_READINGS[status] ?? (status >= 500 ? STATUS_READINGS[500] : [`The service answered {status} to {path}`, '']);
 	const fill = (text: string) => text.replace('{path}', path).replace('{status}', String(status));

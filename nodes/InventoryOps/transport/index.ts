@@ -64,17 +64,13 @@ async function readCredential(this: InventoryOpsContext, path: string, itemIndex
 		return await this.getCredentials(CREDENTIAL_TYPE, itemIndex ?? 0);
 	} catch (error) {
 		const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
-		throw new NodeOperationError(
-			this.getNode(),
-			`Could not read the Inventory Ops API credential${itemIndex === undefined ? '' : ` for item ${itemIndex}`}: ${reason}. Nothing was sent to ${path}`,
-			{
-				itemIndex,
-				description:
-					itemIndex === undefined
-						? 'Check that the node has an Inventory Ops API credential this n8n can open, with no expression reading an input item: the trigger has none when it is published or unpublished.'
-						: 'Check that the node has an Inventory Ops API credential, and that any expression in its fields works for this item.',
-			},
-		);
+		const forItem = itemIndex === undefined ? '' : ` for item ${itemIndex}`;
+		const description =
+			itemIndex === undefined
+				? 'Check that the node has an Inventory Ops API credential this n8n can open, with no expression reading an input item: the trigger has none when it is published or unpublished.'
+				: 'Check that the node has an Inventory Ops API credential, and that any expression in its fields works for this item.';
+		const message = `Could not read the Inventory Ops API credential${forItem}: ${reason}. Nothing was sent to ${path}`;
+		throw new NodeOperationError(this.getNode(), message, { itemIndex, description });
 	}
 }
 
@@ -91,14 +87,9 @@ export async function inventoryOpsApiRequest<T = unknown>(
 	const { path, base, changesData } = ENDPOINTS[endpoint];
 	if (changesData && this.getNode().retryOnFail === true) {
 		// n8n's Retry On Fail would resend a write after a time-out even when the service had applied it.
-		throw new NodeOperationError(
-			this.getNode(),
-			`'Retry On Fail' is on for this node, and ${path} changes data: n8n would send it again after a time-out even if the service had applied it`,
-			{
-				itemIndex: options.itemIndex,
-				description: "Turn off Retry On Fail in the node's Settings. The node retries a 429 itself, where the service did nothing.",
-			},
-		);
+		const message = `'Retry On Fail' is on for this node, and ${path} changes data: n8n would send it again after a time-out even if the service had applied it`;
+		const description = "Turn off Retry On Fail in the node's Settings. The node retries a 429 itself, where the service did nothing.";
+		throw new NodeOperationError(this.getNode(), message, { itemIndex: options.itemIndex, description });
 	}
 	const credentials = await readCredential.call(this, path, options.itemIndex);
 	// Trimmed as the credential test reads it, else a pasted address that passed the test would fail here.
@@ -107,15 +98,11 @@ export async function inventoryOpsApiRequest<T = unknown>(
 		// Else n8n's client fails before sending, and the node would report a lost connection that may have applied a write.
 		const field = CREDENTIAL_FIELDS[base];
 		const forItem = options.itemIndex === undefined ? '' : ` for item ${options.itemIndex}`;
-		throw new NodeOperationError(
-			this.getNode(),
-			`The credential's ${field} is ${baseUrl !== '' ? `"${baseUrl}", not an http(s) address` : 'empty'}${forItem}: nothing was sent to ${path}`,
-			{
-				itemIndex: options.itemIndex,
-				// An expression n8n cannot resolve for the item leaves the field empty.
-				description: `Open the Inventory Ops API credential and set ${field} to the service's address, starting with https:// (or http://).${forItem === '' ? '' : ' If it is an expression, it must give that address for every item.'}`,
-			},
-		);
+		const message = `The credential's ${field} is ${baseUrl !== '' ? `"${baseUrl}", not an http(s) address` : 'empty'}${forItem}: nothing was sent to ${path}`;
+		// An expression n8n cannot resolve for the item leaves the field empty.
+		const perItem = forItem === '' ? '' : ' If it is an expression, it must give that address for every item.';
+		const description = `Open the Inventory Ops API credential and set ${field} to the service's address, starting with https:// (or http://).${perItem}`;
+		throw new NodeOperationError(this.getNode(), message, { itemIndex: options.itemIndex, description });
 	}
 	const request: IHttpRequestOptions = {
 		method: 'POST',
@@ -160,7 +147,9 @@ export async function inventoryOpsApiRequest<T = unknown>(
 		if (response.statusCode === 429 && gate.close(attempt, response.headers['retry-after'])) continue;
 		const error = apiErrorFromResponse(response.statusCode, response.body, { ...errorContext, accessToken: credentials.accessToken });
 		if (response.statusCode === 429) {
-			error.description = `${error.description ?? ''} Waited ${Math.round(gate.waitedMs / 1000)} s for the rate limit before this answer; the wait allowed is ${Math.round(gate.policy.maxTotalWaitMs / 1000)} s${retryAfterText(response.headers['retry-after'])}.`.trim();
+			const [waited, allowed] = [gate.waitedMs, gate.policy.maxTotalWaitMs].map((ms) => Math.round(ms / 1000));
+			const wait = `Waited ${waited} s for the rate limit before this answer; the wait allowed is ${allowed} s`;
+			error.description = `${error.description ?? ''} ${wait}${retryAfterText(response.headers['retry-after'])}.`.trim();
 		}
 		throw error;
 	}
