@@ -1,5 +1,10 @@
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type IHookFunctions } from 'n8n-workflow';
-import type { IHttpRequestOptions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHookFunctions,
+	type IHttpRequestOptions,
+} from 'n8n-workflow';
 
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import { refusalIn, unexpectedShape } from './answers';
