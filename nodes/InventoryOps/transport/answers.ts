@@ -4,12 +4,9 @@ import { isPlainObject } from '../shared/objects';
 // The service's description leaves open where a new handler's id is, what a 200 `success: false` means, and what an
 // error body looks like beyond `{ error }`: each reading copes with every answer docs/service-interface.md lists.
 
-export type ServiceError = Partial<Record<'message' | 'code' | 'overview' | 'origin' | 'serviceTraceId' | 'type' | 'display', string>> & {
-	statusCode?: number;
-	user_error?: boolean;
-	/** The body was a web page (a gateway's), whose title is the message. */
-	page?: boolean;
-};
+type Texts = 'message' | 'code' | 'overview' | 'origin' | 'serviceTraceId' | 'type' | 'display';
+/** `page`: the body was a web page (a gateway's), whose title is the message. */
+export type ServiceError = Partial<Record<Texts, string>> & { statusCode?: number; user_error?: boolean; page?: boolean };
 
 const SERVICE_ERROR_FIELDS = {
 	message: 'string', statusCode: 'number', code: 'string', overview: 'string', origin: 'string',
@@ -135,17 +132,16 @@ function asEntry(record: Record<string, unknown>): Record<string, unknown> {
 export function readBulkAnswer(answer: unknown[]): { entries: BulkEntry[]; unreadable: string[] } {
 	const entries: BulkEntry[] = [];
 	const unreadable: string[] = [];
-	for (let index = 0; index < answer.length; index++) {
-		const entry = answer[index];
-		const order = isPlainObject(entry) ? orderIn(entry) : entry;
-		if (!isPlainObject(entry)) {
-			unreadable.push(`entry ${index} is ${summaryOf(entry)}`);
-		} else if (order !== undefined && !isPlainObject(order)) {
-			unreadable.push(`entry ${index} has as its order ${summaryOf(order)}`);
-		} else if (order !== undefined && (order.order_number === undefined || order.order_number === null)) {
+	for (const [index, entry] of answer.entries()) {
+		const order = isPlainObject(entry) ? orderIn(entry) : undefined;
+		if (!isPlainObject(entry)) unreadable.push(`entry ${index} is ${summaryOf(entry)}`);
+		else if (order === undefined) continue;
+		else if (!isPlainObject(order)) unreadable.push(`entry ${index} has as its order ${summaryOf(order)}`);
+		else if (order.order_number === undefined || order.order_number === null) {
 			unreadable.push(`entry ${index} ${order === entry ? 'is' : 'has'} an order without an order_number`);
-		} else if (order !== undefined) {
-			entries.push({ entry: order === entry ? asEntry(entry) : entry, storeId: order.store_id ?? undefined, orderNumber: order.order_number });
+		} else {
+			const wrapped = order === entry ? asEntry(entry) : entry;
+			entries.push({ entry: wrapped, storeId: order.store_id ?? undefined, orderNumber: order.order_number });
 		}
 	}
 	return { entries, unreadable };

@@ -34,14 +34,13 @@ const STATUS_READINGS: Record<number, Reading> = {
 	500: ['The service failed ({status}) during {path}', 'This call only reads data: run it again once the service works.'],
 };
 
+const RESTORE_CONFLICT =
+	'A restore may conflict when the shipment was already restored or never deducted stock: check the shipment in Inventory Ops.';
 const OPERATION_READINGS: Partial<Record<Endpoint, Record<number, Reading>>> = {
 	shipmentRestoreInventory: {
 		404: [STATUS_READINGS[404][0], 'Check Store ID, Order Number and the shipment identifiers, and the App Base URL in the credential.'],
 		// A 409 is a refusal: the restore did not happen, whatever the body says.
-		409: [
-			'The service refused the restore as a conflict (409), so nothing was restored',
-			'A restore may conflict when the shipment was already restored or never deducted stock: check the shipment in Inventory Ops.',
-		],
+		409: ['The service refused the restore as a conflict (409), so nothing was restored', RESTORE_CONFLICT],
 	},
 	kitCreate: { 409: [STATUS_READINGS[409][0], 'A kit may conflict when its SKU is already used by another item or kit.'] },
 	webhookRemoveHandler: { 404: [STATUS_READINGS[404][0], 'The handler may be gone already: check the ID, and the Base URL in the credential.'] },
@@ -55,9 +54,11 @@ function withServiceWords(conclusion: string, said: string | undefined): string 
 }
 
 /** A status's own name, which some services put in `overview`: it says nothing the status does not. */
-const STATUS_NAMES = new Set(
-	'bad request|unauthorized|forbidden|not found|method not allowed|conflict|payload too large|unprocessable entity|too many requests|internal server error|bad gateway|service unavailable|gateway timeout|request error|server error|error'.split('|'),
-);
+const STATUS_NAMES = new Set([
+	'bad request', 'unauthorized', 'forbidden', 'not found', 'method not allowed', 'conflict', 'payload too large',
+	'unprocessable entity', 'too many requests', 'internal server error', 'bad gateway', 'service unavailable',
+	'gateway timeout', 'request error', 'server error', 'error',
+]);
 
 function saysMoreThanStatus(overview: string | undefined): overview is string {
 	return overview !== undefined && !STATUS_NAMES.has(overview.trim().replace(/\.$/, '').toLowerCase());
@@ -114,14 +115,12 @@ function apiError(status: number, serviceError: ServiceError, context: ErrorCont
 			? `${conclusion}. The answer was a web page titled "${said}", from a gateway or proxy in front of the service.`
 			: withServiceWords(conclusion, said ?? overview);
 	const fields = { ...serviceError, page: undefined, statusCode: status, endpoint: ENDPOINTS[context.endpoint].path };
+	const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as JsonObject;
 	const moreThanSaid = said !== undefined && saysMoreThanStatus(overview) && overview !== said ? overview : '';
-	const description = [moreThanSaid, advice, code ? `The service's code: ${code}.` : '', serviceTraceId ? `Trace id: ${serviceTraceId}.` : ''];
-	return new NodeApiError(context.node, Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as JsonObject, {
-		message,
-		description: description.filter(Boolean).join(' '),
-		httpCode: String(status),
-		itemIndex: context.itemIndex,
-	});
+	const description = [moreThanSaid, advice, code ? `The service's code: ${code}.` : '', serviceTraceId ? `Trace id: ${serviceTraceId}.` : '']
+		.filter(Boolean)
+		.join(' ');
+	return new NodeApiError(context.node, defined, { message, description, httpCode: String(status), itemIndex: context.itemIndex });
 }
 
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT']);
@@ -152,14 +151,15 @@ export function apiErrorFromNetworkFailure(error: unknown, context: ErrorContext
 	const { reason: rawReason, timedOut, refusedByN8n } = networkReason(error);
 	const reason = withoutUrlCredentials(rawReason);
 	const fields = { networkError: reason, endpoint: path, changesData, timedOut } as JsonObject;
-	if (refusedByN8n) return new NodeApiError(context.node, fields, { message: `${reason}: ${path} was not sent`, description: SSRF_ADVICE, itemIndex: context.itemIndex });
+	const { node, itemIndex } = context;
+	if (refusedByN8n) return new NodeApiError(node, fields, { message: `${reason}: ${path} was not sent`, description: SSRF_ADVICE, itemIndex });
 	// The low-level code (ECONNRESET...) stays out of the message and of `code`: n8n would replace such a message with
 	// a generic text that drops the endpoint and the advice.
-	return new NodeApiError(context.node, fields, {
-		message: timedOut ? `The service did not answer ${path} in time` : `The connection to the service was lost during ${path} before an answer arrived`,
-		description: changesData
-			? 'The service may or may not have applied this change, so it was not sent again. Check the service before running this item again.'
-			: 'No answer was received. This call only reads data and can be run again safely.',
-		itemIndex: context.itemIndex,
-	});
+	const message = timedOut
+		? `The service did not answer ${path} in time`
+		: `The connection to the service was lost during ${path} before an answer arrived`;
+	const description = changesData
+		? 'The service may or may not have applied this change, so it was not sent again. Check the service before running this item again.'
+		: 'No answer was received. This call only reads data and can be run again safely.';
+	return new NodeApiError(node, fields, { message, description, itemIndex });
 }
