@@ -55,7 +55,9 @@ export function readServiceError(body: unknown): ServiceError {
 	}
 	if (!isPlainObject(candidate)) return {};
 	const read: Record<string, unknown> = {};
-	for (const [field, type] of Object.entries(SERVICE_ERROR_FIELDS)) if (typeof candidate[field] === type) read[field] = candidate[field];
+	for (const [field, type] of Object.entries(SERVICE_ERROR_FIELDS)) {
+		if (typeof candidate[field] === type) read[field] = candidate[field];
+	}
 	if (read.serviceTraceId === undefined && typeof candidate.traceId === 'string') read.serviceTraceId = candidate.traceId;
 	return read as ServiceError;
 }
@@ -122,7 +124,8 @@ function orderIn(entry: Record<string, unknown>): unknown {
 function asEntry(record: Record<string, unknown>): Record<string, unknown> {
 	if (record.metrics === undefined && record.barcode_generation_failed === undefined) return { order: record };
 	const { metrics, barcode_generation_failed: failed, ...order } = record;
-	return { order, ...(metrics === undefined ? {} : { metrics }), ...(failed === undefined ? {} : { barcode_generation_failed: failed }) };
+	const beside = { ...(metrics === undefined ? {} : { metrics }), ...(failed === undefined ? {} : { barcode_generation_failed: failed }) };
+	return { order, ...beside };
 }
 
 /**

@@ -129,9 +129,9 @@ async function send(session: Session, url: string, body: IDataObject): Promise<A
 }
 
 /**
- * The verdict on an answer that proves nothing alone, from the answer of the path beside it that nothing serves:
- * a different answer proves something serves the operation; the same one proves nothing does only when it names the
- * path it was sent (a service may answer a missing order just like a missing path). Otherwise the test passes, saying so.
+ * The verdict on an answer that proves nothing alone, from the answer of the path beside it that nothing serves: a
+ * different answer proves something serves the operation; the same one proves nothing does only when it names the path
+ * it was sent (a service may answer a missing order just like a missing path). Otherwise the test passes, saying so.
  */
 async function comparedVerdict(session: Session, check: Check, answer: Response): Promise<Verdict> {
 	const at = check.url.lastIndexOf('/') + 1;
@@ -177,7 +177,8 @@ export async function testInventoryOpsApiCredential(
 		}
 	}
 	// This context has only n8n's legacy request helper, without credential authentication: send() sets the header.
-	const session: Session = { helpers: this.helpers, token: data.accessToken, gate: new RateLimitGate(RETRY_POLICY), rateLimited: 0 };
+	const gate = new RateLimitGate(RETRY_POLICY);
+	const session: Session = { helpers: this.helpers, token: data.accessToken, gate, rateLimited: 0 };
 	const verdict = async (app: boolean, url: string, body: IDataObject, alone: typeof lookUpVerdict): Promise<Verdict> => {
 		const check = { app, url, shown: withoutUrlCredentials(url), body };
 		const answer = await send(session, url, body);

@@ -120,7 +120,8 @@ function apiError(status: number, serviceError: ServiceError, context: ErrorCont
 	const description = [moreThanSaid, advice, code ? `The service's code: ${code}.` : '', serviceTraceId ? `Trace id: ${serviceTraceId}.` : '']
 		.filter(Boolean)
 		.join(' ');
-	return new NodeApiError(context.node, defined, { message, description, httpCode: String(status), itemIndex: context.itemIndex });
+	const { node, itemIndex } = context;
+	return new NodeApiError(node, defined, { message, description, httpCode: String(status), itemIndex });
 }
 
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT']);

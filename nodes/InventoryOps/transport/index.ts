@@ -150,7 +150,8 @@ export async function inventoryOpsApiRequest<T = unknown>(
 			return response.body as T;
 		}
 		if (response.statusCode === 429 && gate.close(attempt, response.headers['retry-after'])) continue;
-		const error = apiErrorFromResponse(response.statusCode, response.body, { ...errorContext, accessToken: credentials.accessToken });
+		const { statusCode, body: answer } = response;
+		const error = apiErrorFromResponse(statusCode, answer, { ...errorContext, accessToken: credentials.accessToken });
 		if (response.statusCode === 429) {
 			const [waited, allowed] = [gate.waitedMs, gate.policy.maxTotalWaitMs].map((ms) => Math.round(ms / 1000));
 			const wait = `Waited ${waited} s for the rate limit before this answer; the wait allowed is ${allowed} s`;
