@@ -9,6 +9,7 @@ const http = require('node:http');
 const net = require('node:net');
 const path = require('node:path');
 
+const { closedPort } = require('../helpers/closedPort');
 const { credentialTester } = require('../helpers/engine');
 const { startSandbox } = require('../helpers/sandbox');
 
@@ -60,18 +61,8 @@ const viaGateway = (credentials) => {
 const calls = async () => (await sandbox.calls()).map(({ route, status }) => `${route} ${status}`);
 /** The paths nothing serves that the test compared with, as the sandbox saw them. */
 const beside = async () => (await sandbox.calls()).map(({ route }) => route).filter((route) => !/\/(get_single_bulk|restore_inventory)$/.test(route));
-const BASE_ADVICE = 'The Base URL is the API address your Inventory Ops account uses (it usually ends in /api), without the operation path.';
-const APP_ADVICE =
-	'The App Base URL is the address your Inventory Ops account uses for shipping (it usually ends in /s), without the operation path. The Base URL and the access token work.';
-
-/** A loopback port nothing listens on. */
-async function closedPort() {
-	const server = net.createServer();
-	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address();
-	await new Promise((resolve) => server.close(resolve));
-	return port;
-}
+const BASE_ADVICE = "Use your account's API address (usually ending in /api), without the operation path.";
+const APP_ADVICE = "Use your account's shipping address (usually ending in /s), without the operation path. The Base URL and the access token work.";
 
 describe('the Base URL check: an empty order lookup', () => {
 	test('no connection: wrong Base URL, could not be reached', async () => {
@@ -93,7 +84,7 @@ describe('the Base URL check: an empty order lookup', () => {
 		expect(result).toEqual({
 			status: 'Error',
 			message:
-				'The request was blocked because it resolves to a restricted IP address (http://10.0.0.5/api/order/get_single_bulk). n8n refused to send it (its SSRF protection, N8N_SSRF_PROTECTION_ENABLED): nothing was sent. To allow this address, add its host name to N8N_SSRF_ALLOWED_HOSTNAMES, or its IP range to N8N_SSRF_ALLOWED_IP_RANGES for an address written as an IP, and restart n8n.',
+				'The request was blocked because it resolves to a restricted IP address (http://10.0.0.5/api/order/get_single_bulk). n8n refused to send it (its SSRF protection, N8N_SSRF_PROTECTION_ENABLED): nothing was sent. To allow it, add its host name to N8N_SSRF_ALLOWED_HOSTNAMES (an IP address: its range to N8N_SSRF_ALLOWED_IP_RANGES) and restart n8n.',
 		});
 		expect(request).toHaveBeenCalledTimes(1);
 	});
@@ -106,7 +97,7 @@ describe('the Base URL check: an empty order lookup', () => {
 
 	test('403: the token lacks the permission', async () => {
 		const result = await testCredential(sandbox.credentials(await sandbox.token({ scopes: ['platformUser'] })));
-		expect(result.message).toMatch(/^The access token is valid, but the service refused it the permission \(scope\)/);
+		expect(result.message).toMatch(/^The access token is valid but lacks the permission \(scope\) for the order lookup \(403\)/);
 	});
 
 	test('429 beyond the bounded retries: rate limited, nothing said about the token', async () => {
@@ -166,7 +157,7 @@ describe('the Base URL check: an empty order lookup', () => {
 		const result = await testCredential({ ...sandbox.credentials(), baseUrl: sandbox.appBaseUrl });
 		const [lookupBeside] = await beside();
 		expect(result.status).toBe('OK');
-		const expected = `Could not confirm the Base URL: ${sandbox.appBaseUrl}/order/get_single_bulk answered ${answered} just as ${origin()}${lookupBeside}, a path nothing serves, does, so the answers do not show whether the service serves the order lookup there, nor whether the access token works. If the node's calls fail, check the Base URL.${said} The App Base URL takes restore requests: `;
+		const expected = `Could not confirm the Base URL: ${sandbox.appBaseUrl}/order/get_single_bulk answered ${answered} just as ${origin()}${lookupBeside}, a path nothing serves, does, so the answers do not show whether the order lookup is there, nor whether the access token works. If the node's calls fail, check the Base URL.${said} The App Base URL takes restore requests: `;
 		expect(result.message.slice(0, expected.length)).toBe(expected);
 	});
 
@@ -176,7 +167,7 @@ describe('the Base URL check: an empty order lookup', () => {
 		const result = await testCredential(viaGateway(sandbox.credentials()));
 		expect(result.status).toBe('OK');
 		expect(result.message).toMatch(
-			/^Could not confirm the Base URL: http:\/\/127\.0\.0\.1:\d+\/api\/order\/get_single_bulk answered 400; http:\/\/127\.0\.0\.1:\d+\/api\/order\/\S+, a path nothing serves, answered 503 \(nothing to compare with\), so the answers do not show whether the service serves the order lookup there, nor whether the access token works\. If the node's calls fail, check the Base URL\. The service said: order must not be empty\. The App Base URL takes restore requests: /,
+			/^Could not confirm the Base URL: http:\/\/127\.0\.0\.1:\d+\/api\/order\/get_single_bulk answered 400; http:\/\/127\.0\.0\.1:\d+\/api\/order\/\S+, a path nothing serves, answered 503 \(nothing to compare with\), so the answers do not show whether the order lookup is there, nor whether the access token works\. If the node's calls fail, check the Base URL\. The service said: order must not be empty\. The App Base URL takes restore requests: /,
 		);
 	});
 	test.each([
@@ -190,7 +181,7 @@ describe('the Base URL check: an empty order lookup', () => {
 		expect(result.status).toBe('OK');
 		expect(result.message).toMatch(
 			new RegExp(
-				`^Could not confirm the Base URL: http://127\\.0\\.0\\.1:\\d+/api/order/get_single_bulk answered 400; http://127\\.0\\.0\\.1:\\d+/api/order/\\S+, a path nothing serves, answered ${answered} \\(nothing to compare with\\), so the answers do not show whether the service serves the order lookup there, nor whether the access token works\\. If the node's calls fail, check the Base URL\\. The service said: order must not be empty\\. The App Base URL takes restore requests: `,
+				`^Could not confirm the Base URL: http://127\\.0\\.0\\.1:\\d+/api/order/get_single_bulk answered 400; http://127\\.0\\.0\\.1:\\d+/api/order/\\S+, a path nothing serves, answered ${answered} \\(nothing to compare with\\), so the answers do not show whether the order lookup is there, nor whether the access token works\\. If the node's calls fail, check the Base URL\\. The service said: order must not be empty\\. The App Base URL takes restore requests: `,
 			),
 		);
 	});
@@ -278,7 +269,7 @@ describe('the App Base URL check: a restore naming no order and no shipment', ()
 		const result = await testCredential(credentials);
 		const [restoreBeside] = await beside();
 		expect(result.status).toBe('OK');
-		const expected = ` Could not confirm the App Base URL: ${credentials.appBaseUrl}/ship/shipping/restore_inventory answered ${answered} just as ${origin()}${restoreBeside}, a path nothing serves, does, so the answers do not show whether the service serves the restore operation there. If the node's calls fail, check the App Base URL.${said}`;
+		const expected = ` Could not confirm the App Base URL: ${credentials.appBaseUrl}/ship/shipping/restore_inventory answered ${answered} just as ${origin()}${restoreBeside}, a path nothing serves, does, so the answers do not show whether the restore operation is there. If the node's calls fail, check the App Base URL.${said}`;
 		expect(result.message.slice(-expected.length)).toBe(expected);
 	});
 });

@@ -1,9 +1,9 @@
 // The credential and its Test button. n8n runs the nodes' credential test method (testedBy) only when the
 // credential type has no declarative `test`; test/helpers/engine.js resolves and calls it as n8n's
 // CredentialsTester does, in n8n-core's real CredentialTestContext, against the sandbox over HTTP.
-const net = require('node:net');
 const path = require('node:path');
 
+const { closedPort } = require('../helpers/closedPort');
 const { credentialTester } = require('../helpers/engine');
 const { answers } = require('../helpers/profile');
 const { startSandbox } = require('../helpers/sandbox');
@@ -30,15 +30,6 @@ const statuses = async () => (await sandbox.calls(BULK)).map((call) => call.stat
 // Whether the profile's service names the path in its answer to a path it does not serve (a page or its generic
 // `Not Found` does not): only then does the same answer at an operation's path prove the address wrong.
 const namesUnknownPaths = answers.errorBodies !== 'html' && answers.unknownPaths !== 'service-error';
-
-/** A loopback port nothing listens on. */
-async function closedPort() {
-	const server = net.createServer();
-	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address();
-	await new Promise((resolve) => server.close(resolve));
-	return port;
-}
 
 test('declares bearer auth from the access token and three fields, with no address filled in by default', () => {
 	expect(credentialType.authenticate).toEqual({
@@ -202,7 +193,7 @@ describe('what a failed test says', () => {
 		const token = await sandbox.token({ scopes: ['platformUser'] });
 		const result = await testCredential(sandbox.credentials(token));
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/valid, but .*permission \(scope\).*\(403\)/);
+		expect(result.message).toMatch(/valid but lacks the permission \(scope\).*\(403\)/);
 	});
 
 	test('a Base URL where the service has no such route: 404 as the path nothing serves; wrong where the answer names the path', async () => {
@@ -272,7 +263,7 @@ describe('answers no other test gives', () => {
 	test('the App Base URL probe answered 401 or 403: both addresses, the same account, with what the service said', async () => {
 		await sandbox.fault({ route: RESTORE, count: 1, status: 403, body: { error: { message: 'not yours' } } });
 		const result = await testCredential(sandbox.credentials());
-		expect(result.message).toMatch(/^The Base URL accepted the access token, but the App Base URL .*\/s\/ship\/shipping\/restore_inventory refused it \(403\)\. Check that both addresses belong to the same Inventory Ops account.* The service said: not yours\.$/);
+		expect(result.message).toMatch(/^The Base URL accepted the access token, but the App Base URL .*\/s\/ship\/shipping\/restore_inventory refused it \(403\)\. Check that both addresses are of one account.* The service said: not yours\.$/);
 	});
 
 	test('the App Base URL probe rate limited for good: says so, not the credential', async () => {
@@ -284,10 +275,10 @@ describe('answers no other test gives', () => {
 	test('the App Base URL probe failed with 5xx: JSON with what the service said, a page without its markup', async () => {
 		await sandbox.fault({ route: RESTORE, count: 1, status: 502, body: { error: { message: 'upstream down' } } });
 		const json = await testCredential(sandbox.credentials());
-		expect(json.message).toMatch(/restore_inventory failed \(502\): the App Base URL could not be checked\. Test again later, and check the App Base URL if it persists\. The service said: upstream down\.$/);
+		expect(json.message).toMatch(/restore_inventory failed \(502\): the App Base URL could not be checked\. Test again later; if it persists, check the App Base URL\. The service said: upstream down\.$/);
 		await sandbox.fault({ route: RESTORE, count: 1, status: 502, body: '<html><head><title>502 Bad Gateway</title></head></html>' });
 		const page = await testCredential(sandbox.credentials());
-		expect(page.message).toMatch(/failed \(502\): the App Base URL could not be checked\. Test again later, and check the App Base URL if it persists\.$/);
+		expect(page.message).toMatch(/failed \(502\): the App Base URL could not be checked\. Test again later; if it persists, check the App Base URL\.$/);
 	});
 
 	test('the App Base URL probe answered 200, unlike the path nothing serves: something there takes restore requests', async () => {

@@ -42,11 +42,11 @@ test(
 		]);
 		expect(base).toEqual({
 			status: 'Error',
-			message: `No answer from ${silentOrigin()}/api/order/get_single_bulk within 15 s: check the Base URL, and that the service can be reached from n8n.`,
+			message: `No answer from ${silentOrigin()}/api/order/get_single_bulk within 15 s: check the Base URL, and that n8n can reach the service.`,
 		});
 		expect(app).toEqual({
 			status: 'Error',
-			message: `No answer from ${silentOrigin()}/s/ship/shipping/restore_inventory within 15 s: check the App Base URL, and that the service can be reached from n8n.`,
+			message: `No answer from ${silentOrigin()}/s/ship/shipping/restore_inventory within 15 s: check the App Base URL, and that n8n can reach the service.`,
 		});
 	},
 	LIMIT_MS + 10_000,

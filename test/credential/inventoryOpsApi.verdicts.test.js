@@ -89,7 +89,7 @@ describe('a wrong address where the service said nothing: the verdict in full, w
 		const result = await testCredential(sandbox.credentials());
 		expect(result).toEqual({
 			status: 'Error',
-			message: `Wrong Base URL: ${lookupUrl()} answered 200 with text, not the service's JSON. The Base URL is the API address your Inventory Ops account uses (it usually ends in /api), without the operation path.`,
+			message: `Wrong Base URL: ${lookupUrl()} answered 200 with text, not the service's JSON. Use your account's API address (usually ending in /api), without the operation path.`,
 		});
 	});
 
@@ -108,7 +108,7 @@ describe('the order lookup answered at the edge of a range', () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 500, body: '<html><head><title>500 Internal Server Error</title></head><body></body></html>' });
 		const result = await testCredential(sandbox.credentials());
 		expect(result.message).toBe(
-			`${lookupUrl()} answered 500 with a web page titled "500 Internal Server Error", from a gateway or proxy in front of the service, not from the service itself. The credential could not be checked: test again later, and check the Base URL if it persists.`,
+			`${lookupUrl()} answered 500 with a web page titled "500 Internal Server Error", from a gateway or proxy, not the service. Test again later; if it persists, check the Base URL.`,
 		);
 	});
 
@@ -143,7 +143,7 @@ describe('the App Base URL probe answered at the edge of a range', () => {
 		await sandbox.fault({ route: RESTORE, count: 1, status: 401, body: { error: { message: 'who are you' } } });
 		const result = await testCredential(sandbox.credentials());
 		expect(result.message).toBe(
-			`The Base URL accepted the access token, but the App Base URL ${probeUrl()} refused it (401). Check that both addresses belong to the same Inventory Ops account, and that the token may restore inventory. The service said: who are you.`,
+			`The Base URL accepted the access token, but the App Base URL ${probeUrl()} refused it (401). Check that both addresses are of one account, and that the token may restore inventory. The service said: who are you.`,
 		);
 	});
 
@@ -151,7 +151,7 @@ describe('the App Base URL probe answered at the edge of a range', () => {
 		await sandbox.fault({ route: RESTORE, count: 1, status: 500, body: { error: { message: 'restore queue down' } } });
 		const result = await testCredential(sandbox.credentials());
 		expect(result.message).toBe(
-			`${probeUrl()} failed (500): the App Base URL could not be checked. Test again later, and check the App Base URL if it persists. The service said: restore queue down.`,
+			`${probeUrl()} failed (500): the App Base URL could not be checked. Test again later; if it persists, check the App Base URL. The service said: restore queue down.`,
 		);
 	});
 

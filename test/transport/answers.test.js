@@ -5,7 +5,7 @@ const path = require('node:path');
 
 const answers = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/transport/answers.js'));
 
-describe('describeArrived names what arrived', () => {
+describe('summaryOf names what arrived', () => {
 	test.each([
 		[undefined, 'nothing'],
 		[null, 'null'],
@@ -23,16 +23,16 @@ describe('describeArrived names what arrived', () => {
 		[42, 'number 42'],
 		[false, 'boolean false'],
 	])('%p -> %s', (value, expected) => {
-		expect(answers.describeArrived(value)).toBe(expected);
+		expect(answers.summaryOf(value)).toBe(expected);
 	});
 });
 
-test('shapeProblem: a list where the route answers a list, an object elsewhere', () => {
-	expect(answers.shapeProblem('orderGetSingleBulk', [])).toBeUndefined();
-	expect(answers.shapeProblem('orderGetSingleBulk', {})).toBe('an empty object where a list was expected');
-	expect(answers.shapeProblem('kitCreate', {})).toBeUndefined();
-	expect(answers.shapeProblem('kitCreate', [])).toBe('a list of 0 entries where an object was expected');
-	expect(answers.shapeProblem('webhookRemoveHandler', null)).toBe('null where an object was expected');
+test('unexpectedShape: a list where the route answers a list, an object elsewhere', () => {
+	expect(answers.unexpectedShape('orderGetSingleBulk', [])).toBeUndefined();
+	expect(answers.unexpectedShape('orderGetSingleBulk', {})).toBe('an empty object where a list was expected');
+	expect(answers.unexpectedShape('kitCreate', {})).toBeUndefined();
+	expect(answers.unexpectedShape('kitCreate', [])).toBe('a list of 0 entries where an object was expected');
+	expect(answers.unexpectedShape('webhookRemoveHandler', null)).toBe('null where an object was expected');
 });
 
 describe('refusalIn', () => {

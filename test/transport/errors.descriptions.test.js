@@ -13,7 +13,7 @@ const RESTORE = '/s/ship/shipping/restore_inventory';
 const INVALID_KIT = 'The service refused /kit/create as invalid (400).';
 const CHECK_FIELDS = 'Check the fields the service names.';
 const MAY_HAVE_APPLIED =
-	'Nothing here can tell whether the change was applied, so it was not sent again; check the service before running this item again.';
+	'It may have applied the change, so it was not sent again: check the service before running this item again.';
 const ctx = useInventoryOps({ orders: 5 });
 
 const kit = { resource: 'kit', operation: 'create', name: 'Kit', sku: 'KIT-DESCRIBED' };
@@ -147,11 +147,11 @@ describe('whether the change may have been applied', () => {
 		await ctx.sandbox.fault({ route: KIT, count: 1, status: 200, body: { success: false, message: 'SKU reserved' } });
 		const { error } = await ctx.run(kit);
 		expect(error.message).toBe('The service refused /kit/create with success: false. The service said: SKU reserved.');
-		expect(error.description).toBe('It answered 200 with success: false, which says the change was not made.');
+		expect(error.description).toBe('Its success: false says the change was not made.');
 		await ctx.sandbox.fault({ route: KIT, count: 1, status: 200, body: { success: false, code: 'SKU_RESERVED' } });
 		const coded = (await ctx.run(kit)).error;
 		expect(coded.message).toBe('The service refused /kit/create with success: false.');
-		expect(coded.description).toBe("It answered 200 with success: false, which says the change was not made. The service's code: SKU_RESERVED.");
+		expect(coded.description).toBe("Its success: false says the change was not made. The service's code: SKU_RESERVED.");
 	});
 
 	test('a lookup answered with what it cannot read: the description says nothing was changed', async () => {

@@ -26,7 +26,7 @@ describe('the credential test', () => {
 		const { accessToken: _token, ...withoutToken } = sandbox.credentials();
 		const result = await testCredential(withoutToken);
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^The service refused the access token \(401\): it is missing, mistyped, revoked or not issued/);
+		expect(result.message).toMatch(/^The service refused the access token \(401\): it is missing, mistyped, revoked or not for this service\./);
 	});
 });
 

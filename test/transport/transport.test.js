@@ -50,13 +50,7 @@ describe('the service error shape', () => {
 			readServiceError({
 				error: { message: 'm', statusCode: 400, code: 'C', serviceTraceId: 't', user_error: 'yes' },
 			}),
-		).toMatchObject({
-			message: 'm',
-			statusCode: 400,
-			code: 'C',
-			serviceTraceId: 't',
-			user_error: undefined,
-		});
+		).toEqual({ message: 'm', statusCode: 400, code: 'C', serviceTraceId: 't' });
 		expect(readServiceError('<html><head><title>502 Bad Gateway</title></head><body><h1>x</h1></body></html>')).toEqual({
 			message: '502 Bad Gateway',
 			page: true,
@@ -89,6 +83,9 @@ describe('the service error shape', () => {
 			serviceTraceId: 't2',
 		});
 		expect(readServiceError({ error: 'short', message: 'the message' })).toMatchObject({ message: 'the message' });
+		// serviceTraceId is the service's own name: a traceId beside it does not replace it.
+		expect(readServiceError({ message: 'm', serviceTraceId: 'own', traceId: 'other' })).toEqual({ message: 'm', serviceTraceId: 'own' });
+		expect(readServiceError({ message: 'm', serviceTraceId: 5, traceId: 'other' })).toEqual({ message: 'm', serviceTraceId: 'other' });
 	});
 
 	test('a network failure with nothing readable in it: an unknown network error, not a time-out', () => {

@@ -67,7 +67,7 @@ test('a credential n8n cannot decrypt: activation fails with a node error naming
 		`Publishing failed at the webhook handler for "order.shipped" (1 of 1). Could not read the Inventory Ops API credential: ${CREDENTIAL_ERRORS.DECRYPTION_FAILED.replace(/\.$/, '')}. Nothing was sent to /webhook/add_handler.`,
 	);
 	expect(error.description).toBe(
-		'Check that the node has an Inventory Ops API credential selected, that this n8n can open it, and that no expression in its fields reads an input item: the trigger reads it when the workflow is published or unpublished, where there is no item.',
+		'Check that the node has an Inventory Ops API credential this n8n can open, with no expression reading an input item: the trigger has none when it is published or unpublished.',
 	);
 	expect(await calls(ADD_ROUTE)).toHaveLength(0);
 });

@@ -1,149 +1,127 @@
-import type {
-	IDataObject,
-	ICredentialDataDecryptedObject,
-	ICredentialsDecrypted,
-	ICredentialTestFunctions,
-	INodeCredentialTestResult,
-} from 'n8n-workflow';
+import type { IDataObject, ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
 
 import { readServiceError } from './answers';
 import { ENDPOINTS } from './endpoints';
 import { jwtExpiry, networkReason, SSRF_ADVICE } from './errors';
-import { RateLimitGate, type RetryPolicy } from './rateLimit';
-import { isHttpUrl, joinUrl } from './url';
+import { RateLimitGate } from './rateLimit';
 import { withoutUrlCredentials } from '../shared/redact';
 
-/**
- * The credential dialog's Test button waits for this: a transient 429 is retried (the service did nothing), but
- * only for a few seconds, so the dialog never hangs; a longer Retry-After is reported instead of waited for.
- */
-const CREDENTIAL_TEST_RETRY_POLICY: RetryPolicy = { maxRetries: 3, maxTotalWaitMs: 5_000, baseDelayMs: 500 };
-
-const CREDENTIAL_TEST_TIMEOUT_MS = 15_000;
-
+// The dialog's Test button waits: a 429 is retried for 5 s at most, a longer Retry-After is reported.
+const RETRY_POLICY = { maxRetries: 3, maxTotalWaitMs: 5_000, baseDelayMs: 500 };
+const TIMEOUT_MS = 15_000;
 /** The last segment of a path beside each operation's, one that no service serves. */
 const NOWHERE = 'no-such-operation-n8n-credential-test';
 
-type LegacyFullResponse = { statusCode: number; headers?: Record<string, unknown>; body?: unknown };
-
-type Answer = { response: LegacyFullResponse } | { error: unknown };
-
-/** What the calls of one test share: n8n's request helper, the token, the 429 gate and the 429s it met. */
-type Session = { helpers: ICredentialTestFunctions['helpers']; token: unknown; gate: RateLimitGate; tries: number };
-
-/** One check: the address it tests (the App Base URL or the Base URL), its operation's URL and read-only body. */
+type Response = { statusCode: number; headers?: Record<string, unknown>; body?: unknown };
+type Answer = { response: Response } | { error: unknown };
+type Verdict = INodeCredentialTestResult;
+/** What the calls of one test share; `rateLimited` counts the 429s. */
+type Session = { helpers: ICredentialTestFunctions['helpers']; token: unknown; gate: RateLimitGate; rateLimited: number };
+/** One address under test: `app` for the App Base URL; `shown` is the URL without a password. */
 type Check = { app: boolean; url: string; shown: string; body: IDataObject };
 
-const ok = (message: string): INodeCredentialTestResult => ({ status: 'OK', message });
-const failed = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
+/** A base URL and an operation's path, without a doubled slash between them. */
+export function joinUrl(base: unknown, path: string): string {
+	return `${String(base ?? '').replace(/\/+$/, '')}${path}`;
+}
 
+export function isHttpUrl(value: string): boolean {
+	return /^https?:\/\/[^/]/i.test(value);
+}
+
+const ok = (message: string): Verdict => ({ status: 'OK', message });
+const failed = (message: string): Verdict => ({ status: 'Error', message });
 const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 
-/** What the service said, quoted after the sentence it explains; nothing for a web page (a gateway's, not its words). */
-function serviceSays(body: unknown): string {
+/** Nothing for a web page: a gateway's words, not the service's. */
+function serviceSaid(body: unknown): string {
 	const { message, code, page } = readServiceError(body);
 	const text = [code, message].filter(Boolean).join(': ');
 	return text === '' || page === true ? '' : ` The service said: ${withoutUrlCredentials(text).replace(/\.+$/, '')}.`;
 }
 
-/** An answer's status, with a web page's title (never its markup). */
-function described({ statusCode, body }: LegacyFullResponse): string {
+/** The status, with a web page's title (never markup). */
+function statusText({ statusCode, body }: Response): string {
 	const { message, page } = readServiceError(body);
 	return page === true ? `${statusCode} with a web page titled "${message}"` : String(statusCode);
 }
 
-/** `said`: what the service said (serviceSays), after the sentence it explains. */
-function wrong({ app, shown }: Check, what: string, said = ''): INodeCredentialTestResult {
-	return failed(
-		app
-			? `Wrong App Base URL: ${shown} ${what}.${said} The App Base URL is the address your Inventory Ops account uses for shipping (it usually ends in /s), without the operation path. The Base URL and the access token work.`
-			: `Wrong Base URL: ${shown} ${what}.${said} The Base URL is the API address your Inventory Ops account uses (it usually ends in /api), without the operation path.`,
-	);
+function wrongAddress({ app, shown }: Check, what: string, said = ''): Verdict {
+	const [field, kind, end] = app ? ['App Base URL', 'shipping', 's'] : ['Base URL', 'API', 'api'];
+	const works = app ? ' The Base URL and the access token work.' : '';
+	return failed(`Wrong ${field}: ${shown} ${what}.${said} Use your account's ${kind} address (usually ending in /${end}), without the operation path.${works}`);
 }
 
-function unanswered(check: Check, error: unknown): INodeCredentialTestResult {
+function unanswered(check: Check, error: unknown): Verdict {
 	const { reason, timedOut, refusedByN8n } = networkReason(error);
 	if (refusedByN8n) return failed(`${withoutUrlCredentials(reason)} (${check.shown}). ${SSRF_ADVICE}`);
 	return timedOut
-		? failed(`No answer from ${check.shown} within ${seconds(CREDENTIAL_TEST_TIMEOUT_MS)}: check the ${check.app ? 'App ' : ''}Base URL, and that the service can be reached from n8n.`)
-		: wrong(check, `could not be reached (${withoutUrlCredentials(reason)}): no service answers there, or it is down`);
+		? failed(`No answer from ${check.shown} within ${seconds(TIMEOUT_MS)}: check the ${check.app ? 'App ' : ''}Base URL, and that n8n can reach the service.`)
+		: wrongAddress(check, `could not be reached (${withoutUrlCredentials(reason)}): no service answers there, or it is down`);
 }
 
-/** What the lookup's answer proves alone, or undefined: then only a comparison can tell. */
-function lookUpVerdict(check: Check, session: Session, response: LegacyFullResponse): INodeCredentialTestResult | undefined {
+/** What the lookup's answer proves alone, or undefined when only a comparison can tell. */
+function lookUpVerdict(check: Check, response: Response, session: Session): Verdict | undefined {
 	const { statusCode: status, body } = response;
-	const { tries, gate } = session;
+	const { rateLimited, gate } = session;
 	// The status first: a gateway may answer 401, 403 or 429 with its own page, and they mean the same.
 	if (status === 401) {
 		const expiry = jwtExpiry(session.token);
-		const expired = expiry !== undefined && expiry.getTime() <= Date.now();
 		return failed(
-			expired
+			expiry !== undefined && expiry.getTime() <= Date.now()
 				? `The access token expired at ${expiry.toISOString()} (401). Create a new token and paste it into Access Token.`
-				: `The service refused the access token (401): it is missing, mistyped, revoked or not issued for this service. Check Access Token.${serviceSays(body)}`,
+				: `The service refused the access token (401): it is missing, mistyped, revoked or not for this service. Check Access Token.${serviceSaid(body)}`,
 		);
 	}
 	if (status === 403) {
 		return failed(
-			`The access token is valid, but the service refused it the permission (scope) the order lookup needs (403). Ask for a token with the scopes for orders, kits, shipments and webhook handlers (API keys usually hold platformGeneric and platformApi).${serviceSays(body)}`,
+			`The access token is valid but lacks the permission (scope) for the order lookup (403): use a token with the scopes for orders, kits, shipments and webhook handlers.${serviceSaid(body)}`,
 		);
 	}
 	if (status === 429) {
+		const retryAfter = response.headers?.['retry-after'];
 		return failed(
-			`The service is rate limiting (429) and still was after ${tries} answer(s) 429 and ${seconds(gate.waitedMs)} of waiting${typeof response.headers?.['retry-after'] === 'string' ? `; it asked for Retry-After: ${response.headers['retry-after']}` : ''}. This says nothing about the token: test again in a moment.`,
+			`The service is rate limiting (429) and still was after ${rateLimited} answer(s) 429 and ${seconds(gate.waitedMs)} of waiting${typeof retryAfter === 'string' ? `; it asked for Retry-After: ${retryAfter}` : ''}. This says nothing about the token: test again in a moment.`,
 		);
 	}
 	if (status >= 500) {
 		return readServiceError(body).page === true
-			? failed(
-					`${check.shown} answered ${described(response)}, from a gateway or proxy in front of the service, not from the service itself. The credential could not be checked: test again later, and check the Base URL if it persists.`,
-				)
-			: failed(`The service failed (${status}) before it checked the token: test again later.${serviceSays(body)}`);
+			? failed(`${check.shown} answered ${statusText(response)}, from a gateway or proxy, not the service. Test again later; if it persists, check the Base URL.`)
+			: failed(`The service failed (${status}) before it checked the token: test again later.${serviceSaid(body)}`);
 	}
 	if (status < 200 || status >= 300) return undefined;
-	if (typeof body === 'string') return wrong(check, `answered ${status} with text, not the service's JSON`);
-	const afterRetries = tries > 0 ? ` (after ${tries} answer(s) 429, rate limited, waited ${seconds(gate.waitedMs)})` : '';
+	if (typeof body === 'string') return wrongAddress(check, `answered ${status} with text, not the service's JSON`);
+	const afterRetries = rateLimited > 0 ? ` (after ${rateLimited} answer(s) 429, rate limited, waited ${seconds(gate.waitedMs)})` : '';
 	return ok(`The access token works: the service accepted an empty order lookup at ${check.shown}${afterRetries}.`);
 }
 
-/** What the restore probe's answer proves alone (the token refused, rate limited, failed), or undefined. */
-function probeVerdict(url: string, { statusCode: status, body }: LegacyFullResponse): INodeCredentialTestResult | undefined {
+/** What the restore probe's answer proves alone, or undefined. */
+function probeVerdict({ shown: url }: Check, { statusCode: status, body }: Response): Verdict | undefined {
 	if (status === 401 || status === 403) {
 		return failed(
-			`The Base URL accepted the access token, but the App Base URL ${url} refused it (${status}). Check that both addresses belong to the same Inventory Ops account, and that the token may restore inventory.${serviceSays(body)}`,
+			`The Base URL accepted the access token, but the App Base URL ${url} refused it (${status}). Check that both addresses are of one account, and that the token may restore inventory.${serviceSaid(body)}`,
 		);
 	}
-	if (status === 429) {
-		return failed(`The service is rate limiting (429) the App Base URL ${url}. This says nothing about the credential: test again in a moment.`);
-	}
+	if (status === 429) return failed(`The service is rate limiting (429) the App Base URL ${url}. This says nothing about the credential: test again in a moment.`);
 	if (status >= 500) {
-		return failed(`${url} failed (${status}): the App Base URL could not be checked. Test again later, and check the App Base URL if it persists.${serviceSays(body)}`);
+		return failed(`${url} failed (${status}): the App Base URL could not be checked. Test again later; if it persists, check the App Base URL.${serviceSaid(body)}`);
 	}
 	return undefined;
 }
 
-/** One call of the test; a 429 is waited out through the gate shared by all calls of the test. */
 async function send(session: Session, url: string, body: IDataObject): Promise<Answer> {
-	const request = {
-		method: 'POST',
-		uri: url,
-		body,
-		json: true,
-		headers: { Authorization: `Bearer ${String(session.token ?? '')}`, Accept: 'application/json' },
-		timeout: CREDENTIAL_TEST_TIMEOUT_MS,
-		simple: false,
-		resolveWithFullResponse: true,
-	};
+	const headers = { Authorization: `Bearer ${String(session.token ?? '')}`, Accept: 'application/json' };
+	const request = { method: 'POST', uri: url, body, json: true, headers, timeout: TIMEOUT_MS, simple: false, resolveWithFullResponse: true };
 	for (let attempt = 0; ; attempt++) {
 		await session.gate.pass();
-		let response: LegacyFullResponse;
+		let response: Response;
 		try {
-			response = (await session.helpers.request(request)) as LegacyFullResponse;
+			response = (await session.helpers.request(request)) as Response;
 		} catch (error) {
 			return { error };
 		}
 		if (response.statusCode === 429) {
-			session.tries++;
+			session.rateLimited++;
 			if (session.gate.close(attempt, response.headers?.['retry-after'])) continue;
 		}
 		return { response };
@@ -151,28 +129,27 @@ async function send(session: Session, url: string, body: IDataObject): Promise<A
 }
 
 /**
- * What an answer that proves nothing alone proves next to the answer, sent the same way, of the path beside it that
- * nothing serves: a different answer (status, page, code or message) proves something serves the operation; the
- * same answer proves nothing serves it only when it names the path it was sent (the service's own "no such path"),
- * since a service may answer a missing order just like a missing path. Otherwise the test passes, saying so.
+ * The verdict on an answer that proves nothing alone, from the answer of the path beside it that nothing serves: a
+ * different answer proves something serves the operation; the same one proves nothing does only when it names the path
+ * it was sent (a service may answer a missing order just like a missing path). Otherwise the test passes, saying so.
  */
-async function compared(session: Session, check: Check, answer: LegacyFullResponse): Promise<INodeCredentialTestResult> {
+async function comparedVerdict(session: Session, check: Check, answer: Response): Promise<Verdict> {
 	const at = check.url.lastIndexOf('/') + 1;
 	const besideUrl = check.url.slice(0, at) + NOWHERE;
 	const other = await send(session, besideUrl, check.body);
-	const seen = ({ statusCode, body }: LegacyFullResponse, { page, code, message } = readServiceError(body)) =>
+	const fingerprint = ({ statusCode, body }: Response, { page, code, message } = readServiceError(body)) =>
 		JSON.stringify([statusCode, page, code, message]);
 	const comparable = 'response' in other && other.response.statusCode !== 429 && other.response.statusCode < 500;
-	const theirs = comparable ? seen(other.response) : '';
-	const same = comparable && theirs.split(NOWHERE).join(check.url.slice(at)) === seen(answer);
+	const theirs = comparable ? fingerprint(other.response) : '';
+	const same = comparable && theirs.split(NOWHERE).join(check.url.slice(at)) === fingerprint(answer);
 	const beside = `${withoutUrlCredentials(besideUrl)}, a path nothing serves`;
-	const answered = 'response' in other ? described(other.response) : 'nothing';
-	let words = `answered ${described(answer)}`;
+	const answered = 'response' in other ? statusText(other.response) : 'nothing';
+	let words = `answered ${statusText(answer)}`;
 	if (!comparable) words += `; ${beside}, answered ${answered} (nothing to compare with)`;
 	else words += same ? ` just as ${beside}, does` : `, unlike ${beside} (${answered})`;
 	const [field, operation] = check.app ? ['App Base URL', 'restore operation'] : ['Base URL', 'order lookup'];
-	const said = serviceSays(answer.body);
-	if (same && theirs.includes(NOWHERE)) return wrong(check, `${words}, naming the path: the service has no ${operation} there`, said);
+	const said = serviceSaid(answer.body);
+	if (same && theirs.includes(NOWHERE)) return wrongAddress(check, `${words}, naming the path: the service has no ${operation} there`, said);
 	if (comparable && !same) {
 		return ok(
 			check.app
@@ -180,44 +157,36 @@ async function compared(session: Session, check: Check, answer: LegacyFullRespon
 				: `Something at the Base URL serves the order lookup: ${check.shown} ${words}. It refused an empty lookup, so the access token is not confirmed.${said}`,
 		);
 	}
+	const token = check.app ? '' : ', nor whether the access token works';
 	return ok(
-		`Could not confirm the ${field}: ${check.shown} ${words}, so the answers do not show whether the service serves the ${operation} there${check.app ? '' : ', nor whether the access token works'}. If the node's calls fail, check the ${field}.${said}`,
+		`Could not confirm the ${field}: ${check.shown} ${words}, so the answers do not show whether the ${operation} is there${token}. If the node's calls fail, check the ${field}.${said}`,
 	);
 }
 
-/**
- * The credential test (n8n's `methods.credentialTest`), calls that only read (docs/service-interface.md,
- * Authentication, says what each answer proves): an empty order lookup at the Base URL, then a restore naming no
- * order and no shipment at the App Base URL (nothing can be restored from it); each, where its answer alone proves
- * nothing, compared with the path beside it that nothing serves. A 429 is retried within CREDENTIAL_TEST_RETRY_POLICY,
- * for all calls together. Where the answers cannot tell, the test passes and says what it could not confirm.
- */
+/** Calls that cannot change data; docs/service-interface.md (Authentication) says what each answer proves. */
 export async function testInventoryOpsApiCredential(
 	this: ICredentialTestFunctions,
-	credential: ICredentialsDecrypted<ICredentialDataDecryptedObject>,
-): Promise<INodeCredentialTestResult> {
+	credential: ICredentialsDecrypted,
+): Promise<Verdict> {
 	const data = credential.data ?? {};
 	const baseUrl = typeof data.baseUrl === 'string' ? data.baseUrl.trim() : '';
 	const appBaseUrl = typeof data.appBaseUrl === 'string' ? data.appBaseUrl.trim() : '';
-	if (!isHttpUrl(baseUrl)) {
-		return failed(`Base URL must start with http:// or https://, for example https://inventory.example.com/api (got "${withoutUrlCredentials(baseUrl)}").`);
+	for (const [field, url, example] of [['Base URL', baseUrl, 'api'], ['App Base URL', appBaseUrl, 's']]) {
+		if (!isHttpUrl(url)) {
+			return failed(`${field} must start with http:// or https://, for example https://inventory.example.com/${example} (got "${withoutUrlCredentials(url)}").`);
+		}
 	}
-	if (!isHttpUrl(appBaseUrl)) {
-		return failed(`App Base URL must start with http:// or https://, for example https://inventory.example.com/s (got "${withoutUrlCredentials(appBaseUrl)}").`);
-	}
-	// The credential-test context offers only n8n's request helper (no httpRequest and no credential
-	// authentication), so send() sets the bearer header from the credential being tested.
-	const session: Session = { helpers: this.helpers, token: data.accessToken, gate: new RateLimitGate(CREDENTIAL_TEST_RETRY_POLICY), tries: 0 };
-	const check = (app: boolean, url: string, body: IDataObject): Check => ({ app, url, shown: withoutUrlCredentials(url), body });
-	const lookUpCheck = check(false, joinUrl(baseUrl, ENDPOINTS.orderGetSingleBulk.path), { order: [] });
-	const answer = await send(session, lookUpCheck.url, lookUpCheck.body);
-	if ('error' in answer) return unanswered(lookUpCheck, answer.error);
-	const lookUp = lookUpVerdict(lookUpCheck, session, answer.response) ?? (await compared(session, lookUpCheck, answer.response));
+	// This context has only n8n's legacy request helper, without credential authentication: send() sets the header.
+	const gate = new RateLimitGate(RETRY_POLICY);
+	const session: Session = { helpers: this.helpers, token: data.accessToken, gate, rateLimited: 0 };
+	const verdict = async (app: boolean, url: string, body: IDataObject, alone: typeof lookUpVerdict): Promise<Verdict> => {
+		const check = { app, url, shown: withoutUrlCredentials(url), body };
+		const answer = await send(session, url, body);
+		if ('error' in answer) return unanswered(check, answer.error);
+		return alone(check, answer.response, session) ?? (await comparedVerdict(session, check, answer.response));
+	};
+	const lookUp = await verdict(false, joinUrl(baseUrl, ENDPOINTS.orderGetSingleBulk.path), { order: [] }, lookUpVerdict);
 	if (lookUp.status !== 'OK') return lookUp;
-
-	const probeCheck = check(true, joinUrl(appBaseUrl, ENDPOINTS.shipmentRestoreInventory.path), {});
-	const probe = await send(session, probeCheck.url, probeCheck.body);
-	if ('error' in probe) return unanswered(probeCheck, probe.error);
-	const app = probeVerdict(probeCheck.shown, probe.response) ?? (await compared(session, probeCheck, probe.response));
+	const app = await verdict(true, joinUrl(appBaseUrl, ENDPOINTS.shipmentRestoreInventory.path), {}, probeVerdict);
 	return app.status === 'OK' ? ok(`${lookUp.message} ${app.message}`) : app;
 }

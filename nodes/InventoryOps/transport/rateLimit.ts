@@ -1,26 +1,22 @@
 import { sleep } from 'n8n-workflow';
 
 export interface RetryPolicy {
-	/** How many times one call retries a 429 answer before it is reported. */
+	/** How many times one call retries a 429. */
 	maxRetries: number;
-	/** The most the gate stays closed in all, in milliseconds (for one call, or for a whole run when shared). */
+	/** The most the gate stays closed in all (for one call, or for a run when shared). */
 	maxTotalWaitMs: number;
-	/** The first backoff when the service gives no Retry-After, doubled on each retry. */
+	/** The first backoff without a Retry-After, doubled on each retry. */
 	baseDelayMs: number;
 }
 
-/** For a call made on its own: a few retries, half a minute at most. */
 const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 3, maxTotalWaitMs: 30_000, baseDelayMs: 500 };
 
-/**
- * For calls of a run sharing one gate: the wait budget bounds the run; the retry count only stops a call that a
- * service answering `Retry-After: 0` would otherwise keep busy.
- */
+/** For a run's calls sharing a gate: the wait bounds the run; the retry count only stops endless `Retry-After: 0`. */
 export function runRetryPolicy(maxTotalWaitMs: number): RetryPolicy {
 	return { maxRetries: 10, maxTotalWaitMs, baseDelayMs: DEFAULT_RETRY_POLICY.baseDelayMs };
 }
 
-/** Reads Retry-After as delta-seconds or an HTTP date; undefined when absent or unreadable. */
+/** Retry-After (seconds or an HTTP date) in milliseconds; undefined when absent or unreadable. */
 export function parseRetryAfter(value: unknown, now: number = Date.now()): number | undefined {
 	const header = Array.isArray(value) ? value[0] : value;
 	if (typeof header !== 'string' && typeof header !== 'number') return undefined;
@@ -32,7 +28,7 @@ export function parseRetryAfter(value: unknown, now: number = Date.now()): numbe
 	return Math.max(0, date - now);
 }
 
-/** The wait before retry number `attempt` (0-based), or undefined when the policy says stop. */
+/** The wait before retry `attempt` (0-based), or undefined when the policy says stop. */
 export function nextRetryDelay(
 	policy: RetryPolicy,
 	attempt: number,
@@ -46,9 +42,8 @@ export function nextRetryDelay(
 }
 
 /**
- * The 429 waits of the calls that share it (all calls in flight of one run, or a single call). When the service
- * tells one call to wait, the gate closes until then, and no call sharing it is sent meanwhile: a rate limit is
- * the service's, not the call's. The time the gate stays closed counts against the policy's budget.
+ * The 429 waits of the calls sharing it (a run's, or one call's): a rate limit is the service's, so when one call is
+ * told to wait, none is sent until then. The time closed counts against the policy's budget.
  */
 export class RateLimitGate {
 	private openAt = 0;
@@ -56,20 +51,15 @@ export class RateLimitGate {
 
 	constructor(readonly policy: RetryPolicy = DEFAULT_RETRY_POLICY) {}
 
-	/** Resolves when the gate is open. */
 	async pass(): Promise<void> {
 		for (let wait = this.openAt - Date.now(); wait > 0; wait = this.openAt - Date.now()) await sleep(wait);
 	}
 
-	/** How long the gate has stayed closed so far, in milliseconds. */
 	get waitedMs(): number {
 		return this.closedMs;
 	}
 
-	/**
-	 * After a 429 on retry `attempt` of one call: closes the gate for the wait the service asked for (or a backoff)
-	 * and returns true, or returns false when the retries or the budget are used up.
-	 */
+	/** After a 429 on retry `attempt`: closes the gate for the wait asked (or a backoff); false when out of budget. */
 	close(attempt: number, retryAfterHeader: unknown): boolean {
 		const now = Date.now();
 		const from = Math.max(now, this.openAt);
