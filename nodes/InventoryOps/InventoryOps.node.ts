@@ -2,13 +2,114 @@ import {
 	NodeConnectionTypes,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
+import * as kitCreate from './actions/kit/create.operation';
+import * as order from './actions/order';
 import { router } from './actions/router';
+import * as restoreInventory from './actions/shipment/restoreInventory.operation';
+import * as addHandler from './actions/webhookHandler/add.operation';
+import * as removeHandler from './actions/webhookHandler/remove.operation';
 import { testInventoryOpsApiCredential } from './transport';
-import { properties, subtitle } from './actions/properties';
+
+// What the canvas shows under the node, in words ("Get many orders"), not the internal values.
+const SUBTITLES: Record<string, string> = {
+	'order.lookUp': 'Get many orders',
+	'kit.create': 'Create a kit',
+	'shipment.restoreInventory': 'Restore shipment inventory',
+	'webhookHandler.add': 'Add a webhook handler',
+	'webhookHandler.remove': 'Remove a webhook handler',
+};
+const subtitle = `={{ ${JSON.stringify(SUBTITLES)}[$parameter["resource"] + "." + $parameter["operation"]] }}`;
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Kit', value: 'kit', description: 'A sellable bundle of component items with its own SKU' },
+			{ name: 'Order', value: 'order', description: 'Orders of a store, each named by store ID and order number' },
+			{
+				name: 'Shipment',
+				value: 'shipment',
+				description: 'The shipment of an order, whose deducted stock can be put back into inventory',
+			},
+			{
+				name: 'Webhook Handler',
+				value: 'webhookHandler',
+				description: 'A URL the service calls when an event of a given type happens',
+			},
+		],
+		default: 'order',
+	},
+	...order.description,
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['kit'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description:
+					'Create a kit (a sellable bundle) from a name, a SKU and its component items with quantities. Returns the ID of the new kit.',
+				action: 'Create a kit from component items',
+			},
+		],
+		default: 'create',
+	},
+	...kitCreate.description,
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['shipment'] } },
+		options: [
+			{
+				name: 'Restore Inventory',
+				value: 'restoreInventory',
+				description:
+					'Put back the stock a shipment took out of inventory, e.g. after the shipment was voided. Returns the shipment records of the order.',
+				action: 'Restore inventory deducted by a shipment',
+			},
+		],
+		default: 'restoreInventory',
+	},
+	...restoreInventory.description,
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['webhookHandler'] } },
+		options: [
+			{
+				name: 'Add',
+				value: 'add',
+				description:
+					'Register a URL the service calls when an event of a type happens. Returns the handler ID, needed to remove it.',
+				action: 'Add a webhook handler for an event type',
+			},
+			{
+				name: 'Remove',
+				value: 'remove',
+				description: 'Unregister a webhook handler by the ID returned when it was added',
+				action: 'Remove a webhook handler by ID',
+			},
+		],
+		default: 'add',
+	},
+	...addHandler.description,
+	...removeHandler.description,
+];
 
 export class InventoryOps implements INodeType {
 	description: INodeTypeDescription = {
@@ -17,8 +118,7 @@ export class InventoryOps implements INodeType {
 		icon: { light: 'file:inventoryOps.svg', dark: 'file:inventoryOps.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		// n8n opens a documentationUrl starting with http as it is; from the codex file it would append its tracking
-		// query after the #anchor, which then matches no heading.
+		// From the codex file n8n would append its tracking query after the #anchor, which then matches no heading.
 		documentationUrl: 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#inventory-ops-node',
 		subtitle,
 		description:
@@ -31,7 +131,7 @@ export class InventoryOps implements INodeType {
 		properties,
 	};
 
-	// The credential's Test button runs this (n8n looks it up by the name in credentials[].testedBy).
+	// The credential's Test button runs this (n8n finds it by the name in credentials[].testedBy).
 	methods = { credentialTest: { inventoryOpsApiTest: testInventoryOpsApiCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

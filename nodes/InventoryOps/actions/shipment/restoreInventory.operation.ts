@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { optionsCollection } from '../helpers/descriptions';
-import { forEachItem, requestForItem } from '../helpers/execution';
+import { forEachItem, requestForItem } from '../helpers/perItem';
 import { readRestoreAnswer, restoredItemsOf, type ShipmentSelectors } from '../../transport';
 import { compact, ItemValidator } from '../helpers/validation';
 
@@ -79,66 +79,58 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-const displayOptions = { show: { resource: ['shipment'], operation: ['restoreInventory'] } };
+export const description = updateDisplayOptions({ show: { resource: ['shipment'], operation: ['restoreInventory'] } }, properties);
 
-export const description = updateDisplayOptions(displayOptions, properties);
+const RESTORED = 'The service restored the inventory (it answered 200)';
 
 /**
- * The output of a restore the service answered 200 to. It was applied, so there is always an item: the answer with
- * `restored: true`, the shipment the selectors pick (`restoredShipment`) and what it put back (`restoredItems`, that
- * record's `request.order_items`); or, split, one item per shipment record with `restored` true on that one only.
- * What the answer lacks is listed in `missingFromAnswer`, with a notice; without shipment records to split into,
- * the one item stands for the restore.
+ * The service answered 200, so the restore was applied and there is always an item: the answer with the shipment
+ * the selectors pick (`restoredShipment`) and what it put back (`restoredItems`); or, split, one item per shipment
+ * record with `restored` true on that one only. What the answer lacks goes to `missingFromAnswer`, with a notice.
  */
 function restoreOutput(response: IDataObject, selectors: ShipmentSelectors, split: boolean): IDataObject[] {
 	const { shipments, restored, missing } = readRestoreAnswer(response, selectors);
 	const items = restored === undefined ? undefined : restoredItemsOf(restored);
 	if (restored !== undefined && items === undefined) missing.push("the restored shipment's request.order_items");
-	const incomplete: IDataObject =
-		missing.length === 0
-			? {}
-			: {
-					missingFromAnswer: missing,
-					notice: `The service restored the inventory (it answered 200), but its answer lacks: ${missing.join('; ')}. Do not run this item again.`,
-				};
+	const lacks = missing.join('; ');
+	const incomplete: IDataObject = missing.length === 0 ? {} : { missingFromAnswer: missing };
 	if (split && shipments !== undefined && shipments.length > 0) {
+		if (missing.length > 0) incomplete.notice = `${RESTORED}, but its answer lacks: ${lacks}. Do not run this item again.`;
 		return shipments.map((record) => ({ ...record, restored: record === restored, ...incomplete }));
 	}
-	const output: IDataObject = { restored: true, ...response };
+	const output: IDataObject = { restored: true, ...response, ...incomplete };
 	if (restored !== undefined) output.restoredShipment = restored as IDataObject;
 	if (items !== undefined) output.restoredItems = items as IDataObject[];
 	if (split && shipments !== undefined) {
-		output.notice = `The service restored the inventory (it answered 200), but its answer holds no shipment records to split into; this item stands for the restore.${missing.length > 0 ? ` It also lacks: ${missing.join('; ')}.` : ''}`;
-		if (missing.length > 0) output.missingFromAnswer = missing;
-		return [output];
+		const also = missing.length > 0 ? ` It also lacks: ${lacks}.` : '';
+		output.notice = `${RESTORED}, but its answer holds no shipment records to split into; this item stands for the restore.${also}`;
+	} else if (missing.length > 0) {
+		output.notice = `${RESTORED}, but its answer lacks: ${lacks}. Do not run this item again.`;
 	}
-	return [{ ...output, ...incomplete }];
+	return [output];
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const check = new ItemValidator(this.getNode(), itemIndex);
+		const text = (name: string, field: string) => check.optionalText(this.getNodeParameter(name, itemIndex, ''), field);
 		const selectors: ShipmentSelectors = compact({
-			shipment_id: check.optionalText(this.getNodeParameter('shipmentId', itemIndex, ''), 'Shipment ID'),
-			tracking_number: check.optionalText(this.getNodeParameter('trackingNumber', itemIndex, ''), 'Tracking Number'),
-			carrier_shipment_id: check.optionalText(
-				this.getNodeParameter('carrierShipmentId', itemIndex, ''),
-				'Carrier Shipment ID',
-			),
+			shipment_id: text('shipmentId', 'Shipment ID'),
+			tracking_number: text('trackingNumber', 'Tracking Number'),
+			carrier_shipment_id: text('carrierShipmentId', 'Carrier Shipment ID'),
 		});
 		if (Object.keys(selectors).length === 0) {
 			check.fail('Shipment ID', 'is empty, and so are Tracking Number and Carrier Shipment ID: give at least one');
 		}
-		const body = {
+		const body = compact({
 			store_id: check.text(this.getNodeParameter('storeId', itemIndex, ''), 'Store ID'),
 			order_number: check.text(this.getNodeParameter('orderNumber', itemIndex, ''), 'Order Number'),
 			...selectors,
 			no_refresh: check.optionalBoolean(this.getNodeParameter('noRefresh', itemIndex, false), 'Skip Cache Refresh'),
-		};
-		// Read before the call: a bad value found after it would fail an item whose restore was already applied.
-		const splitOption = this.getNodeParameter('options.splitShipments', itemIndex, false);
-		const split = check.optionalBoolean(splitOption, 'Split Into Shipments');
-		const response = await requestForItem.call(this, 'shipmentRestoreInventory', compact(body), itemIndex);
+		});
+		// Read before the call: a bad value found after it would fail an item whose restore was applied.
+		const split = check.optionalBoolean(this.getNodeParameter('options.splitShipments', itemIndex, false), 'Split Into Shipments');
+		const response = await requestForItem.call(this, 'shipmentRestoreInventory', body, itemIndex);
 		return restoreOutput(response, selectors, split === true);
 	});
 }

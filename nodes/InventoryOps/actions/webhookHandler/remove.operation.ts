@@ -6,7 +6,7 @@ import {
 } from 'n8n-workflow';
 
 import { optionsCollection } from '../helpers/descriptions';
-import { forEachItem, requestForItem } from '../helpers/execution';
+import { forEachItem, requestForItem } from '../helpers/perItem';
 import { ItemValidator } from '../helpers/validation';
 import { apiErrorFromUnexpectedAnswer, NOTHING_REMOVED, readRemovalAnswer } from '../../transport';
 
@@ -22,20 +22,17 @@ const properties: INodeProperties[] = [
 	optionsCollection(),
 ];
 
-const displayOptions = { show: { resource: ['webhookHandler'], operation: ['remove'] } };
-
-export const description = updateDisplayOptions(displayOptions, properties);
+export const description = updateDisplayOptions({ show: { resource: ['webhookHandler'], operation: ['remove'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const check = new ItemValidator(this.getNode(), itemIndex);
 		const handlerId = check.text(this.getNodeParameter('handlerId', itemIndex, ''), 'Handler ID');
 		const response = await requestForItem.call(this, 'webhookRemoveHandler', { _id: handlerId }, itemIndex);
-		// The same reading as the trigger's removal (transport/answers.ts): a refusal with a reason failed already.
+		// Read as the trigger's removal reads it; a refusal with a reason has failed in transport already.
 		const reading = readRemovalAnswer(response);
 		if ('problem' in reading) {
-			const context = { node: this.getNode(), endpoint: 'webhookRemoveHandler' as const, itemIndex };
-			throw apiErrorFromUnexpectedAnswer(reading.problem, context);
+			throw apiErrorFromUnexpectedAnswer(reading.problem, { node: this.getNode(), endpoint: 'webhookRemoveHandler', itemIndex });
 		}
 		if (reading.removed) return { _id: handlerId, ...response, removed: true };
 		return { _id: handlerId, ...response, removed: false, notice: NOTHING_REMOVED };
