@@ -5,23 +5,19 @@ import { hasUrlCredentials, withoutUrlCredentials } from '../../shared/redact';
 
 // The service names no limit (docs/service-interface.md, Size limits); this only stops runaway expressions.
 const MAX_TEXT_LENGTH = 10_000;
-
 /** The longest a timer can wait (2^31 - 1 ms, about 24.8 days). */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
-
 /** "12", "-3", "12.50", ".5"; not "0x10", "1e3", "Infinity" or "12 kg". */
 const DECIMAL = /^-?(\d+(\.\d*)?|\.\d+)$/;
-/** HTTP's token rule for header names. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const codes = (text: string): number[] => Array.from(text, (char) => char.charCodeAt(0));
 /** C0 (NUL, CR, LF, tab...), DEL or C1. */
 const isControl = (code: number): boolean => code < 0x20 || (code >= 0x7f && code <= 0x9f);
 
-/** A short description of a bad value that never repeats the value (it may be a secret). */
+/** A bad value described without repeating it (it may be a secret). */
 function describe(value: unknown): string {
-	if (value === undefined) return 'nothing';
-	if (value === null) return 'null';
+	if (value === undefined || value === null) return value === null ? 'null' : 'nothing';
 	if (Array.isArray(value)) return 'a list';
 	if (typeof value === 'number') return Number.isFinite(value) ? `the number ${value}` : String(value);
 	if (typeof value === 'string') return value.trim() === '' ? 'empty text' : 'text';
@@ -48,9 +44,7 @@ export class ItemValidator {
 	}
 
 	text(value: unknown, field: string): string {
-		const text = this.optionalText(value, field);
-		if (text === undefined) this.fail(field, 'is required and must not be empty');
-		return text;
+		return this.optionalText(value, field) ?? this.fail(field, 'is required and must not be empty');
 	}
 
 	/** Trimmed text; a number is sent as text, as the service's identifiers are strings. */
@@ -59,9 +53,8 @@ export class ItemValidator {
 		if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 		if (typeof value !== 'string') this.fail(field, `must be text, got ${describe(value)}`);
 		const text = value.trim();
-		if (text === '') return undefined;
 		if (text.length > MAX_TEXT_LENGTH) this.fail(field, `is longer than ${MAX_TEXT_LENGTH} characters`);
-		return text;
+		return text === '' ? undefined : text;
 	}
 
 	/** A finite number, not negative; decimal text such as "12.50" is sent as a number. */
@@ -87,10 +80,8 @@ export class ItemValidator {
 
 	/** One of an options field's values (an expression can give anything). */
 	oneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T {
-		if (!(allowed as readonly unknown[]).includes(value)) {
-			this.fail(field, `must be one of ${allowed.join(', ')}, got ${describe(value)}`);
-		}
-		return value as T;
+		if (allowed.includes(value as T)) return value as T;
+		return this.fail(field, `must be one of ${allowed.join(', ')}, got ${describe(value)}`);
 	}
 
 	optionalBoolean(value: unknown, field: string): boolean | undefined {
@@ -106,14 +97,13 @@ export class ItemValidator {
 		if (!Array.isArray(value) && typeof value !== 'string') this.fail(field, `must be a list of texts, got ${describe(value)}`);
 		const texts = (Array.isArray(value) ? value : value.split(','))
 			.map((entry, index) => this.optionalText(entry, `${field}[${index}]`))
-			.filter((entry): entry is string => entry !== undefined);
+			.filter((entry) => entry !== undefined);
 		return texts.length > 0 ? texts : undefined;
 	}
 
 	/**
-	 * An http(s) address with a host, as written (a lenient parser reads "https:///x" or "https:\\x" as a host), and
-	 * with no whitespace or control character: the service would store it and fail every call to it. `shown` is
-	 * the URL without user name and password, for outputs.
+	 * An http(s) address with a host as written (a lenient parser finds a host in "https:///x" or "https:\\x"), with
+	 * no whitespace or control character (the service would store it and fail every call). `shown`: for outputs.
 	 */
 	url(value: unknown, field: string): { url: string; shown: string; hasCredentials: boolean } {
 		const url = this.text(value, field);
@@ -134,28 +124,25 @@ export class ItemValidator {
 
 	/** Header rows: names by HTTP's token rule, unique ignoring letter case; values without control characters. */
 	headers(rows: unknown, field: string): IDataObject {
-		const entries: Array<[string, string]> = [];
 		const seen = new Map<string, number>();
-		this.list(rows ?? [], field).forEach((row, index) => {
+		const entries = this.list(rows ?? [], field).map((row, index) => {
 			const at = `${field}[${index}]`;
 			if (!isPlainObject(row)) this.fail(at, 'must be an object with name and value');
 			this.knownKeys(row, ['name', 'value'], `${at}.`, 'a header');
 			const name = this.text(row.name, `${at}.name`);
 			if (!HEADER_NAME.test(name)) this.fail(`${at}.name`, 'is not a valid HTTP header name');
 			const first = seen.get(name.toLowerCase());
-			if (first !== undefined) {
-				this.fail(`${at}.name`, `repeats the header of ${field}[${first}] (header names ignore letter case)`);
-			}
+			if (first !== undefined) this.fail(`${at}.name`, `repeats the header of ${field}[${first}] (header names ignore letter case)`);
 			seen.set(name.toLowerCase(), index);
 			const value = this.optionalText(row.value, `${at}.value`) ?? '';
 			// Tab and Latin-1's upper half (HTTP's obs-text, C1 included) are allowed.
 			if (codes(value).some((code) => code > 0xff || (code < 0x80 && isControl(code) && code !== 0x09))) {
 				this.fail(`${at}.value`, 'must not contain line breaks, NUL or other control characters (HTTP forbids them)');
 			}
-			entries.push([name, value]);
+			return [name, value];
 		});
 		// fromEntries: a header named like an Object.prototype key stays an ordinary entry.
-		return Object.fromEntries(entries);
+		return Object.fromEntries(entries) as IDataObject;
 	}
 
 	/** Refuses unknown keys: a misspelt field would otherwise be dropped unnoticed. */
@@ -171,14 +158,12 @@ export class ItemValidator {
 
 	object(value: unknown, field: string): IDataObject {
 		const parsed = this.parsed(value, field);
-		if (!isPlainObject(parsed)) this.fail(field, `must be a JSON object, got ${describe(parsed)}`);
-		return parsed;
+		return isPlainObject(parsed) ? parsed : this.fail(field, `must be a JSON object, got ${describe(parsed)}`);
 	}
 
 	list(value: unknown, field: string): unknown[] {
 		const parsed = this.parsed(value, field);
-		if (!Array.isArray(parsed)) this.fail(field, `must be a JSON array, got ${describe(parsed)}`);
-		return parsed;
+		return Array.isArray(parsed) ? parsed : this.fail(field, `must be a JSON array, got ${describe(parsed)}`);
 	}
 
 	private parsed(value: unknown, field: string): unknown {

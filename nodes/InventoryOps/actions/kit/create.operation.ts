@@ -13,15 +13,11 @@ import { compact, ItemValidator } from '../helpers/validation';
 import { missingFromKitAnswer } from '../../transport';
 
 const fieldsOnly = { show: { inputMode: ['fields'] } };
-
-const amount = (displayName: string, name: string, description?: string): INodeProperties => ({
-	displayName,
-	name,
-	type: 'number',
-	typeOptions: { minValue: 0 },
-	default: 0,
-	...(description === undefined ? {} : { description }),
-});
+const amount = (displayName: string, name: string, description?: string): INodeProperties =>
+	({ displayName, name, type: 'number', typeOptions: { minValue: 0 }, default: 0, description });
+const text = (displayName: string, name: string, rows?: number): INodeProperties =>
+	({ displayName, name, type: 'string', typeOptions: rows ? { rows } : undefined, default: '' });
+const unitless = (what: string) => `${what} as the service counts it (the service gives no unit)`;
 
 const properties: INodeProperties[] = [
 	{
@@ -41,7 +37,6 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. Starter Bundle',
-		description: 'The name of the kit',
 		displayOptions: fieldsOnly,
 	},
 	{
@@ -69,22 +64,9 @@ const properties: INodeProperties[] = [
 				name: 'item',
 				values: [
 					{ displayName: 'Item ID', name: 'itemId', type: 'string', default: '', description: 'The item_id of the component' },
-					{ displayName: 'SKU', name: 'sku', type: 'string', default: '', description: 'The SKU of the component item' },
-					{
-						displayName: 'Quantity',
-						name: 'quantity',
-						type: 'number',
-						typeOptions: { minValue: 0 },
-						default: 1,
-						description: 'How many of this item one kit contains',
-					},
-					{
-						displayName: 'Type',
-						name: 'type',
-						type: 'string',
-						default: '',
-						description: 'The component type, sent as given (the service does not publish its values)',
-					},
+					{ displayName: 'SKU', name: 'sku', type: 'string', default: '', description: 'The SKU of the component' },
+					{ ...amount('Quantity', 'quantity', 'How many of this item one kit contains'), default: 1 },
+					{ displayName: 'Type', name: 'type', type: 'string', default: '', description: 'Sent as given (the service publishes no list)' },
 				],
 			},
 		],
@@ -95,7 +77,6 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Barcode' },
 		default: [],
-		description: 'Barcodes of the kit',
 		displayOptions: fieldsOnly,
 	},
 	{
@@ -117,15 +98,15 @@ const properties: INodeProperties[] = [
 		options: [
 			{ displayName: 'Active', name: 'active', type: 'boolean', default: true, description: 'Whether the kit is active' },
 			amount('Cost', 'cost'),
-			{ displayName: 'Description', name: 'description', type: 'string', typeOptions: { rows: 3 }, default: '' },
-			{ displayName: 'Fulfillment SKU', name: 'fulfillmentSku', type: 'string', default: '' },
-			{ displayName: 'Image URL', name: 'image', type: 'string', default: '', description: 'Address of the kit image' },
-			amount('Lag Time', 'lagTime', 'Lag time as the service counts it (the service gives no unit)'),
-			{ displayName: 'Listing SKU', name: 'listingSku', type: 'string', default: '' },
-			{ displayName: 'Notes', name: 'notes', type: 'string', typeOptions: { rows: 3 }, default: '' },
+			text('Description', 'description', 3),
+			text('Fulfillment SKU', 'fulfillmentSku'),
+			text('Image URL', 'image'),
+			amount('Lag Time', 'lagTime', unitless('Lag time')),
+			text('Listing SKU', 'listingSku'),
+			text('Notes', 'notes', 3),
 			amount('Retail Price', 'retail'),
 			amount('Sale Price', 'sale'),
-			amount('Weight', 'weight', 'Weight as the service counts it (the service gives no unit)'),
+			amount('Weight', 'weight', unitless('Weight')),
 			amount('Wholesale Price', 'wholesale'),
 		],
 	},
@@ -136,15 +117,13 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '{\n  "name": "",\n  "sku": "",\n  "items": [{ "item_id": "", "quantity": 1 }]\n}',
 		description:
-			'The kit as a JSON object with name, sku and items [{item_id, sku, quantity, type}]; each item needs an item_id or a sku, and a quantity above 0. Optional: barcodes, tags, listing_sku, fulfillment_sku, cost, retail, wholesale, sale, active, image, description, notes, weight, lag_time.',
+			'The kit: name, sku and items [{item_id or sku, quantity above 0, type}]. Optional: barcodes, tags, listing_sku, fulfillment_sku, cost, retail, wholesale, sale, active, image, description, notes, weight, lag_time.',
 		displayOptions: { show: { inputMode: ['json'] } },
 	},
 	optionsCollection(),
 ];
 
-const displayOptions = { show: { resource: ['kit'], operation: ['create'] } };
-
-export const description = updateDisplayOptions(displayOptions, properties);
+export const description = updateDisplayOptions({ show: { resource: ['kit'], operation: ['create'] } }, properties);
 
 const TEXT_FIELDS = ['listing_sku', 'fulfillment_sku', 'image', 'description', 'notes'];
 const NUMBER_FIELDS = ['cost', 'retail', 'wholesale', 'sale', 'weight', 'lag_time'];
@@ -198,14 +177,13 @@ function kitFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject {
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const check = new ItemValidator(this.getNode(), itemIndex);
+	return await forEachItem.call(this, items, async (itemIndex, check) => {
 		const fromJson = check.oneOf(this.getNodeParameter('inputMode', itemIndex), 'Input Mode', ['fields', 'json']) === 'json';
 		const data = fromJson
 			? check.object(this.getNodeParameter('kitData', itemIndex), 'Kit Data (JSON)')
 			: kitFromForm.call(this, itemIndex);
 		const kit = checkKit(check, data, fromJson ? 'data.' : '');
-		const response = await requestForItem.call(this, 'kitCreate', { data: kit }, itemIndex);
+		const response = await requestForItem.call(this, 'kitCreate', { data: kit }, check);
 		// The service answered 200, so the kit exists: the item leaves, saying what the answer lacks.
 		const missing = missingFromKitAnswer(response);
 		if (missing.length === 0) return response;

@@ -9,7 +9,15 @@ import {
 import { optionsCollection } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/perItem';
 import { readRestoreAnswer, restoredItemsOf, type ShipmentSelectors } from '../../transport';
-import { compact, ItemValidator } from '../helpers/validation';
+import { compact } from '../helpers/validation';
+
+const selector = (displayName: string, name: string, what: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'string',
+	default: '',
+	description: `${what} of the shipment. Leave empty to pick the shipment by one of the other two.`,
+});
 
 const properties: INodeProperties[] = [
 	{
@@ -36,30 +44,9 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'Shipment ID',
-		name: 'shipmentId',
-		type: 'string',
-		default: '',
-		description:
-			"The service's own ID of the shipment. Leave empty to pick the shipment by tracking number or carrier shipment ID.",
-	},
-	{
-		displayName: 'Tracking Number',
-		name: 'trackingNumber',
-		type: 'string',
-		default: '',
-		description:
-			'The tracking number of the shipment. Leave empty to pick the shipment by shipment ID or carrier shipment ID.',
-	},
-	{
-		displayName: 'Carrier Shipment ID',
-		name: 'carrierShipmentId',
-		type: 'string',
-		default: '',
-		description:
-			"The carrier's ID of the shipment. Leave empty to pick the shipment by shipment ID or tracking number.",
-	},
+	selector('Shipment ID', 'shipmentId', "The service's ID"),
+	selector('Tracking Number', 'trackingNumber', 'The tracking number'),
+	selector('Carrier Shipment ID', 'carrierShipmentId', "The carrier's ID"),
 	{
 		displayName: 'Skip Cache Refresh',
 		name: 'noRefresh',
@@ -73,15 +60,13 @@ const properties: INodeProperties[] = [
 			name: 'splitShipments',
 			type: 'boolean',
 			default: false,
-			description:
-				'Whether to output one item per shipment record of the answer instead of one item with the whole answer',
+			description: 'Whether to output one item per shipment record of the answer instead of one item with the whole answer',
 		},
 	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['shipment'], operation: ['restoreInventory'] } }, properties);
 
-const RESTORED = 'The service restored the inventory (it answered 200)';
 
 /**
  * The service answered 200, so the restore was applied and there is always an item: the answer with the shipment
@@ -90,29 +75,20 @@ const RESTORED = 'The service restored the inventory (it answered 200)';
  */
 function restoreOutput(response: IDataObject, selectors: ShipmentSelectors, split: boolean): IDataObject[] {
 	const { shipments, restored, missing } = readRestoreAnswer(response, selectors);
-	const items = restored === undefined ? undefined : restoredItemsOf(restored);
-	if (restored !== undefined && items === undefined) missing.push("the restored shipment's request.order_items");
-	const lacks = missing.join('; ');
-	const incomplete: IDataObject = missing.length === 0 ? {} : { missingFromAnswer: missing };
-	if (split && shipments !== undefined && shipments.length > 0) {
-		if (missing.length > 0) incomplete.notice = `${RESTORED}, but its answer lacks: ${lacks}. Do not run this item again.`;
-		return shipments.map((record) => ({ ...record, restored: record === restored, ...incomplete }));
+	const restoredItems = restored && restoredItemsOf(restored);
+	if (restored !== undefined && restoredItems === undefined) missing.push("the restored shipment's request.order_items");
+	const lacks = missing.length > 0 ? missing.join('; ') : undefined;
+	const said = 'The service restored the inventory (it answered 200), but its answer';
+	const extra: IDataObject = lacks ? { missingFromAnswer: missing, notice: `${said} lacks: ${lacks}. Do not run this item again.` } : {};
+	if (split && shipments?.length === 0) {
+		extra.notice = `${said} holds no shipment records to split into; this item stands for the restore.${lacks ? ` It also lacks: ${lacks}.` : ''}`;
 	}
-	const output: IDataObject = { restored: true, ...response, ...incomplete };
-	if (restored !== undefined) output.restoredShipment = restored as IDataObject;
-	if (items !== undefined) output.restoredItems = items as IDataObject[];
-	if (split && shipments !== undefined) {
-		const also = missing.length > 0 ? ` It also lacks: ${lacks}.` : '';
-		output.notice = `${RESTORED}, but its answer holds no shipment records to split into; this item stands for the restore.${also}`;
-	} else if (missing.length > 0) {
-		output.notice = `${RESTORED}, but its answer lacks: ${lacks}. Do not run this item again.`;
-	}
-	return [output];
+	if (split && shipments?.length) return shipments.map((record) => ({ ...record, restored: record === restored, ...extra }));
+	return [compact({ restored: true, ...response, ...extra, restoredShipment: restored, restoredItems })];
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const check = new ItemValidator(this.getNode(), itemIndex);
+	return await forEachItem.call(this, items, async (itemIndex, check) => {
 		const text = (name: string, field: string) => check.optionalText(this.getNodeParameter(name, itemIndex, ''), field);
 		const selectors: ShipmentSelectors = compact({
 			shipment_id: text('shipmentId', 'Shipment ID'),
@@ -130,7 +106,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		});
 		// Read before the call: a bad value found after it would fail an item whose restore was applied.
 		const split = check.optionalBoolean(this.getNodeParameter('options.splitShipments', itemIndex, false), 'Split Into Shipments');
-		const response = await requestForItem.call(this, 'shipmentRestoreInventory', body, itemIndex);
+		const response = await requestForItem.call(this, 'shipmentRestoreInventory', body, check);
 		return restoreOutput(response, selectors, split === true);
 	});
 }

@@ -9,7 +9,6 @@ import {
 import { EVENT_TYPE_FORMAT_HINT, EVENT_TYPE_OPTIONS, isEventTypeFormat } from '../../shared/events';
 import { optionsCollection } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/perItem';
-import { ItemValidator } from '../helpers/validation';
 import { withoutUrlCredentialsDeep } from '../../shared/redact';
 import { addHandlerBody, findHandlerId } from '../../transport';
 
@@ -88,8 +87,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['webhookHandler'], operation: ['add'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const check = new ItemValidator(this.getNode(), itemIndex);
+	return await forEachItem.call(this, items, async (itemIndex, check) => {
 		const custom = this.getNodeParameter('eventType', itemIndex) === CUSTOM_EVENT;
 		const typeField = custom ? 'Custom Event Type' : 'Event Type';
 		const type = check.text(this.getNodeParameter(custom ? 'customEventType' : 'eventType', itemIndex, ''), typeField);
@@ -102,7 +100,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const name = check.text(this.getNodeParameter('name', itemIndex, ''), 'Name');
 		const headers = check.headers(this.getNodeParameter('headers.header', itemIndex, []), 'Headers');
 		const body = addHandlerBody({ type, name, url: url.url, method, headers });
-		const response = await requestForItem.call(this, 'webhookAddHandler', body, itemIndex);
+		const response = await requestForItem.call(this, 'webhookAddHandler', body, check);
 		// Header values and a password in the URL may be secrets, so they are not echoed back.
 		const result: IDataObject = withoutUrlCredentialsDeep({ ...response, type, name, url: url.shown, method });
 		if (url.hasCredentials) {

@@ -7,7 +7,6 @@ import {
 
 import { optionsCollection } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/perItem';
-import { ItemValidator } from '../helpers/validation';
 import { apiErrorFromUnexpectedAnswer, NOTHING_REMOVED, readRemovalAnswer } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -25,10 +24,9 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['webhookHandler'], operation: ['remove'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const check = new ItemValidator(this.getNode(), itemIndex);
+	return await forEachItem.call(this, items, async (itemIndex, check) => {
 		const handlerId = check.text(this.getNodeParameter('handlerId', itemIndex, ''), 'Handler ID');
-		const response = await requestForItem.call(this, 'webhookRemoveHandler', { _id: handlerId }, itemIndex);
+		const response = await requestForItem.call(this, 'webhookRemoveHandler', { _id: handlerId }, check);
 		// Read as the trigger's removal reads it; a refusal with a reason has failed in transport already.
 		const reading = readRemovalAnswer(response);
 		if ('problem' in reading) {
