@@ -34,16 +34,8 @@ const properties: INodeProperties[] = [
 		options: [
 			{ name: 'Kit', value: 'kit', description: 'A sellable bundle of component items with its own SKU' },
 			{ name: 'Order', value: 'order', description: 'Orders of a store, each named by store ID and order number' },
-			{
-				name: 'Shipment',
-				value: 'shipment',
-				description: 'The shipment of an order, whose deducted stock can be put back into inventory',
-			},
-			{
-				name: 'Webhook Handler',
-				value: 'webhookHandler',
-				description: 'A URL the service calls when an event of a given type happens',
-			},
+			{ name: 'Shipment', value: 'shipment', description: 'The shipment of an order, whose deducted stock can be put back' },
+			{ name: 'Webhook Handler', value: 'webhookHandler', description: 'A URL the service calls when an event happens' },
 		],
 		default: 'order',
 	},
@@ -58,8 +50,7 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description:
-					'Create a kit (a sellable bundle) from a name, a SKU and its component items with quantities. Returns the ID of the new kit.',
+				description: 'Create a kit from a name, a SKU and its component items. Returns the ID of the new kit.',
 				action: 'Create a kit from component items',
 			},
 		],
@@ -76,8 +67,7 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Restore Inventory',
 				value: 'restoreInventory',
-				description:
-					'Put back the stock a shipment took out of inventory, e.g. after the shipment was voided. Returns the shipment records of the order.',
+				description: 'Put back the stock a shipment took out of inventory, e.g. after it was voided',
 				action: 'Restore inventory deducted by a shipment',
 			},
 		],
@@ -94,8 +84,7 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Add',
 				value: 'add',
-				description:
-					'Register a URL the service calls when an event of a type happens. Returns the handler ID, needed to remove it.',
+				description: 'Register a URL the service calls on an event. Returns the handler ID, needed to remove it.',
 				action: 'Add a webhook handler for an event type',
 			},
 			{

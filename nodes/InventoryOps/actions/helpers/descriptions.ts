@@ -2,14 +2,18 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS } from '../../transport';
 
-/**
- * An operation's Options: its own, plus the time-out every operation offers. `forAllItems`: the time-out is read
- * once for all items (Get Many), so the editor offers no expression for it.
- */
-export function optionsCollection(
-	operationOptions: INodeProperties[] = [],
-	{ forAllItems = false }: { forAllItems?: boolean } = {},
-): INodeProperties {
+export const requiredText = (displayName: string, name: string, description: string, placeholder?: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'string',
+	required: true,
+	default: '',
+	description,
+	placeholder,
+});
+
+/** An operation's Options: its own, plus the time-out. `forAllItems`: read once for all items, so no expression. */
+export function optionsCollection(operationOptions: INodeProperties[] = [], { forAllItems = false } = {}): INodeProperties {
 	const timeout: INodeProperties = {
 		displayName: 'Timeout',
 		name: 'timeout',
@@ -17,7 +21,7 @@ export function optionsCollection(
 		typeOptions: { minValue: 1 },
 		default: DEFAULT_TIMEOUT_MS,
 		description: 'Milliseconds to wait for an answer. A call that may have changed data is not sent again after a time-out.',
-		...(forAllItems ? { noDataExpression: true } : {}),
+		noDataExpression: forAllItems,
 	};
 	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add option', default: {}, options: [...operationOptions, timeout] };
 }

@@ -20,11 +20,12 @@ export function parameterForAllItems(
 	itemCount: number,
 ): unknown {
 	const first = this.getNodeParameter(name, 0, fallback);
+	const fail = (message: string, itemIndex: number, description: string) => {
+		throw new NodeOperationError(this.getNode(), `'${displayName}' ${message}`, { itemIndex, description });
+	};
 	if (typeof first === 'string' && /\{\{[\s\S]*\}\}/.test(first)) {
-		throw new NodeOperationError(this.getNode(), `'${displayName}' takes no expression: it holds for the whole run, and n8n passed ${shown(first)} on as text`, {
-			itemIndex: 0,
-			description: `Choose a value for '${displayName}' instead of an expression.`,
-		});
+		const passed = `takes no expression: it holds for the whole run, and n8n passed ${shown(first)} on as text`;
+		fail(passed, 0, `Choose a value for '${displayName}' instead of an expression.`);
 	}
 	// The stored value, `options.batchSize` read inside its collection.
 	let stored: unknown = this.getNode().parameters;
@@ -33,13 +34,10 @@ export function parameterForAllItems(
 	for (let itemIndex = 1; itemIndex < itemCount; itemIndex++) {
 		const value = this.getNodeParameter(name, itemIndex, fallback);
 		if (JSON.stringify(value) === JSON.stringify(first)) continue;
-		throw new NodeOperationError(
-			this.getNode(),
-			`'${displayName}' must be the same for every input item: item 0 gives ${shown(first)}, item ${itemIndex} gives ${shown(value)}`,
-			{
-				itemIndex,
-				description: `'${displayName}' applies to the whole run, so it cannot differ per item. Set it without an expression that depends on the item, or split the items into separate runs.`,
-			},
+		fail(
+			`must be the same for every input item: item 0 gives ${shown(first)}, item ${itemIndex} gives ${shown(value)}`,
+			itemIndex,
+			`'${displayName}' applies to the whole run. Set it without an expression that depends on the item, or split the items into separate runs.`,
 		);
 	}
 	return first;

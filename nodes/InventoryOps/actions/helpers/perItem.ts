@@ -26,13 +26,13 @@ export function asNodeError(node: INode, error: unknown, itemIndex?: number): No
 function failedItem(this: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData {
 	const nodeError = asNodeError(this.getNode(), error, itemIndex);
 	if (!this.continueOnFail()) throw nodeError;
-	const description = nodeError.description ?? undefined;
-	const api = nodeError instanceof NodeApiError ? { httpCode: nodeError.httpCode ?? undefined, ...(nodeError.errorResponse as JsonObject) } : {};
-	// Only `error` and `details`: n8n 2.x sends an item to the error output by such a json. n8n 1.x only by the
+	const { message, description } = nodeError;
+	const api = nodeError instanceof NodeApiError && { httpCode: nodeError.httpCode ?? undefined, ...(nodeError.errorResponse as JsonObject) };
+	// Only `error` and `details`: n8n 2.x sends an item to the error output by such a json; n8n 1.x only by the
 	// item's own `error`, which on the regular output would make n8n replace the item by its input item.
-	const item: INodeExecutionData = { json: { error: nodeError.message, details: compact({ description, ...api }) }, pairedItem: { item: itemIndex } };
-	if (this.getNode().onError === 'continueErrorOutput') item.error = nodeError;
-	return item;
+	const json = { error: message, details: compact({ description: description ?? undefined, ...api }) };
+	const routed = this.getNode().onError === 'continueErrorOutput' ? { error: nodeError } : {};
+	return { json, pairedItem: { item: itemIndex }, ...routed };
 }
 
 /**
@@ -50,7 +50,7 @@ export async function forEachItem(
 		try {
 			const handled = handleItem(itemIndex, new ItemValidator(this.getNode(), itemIndex));
 			// By `then`, not instanceof: a promise made in another realm (a test's) is a promise all the same.
-			const result = typeof (handled as { then?: unknown }).then === 'function' ? await handled : (handled as ItemResult);
+			const result = typeof (handled as Promise<unknown>).then === 'function' ? await handled : (handled as ItemResult);
 			const pairedItem = { item: itemIndex };
 			// One by one: spreading 100,000 outputs into push() overflows the call stack.
 			for (const json of Array.isArray(result) ? result : [result]) returnData.push({ json, pairedItem });
@@ -62,8 +62,14 @@ export async function forEachItem(
 }
 
 /** One call for one input item, with the item's time-out from Options. */
-export async function requestForItem(this: IExecuteFunctions, endpoint: Endpoint, body: IDataObject, check: ItemValidator): Promise<IDataObject> {
+export async function requestForItem(
+	this: IExecuteFunctions,
+	endpoint: Endpoint,
+	body: IDataObject,
+	check: ItemValidator,
+): Promise<IDataObject> {
 	const { itemIndex } = check;
-	const timeoutMs = check.count(this.getNodeParameter('options.timeout', itemIndex, DEFAULT_TIMEOUT_MS), 'Timeout', 1, MAX_TIMEOUT_MS);
+	const timeout = this.getNodeParameter('options.timeout', itemIndex, DEFAULT_TIMEOUT_MS);
+	const timeoutMs = check.count(timeout, 'Timeout', 1, MAX_TIMEOUT_MS);
 	return (await inventoryOpsApiRequest.call(this, endpoint, body, { itemIndex, timeoutMs })) as IDataObject;
 }

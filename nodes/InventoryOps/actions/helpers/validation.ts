@@ -65,7 +65,9 @@ export class ItemValidator {
 		}
 		// Number() skips the same surrounding whitespace as trim().
 		const number = typeof value === 'string' ? Number(value) : value;
-		if (typeof number !== 'number' || !Number.isFinite(number)) this.fail(field, `must be a number, got ${describe(value)}`);
+		if (typeof number !== 'number' || !Number.isFinite(number)) {
+			this.fail(field, `must be a number, got ${describe(value)}`);
+		}
 		if (number < 0) this.fail(field, `must not be negative, got ${number}`);
 		return number;
 	}
@@ -94,7 +96,9 @@ export class ItemValidator {
 	/** A list of texts; one text is read as a comma-separated list. Empty entries are dropped. */
 	textList(value: unknown, field: string): string[] | undefined {
 		if (value === undefined || value === null) return undefined;
-		if (!Array.isArray(value) && typeof value !== 'string') this.fail(field, `must be a list of texts, got ${describe(value)}`);
+		if (!Array.isArray(value) && typeof value !== 'string') {
+			this.fail(field, `must be a list of texts, got ${describe(value)}`);
+		}
 		const texts = (Array.isArray(value) ? value : value.split(','))
 			.map((entry, index) => this.optionalText(entry, `${field}[${index}]`))
 			.filter((entry) => entry !== undefined);
@@ -132,12 +136,12 @@ export class ItemValidator {
 			const name = this.text(row.name, `${at}.name`);
 			if (!HEADER_NAME.test(name)) this.fail(`${at}.name`, 'is not a valid HTTP header name');
 			const first = seen.get(name.toLowerCase());
-			if (first !== undefined) this.fail(`${at}.name`, `repeats the header of ${field}[${first}] (header names ignore letter case)`);
+			if (first !== undefined) this.fail(`${at}.name`, `repeats the header of ${field}[${first}] (letter case aside)`);
 			seen.set(name.toLowerCase(), index);
 			const value = this.optionalText(row.value, `${at}.value`) ?? '';
 			// Tab and Latin-1's upper half (HTTP's obs-text, C1 included) are allowed.
 			if (codes(value).some((code) => code > 0xff || (code < 0x80 && isControl(code) && code !== 0x09))) {
-				this.fail(`${at}.value`, 'must not contain line breaks, NUL or other control characters (HTTP forbids them)');
+				this.fail(`${at}.value`, 'must not contain line breaks or other control characters');
 			}
 			return [name, value];
 		});

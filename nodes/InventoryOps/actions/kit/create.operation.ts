@@ -6,7 +6,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { optionsCollection } from '../helpers/descriptions';
+import { optionsCollection, requiredText } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/perItem';
 import { isPlainObject } from '../../shared/objects';
 import { compact, ItemValidator } from '../helpers/validation';
@@ -30,25 +30,8 @@ const properties: INodeProperties[] = [
 		],
 		default: 'fields',
 	},
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Starter Bundle',
-		displayOptions: fieldsOnly,
-	},
-	{
-		displayName: 'SKU',
-		name: 'sku',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. KIT-STARTER-01',
-		description: 'The SKU of the kit itself',
-		displayOptions: fieldsOnly,
-	},
+	{ ...requiredText('Name', 'name', 'The name of the kit', 'e.g. Starter Bundle'), displayOptions: fieldsOnly },
+	{ ...requiredText('SKU', 'sku', 'The SKU of the kit itself', 'e.g. KIT-STARTER-01'), displayOptions: fieldsOnly },
 	{
 		displayName: 'Component Items',
 		name: 'kitItems',

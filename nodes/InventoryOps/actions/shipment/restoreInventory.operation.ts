@@ -6,7 +6,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { optionsCollection } from '../helpers/descriptions';
+import { optionsCollection, requiredText } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/perItem';
 import { readRestoreAnswer, restoredItemsOf, type ShipmentSelectors } from '../../transport';
 import { compact } from '../helpers/validation';
@@ -20,24 +20,8 @@ const selector = (displayName: string, name: string, what: string): INodePropert
 });
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Store ID',
-		name: 'storeId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 1002',
-		description: 'The ID of the store the shipped order belongs to',
-	},
-	{
-		displayName: 'Order Number',
-		name: 'orderNumber',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 1001',
-		description: 'The number of the order whose shipment deducted the inventory',
-	},
+	requiredText('Store ID', 'storeId', 'The ID of the store the shipped order belongs to', 'e.g. 1002'),
+	requiredText('Order Number', 'orderNumber', 'The number of the order whose shipment deducted the inventory', 'e.g. 1001'),
 	{
 		displayName: 'Give at least one of Shipment ID, Tracking Number or Carrier Shipment ID to pick the shipment',
 		name: 'shipmentNotice',
@@ -60,7 +44,7 @@ const properties: INodeProperties[] = [
 			name: 'splitShipments',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to output one item per shipment record of the answer instead of one item with the whole answer',
+			description: 'Whether to output one item per shipment record of the answer instead of one item with it all',
 		},
 	]),
 ];
@@ -77,36 +61,42 @@ function restoreOutput(response: IDataObject, selectors: ShipmentSelectors, spli
 	const { shipments, restored, missing } = readRestoreAnswer(response, selectors);
 	const restoredItems = restored && restoredItemsOf(restored);
 	if (restored !== undefined && restoredItems === undefined) missing.push("the restored shipment's request.order_items");
-	const lacks = missing.length > 0 ? missing.join('; ') : undefined;
+	const lacks = missing.join('; ');
 	const said = 'The service restored the inventory (it answered 200), but its answer';
-	const extra: IDataObject = lacks ? { missingFromAnswer: missing, notice: `${said} lacks: ${lacks}. Do not run this item again.` } : {};
+	const extra: IDataObject = lacks ? { missingFromAnswer: missing } : {};
 	if (split && shipments?.length === 0) {
-		extra.notice = `${said} holds no shipment records to split into; this item stands for the restore.${lacks ? ` It also lacks: ${lacks}.` : ''}`;
+		const also = lacks && ` It also lacks: ${lacks}.`;
+		extra.notice = `${said} holds no shipment records to split into; this item stands for the restore.${also}`;
+	} else if (lacks) {
+		extra.notice = `${said} lacks: ${lacks}. Do not run this item again.`;
 	}
-	if (split && shipments?.length) return shipments.map((record) => ({ ...record, restored: record === restored, ...extra }));
+	if (split && shipments?.length) {
+		return shipments.map((record) => ({ ...record, restored: record === restored, ...extra }));
+	}
 	return [compact({ restored: true, ...response, ...extra, restoredShipment: restored, restoredItems })];
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex, check) => {
-		const text = (name: string, field: string) => check.optionalText(this.getNodeParameter(name, itemIndex, ''), field);
+		const read = (name: string) => this.getNodeParameter(name, itemIndex, '');
 		const selectors: ShipmentSelectors = compact({
-			shipment_id: text('shipmentId', 'Shipment ID'),
-			tracking_number: text('trackingNumber', 'Tracking Number'),
-			carrier_shipment_id: text('carrierShipmentId', 'Carrier Shipment ID'),
+			shipment_id: check.optionalText(read('shipmentId'), 'Shipment ID'),
+			tracking_number: check.optionalText(read('trackingNumber'), 'Tracking Number'),
+			carrier_shipment_id: check.optionalText(read('carrierShipmentId'), 'Carrier Shipment ID'),
 		});
 		if (Object.keys(selectors).length === 0) {
 			check.fail('Shipment ID', 'is empty, and so are Tracking Number and Carrier Shipment ID: give at least one');
 		}
 		const body = compact({
-			store_id: check.text(this.getNodeParameter('storeId', itemIndex, ''), 'Store ID'),
-			order_number: check.text(this.getNodeParameter('orderNumber', itemIndex, ''), 'Order Number'),
+			store_id: check.text(read('storeId'), 'Store ID'),
+			order_number: check.text(read('orderNumber'), 'Order Number'),
 			...selectors,
 			no_refresh: check.optionalBoolean(this.getNodeParameter('noRefresh', itemIndex, false), 'Skip Cache Refresh'),
 		});
 		// Read before the call: a bad value found after it would fail an item whose restore was applied.
-		const split = check.optionalBoolean(this.getNodeParameter('options.splitShipments', itemIndex, false), 'Split Into Shipments');
+		const split = this.getNodeParameter('options.splitShipments', itemIndex, false);
+		const splitShipments = check.optionalBoolean(split, 'Split Into Shipments') === true;
 		const response = await requestForItem.call(this, 'shipmentRestoreInventory', body, check);
-		return restoreOutput(response, selectors, split === true);
+		return restoreOutput(response, selectors, splitShipments);
 	});
 }

@@ -7,14 +7,13 @@ import {
 } from 'n8n-workflow';
 
 import { EVENT_TYPE_FORMAT_HINT, EVENT_TYPE_OPTIONS, isEventTypeFormat } from '../../shared/events';
-import { optionsCollection } from '../helpers/descriptions';
-import { forEachItem, requestForItem } from '../helpers/perItem';
 import { withoutUrlCredentialsDeep } from '../../shared/redact';
 import { addHandlerBody, findHandlerId } from '../../transport';
+import { optionsCollection, requiredText } from '../helpers/descriptions';
+import { forEachItem, requestForItem } from '../helpers/perItem';
 
 const CUSTOM_EVENT = 'custom';
 const HTTP_METHODS = ['POST', 'PUT', 'PATCH', 'GET', 'DELETE'];
-
 const EVENT_TYPE_CHOICES = [
 	...EVENT_TYPE_OPTIONS,
 	{ name: 'Custom', value: CUSTOM_EVENT, description: 'Any other event type, typed below (the service list is not closed)' },
@@ -27,43 +26,21 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		options: EVENT_TYPE_CHOICES,
 		default: 'order.shipped',
-		description: 'The event type the handler is registered for; a value ending in .* matches every event under it',
+		description: 'The event type the handler is for; a value ending in .* matches every event under it',
 	},
 	{
-		displayName: 'Custom Event Type',
-		name: 'customEventType',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. order.status.* or item.created',
-		description: 'The event type the handler is for. End it with .* to match every type under it.',
+		...requiredText('Custom Event Type', 'customEventType', 'End it with .* to match every event type under it', 'e.g. order.status.*'),
 		displayOptions: { show: { eventType: [CUSTOM_EVENT] } },
 	},
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Notify warehouse',
-		description: 'A friendly name for the handler',
-	},
-	{
-		displayName: 'URL',
-		name: 'url',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. https://example.com/hooks/inventory',
-		description: 'The address the service calls when the event happens',
-	},
+	requiredText('Name', 'name', 'A friendly name for the handler', 'e.g. Notify warehouse'),
+	requiredText('URL', 'url', 'The address the service calls when the event happens', 'e.g. https://example.com/hooks/inventory'),
 	{
 		displayName: 'Method',
 		name: 'method',
 		type: 'options',
 		options: HTTP_METHODS.map((method) => ({ name: method, value: method })),
 		default: 'POST',
-		description: 'The HTTP method the service uses to call the URL',
+		description: 'The HTTP method the service calls the URL with',
 	},
 	{
 		displayName: 'Headers',
@@ -91,30 +68,21 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const custom = this.getNodeParameter('eventType', itemIndex) === CUSTOM_EVENT;
 		const typeField = custom ? 'Custom Event Type' : 'Event Type';
 		const type = check.text(this.getNodeParameter(custom ? 'customEventType' : 'eventType', itemIndex, ''), typeField);
-		if (!isEventTypeFormat(type)) {
-			check.fail(typeField, `must be an event type, not ${JSON.stringify(type)}. ${EVENT_TYPE_FORMAT_HINT}`);
-		}
+		if (!isEventTypeFormat(type)) check.fail(typeField, `must be an event type, not ${JSON.stringify(type)}. ${EVENT_TYPE_FORMAT_HINT}`);
 		const url = check.url(this.getNodeParameter('url', itemIndex, ''), 'URL');
 		const method = check.text(this.getNodeParameter('method', itemIndex, 'POST'), 'Method').toUpperCase();
 		if (!HTTP_METHODS.includes(method)) check.fail('Method', `must be one of ${HTTP_METHODS.join(', ')}`);
 		const name = check.text(this.getNodeParameter('name', itemIndex, ''), 'Name');
 		const headers = check.headers(this.getNodeParameter('headers.header', itemIndex, []), 'Headers');
-		const body = addHandlerBody({ type, name, url: url.url, method, headers });
-		const response = await requestForItem.call(this, 'webhookAddHandler', body, check);
+		const response = await requestForItem.call(this, 'webhookAddHandler', addHandlerBody({ type, name, url: url.url, method, headers }), check);
 		// Header values and a password in the URL may be secrets, so they are not echoed back.
 		const result: IDataObject = withoutUrlCredentialsDeep({ ...response, type, name, url: url.shown, method });
 		if (url.hasCredentials) {
 			result.urlCredentialsRemoved = true;
-			result.warning =
-				'The URL holds a user name or password: removed here, but the service stores the URL as given and sends it with every call. Prefer a header for secrets.';
+			result.warning = 'The URL holds a user name or password: removed here, but the service stores the URL as given and sends it with every call. Prefer a header for secrets.';
 		}
-		const handlerId = findHandlerId(response);
-		if (handlerId === undefined) {
-			result.notice = 'The service did not return an _id for the new handler. Find the handler on the service before removing it.';
-		} else {
-			result._id = handlerId;
-		}
-		result.idReturned = handlerId !== undefined;
-		return result;
+		const _id = findHandlerId(response);
+		const notice = 'The service did not return an _id for the new handler. Find the handler on the service before removing it.';
+		return { ...result, ...(_id === undefined ? { notice } : { _id }), idReturned: _id !== undefined };
 	});
 }

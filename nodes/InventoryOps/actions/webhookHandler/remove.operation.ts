@@ -5,19 +5,12 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { optionsCollection } from '../helpers/descriptions';
+import { optionsCollection, requiredText } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/perItem';
 import { apiErrorFromUnexpectedAnswer, NOTHING_REMOVED, readRemovalAnswer } from '../../transport';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Handler ID',
-		name: 'handlerId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'The _id of the webhook handler to remove, as returned when it was added',
-	},
+	requiredText('Handler ID', 'handlerId', 'The _id of the webhook handler, as returned when it was added'),
 	optionsCollection(),
 ];
 
