@@ -3,6 +3,7 @@ import {
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
+	type INodePropertyOptions,
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
@@ -25,6 +26,12 @@ const SUBTITLES: Record<string, string> = {
 };
 const subtitle = `={{ ${JSON.stringify(SUBTITLES)}[$parameter["resource"] + "." + $parameter["operation"]] }}`;
 
+function operationSelector(resource: string, options: INodePropertyOptions[]): INodeProperties {
+	const [{ value }] = options;
+	const displayOptions = { show: { resource: [resource] } };
+	return { displayName: 'Operation', name: 'operation', type: 'options', noDataExpression: true, displayOptions, options, default: value };
+}
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Resource',
@@ -40,62 +47,38 @@ const properties: INodeProperties[] = [
 		default: 'order',
 	},
 	...order.description,
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['kit'] } },
-		options: [
-			{
-				name: 'Create',
-				value: 'create',
-				description: 'Create a kit from a name, a SKU and its component items. Returns the ID of the new kit.',
-				action: 'Create a kit from component items',
-			},
-		],
-		default: 'create',
-	},
+	operationSelector('kit', [
+		{
+			name: 'Create',
+			value: 'create',
+			description: 'Create a kit from a name, a SKU and its component items. Returns the ID of the new kit.',
+			action: 'Create a kit from component items',
+		},
+	]),
 	...kitCreate.description,
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['shipment'] } },
-		options: [
-			{
-				name: 'Restore Inventory',
-				value: 'restoreInventory',
-				description: 'Put back the stock a shipment took out of inventory, e.g. after it was voided',
-				action: 'Restore inventory deducted by a shipment',
-			},
-		],
-		default: 'restoreInventory',
-	},
+	operationSelector('shipment', [
+		{
+			name: 'Restore Inventory',
+			value: 'restoreInventory',
+			description: 'Put back the stock a shipment took out of inventory, e.g. after it was voided',
+			action: 'Restore inventory deducted by a shipment',
+		},
+	]),
 	...restoreInventory.description,
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['webhookHandler'] } },
-		options: [
-			{
-				name: 'Add',
-				value: 'add',
-				description: 'Register a URL the service calls on an event. Returns the handler ID, needed to remove it.',
-				action: 'Add a webhook handler for an event type',
-			},
-			{
-				name: 'Remove',
-				value: 'remove',
-				description: 'Unregister a webhook handler by the ID returned when it was added',
-				action: 'Remove a webhook handler by ID',
-			},
-		],
-		default: 'add',
-	},
+	operationSelector('webhookHandler', [
+		{
+			name: 'Add',
+			value: 'add',
+			description: 'Register a URL the service calls on an event. Returns the handler ID, needed to remove it.',
+			action: 'Add a webhook handler for an event type',
+		},
+		{
+			name: 'Remove',
+			value: 'remove',
+			description: 'Unregister a webhook handler by the ID returned when it was added',
+			action: 'Remove a webhook handler by ID',
+		},
+	]),
 	...addHandler.description,
 	...removeHandler.description,
 ];

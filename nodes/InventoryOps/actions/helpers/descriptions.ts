@@ -23,5 +23,6 @@ export function optionsCollection(operationOptions: INodeProperties[] = [], { fo
 		description: 'Milliseconds to wait for an answer. A call that may have changed data is not sent again after a time-out.',
 		noDataExpression: forAllItems,
 	};
-	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add option', default: {}, options: [...operationOptions, timeout] };
+	const options = [...operationOptions, timeout];
+	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add option', default: {}, options };
 }

@@ -27,7 +27,10 @@ function failedItem(this: IExecuteFunctions, error: unknown, itemIndex: number):
 	const nodeError = asNodeError(this.getNode(), error, itemIndex);
 	if (!this.continueOnFail()) throw nodeError;
 	const { message, description } = nodeError;
-	const api = nodeError instanceof NodeApiError && { httpCode: nodeError.httpCode ?? undefined, ...(nodeError.errorResponse as JsonObject) };
+	const api = nodeError instanceof NodeApiError && {
+		httpCode: nodeError.httpCode ?? undefined,
+		...(nodeError.errorResponse as JsonObject),
+	};
 	// Only `error` and `details`: n8n 2.x sends an item to the error output by such a json; n8n 1.x only by the
 	// item's own `error`, which on the regular output would make n8n replace the item by its input item.
 	const json = { error: message, details: compact({ description: description ?? undefined, ...api }) };

@@ -12,6 +12,11 @@ import { isPlainObject } from '../../shared/objects';
 import { compact, ItemValidator } from '../helpers/validation';
 import { missingFromKitAnswer } from '../../transport';
 
+const TEXT_FIELDS = ['listing_sku', 'fulfillment_sku', 'image', 'description', 'notes'];
+const NUMBER_FIELDS = ['cost', 'retail', 'wholesale', 'sale', 'weight', 'lag_time'];
+const OPTIONAL_FIELDS = ['barcodes', 'tags', ...TEXT_FIELDS, ...NUMBER_FIELDS, 'active'];
+const FORM_TO_SERVICE: Record<string, string> = { listingSku: 'listing_sku', fulfillmentSku: 'fulfillment_sku', lagTime: 'lag_time' };
+
 const fieldsOnly = { show: { inputMode: ['fields'] } };
 const amount = (displayName: string, name: string, description?: string): INodeProperties =>
 	({ displayName, name, type: 'number', typeOptions: { minValue: 0 }, default: 0, description });
@@ -54,23 +59,14 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Barcodes',
-		name: 'barcodes',
+	...['Barcode', 'Tag'].map((entry): INodeProperties => ({
+		displayName: `${entry}s`,
+		name: `${entry.toLowerCase()}s`,
 		type: 'string',
-		typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Barcode' },
+		typeOptions: { multipleValues: true, multipleValueButtonText: `Add ${entry}` },
 		default: [],
 		displayOptions: fieldsOnly,
-	},
-	{
-		displayName: 'Tags',
-		name: 'tags',
-		type: 'string',
-		typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Tag' },
-		default: [],
-		description: 'Tag identifiers to attach to the kit',
-		displayOptions: fieldsOnly,
-	},
+	})),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -99,19 +95,13 @@ const properties: INodeProperties[] = [
 		type: 'json',
 		required: true,
 		default: '{\n  "name": "",\n  "sku": "",\n  "items": [{ "item_id": "", "quantity": 1 }]\n}',
-		description:
-			'The kit: name, sku and items [{item_id or sku, quantity above 0, type}]. Optional: barcodes, tags, listing_sku, fulfillment_sku, cost, retail, wholesale, sale, active, image, description, notes, weight, lag_time.',
+		description: `The kit: name, sku and items [{item_id or sku, quantity above 0, type}]. Optional: ${OPTIONAL_FIELDS.join(', ')}.`,
 		displayOptions: { show: { inputMode: ['json'] } },
 	},
 	optionsCollection(),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['kit'], operation: ['create'] } }, properties);
-
-const TEXT_FIELDS = ['listing_sku', 'fulfillment_sku', 'image', 'description', 'notes'];
-const NUMBER_FIELDS = ['cost', 'retail', 'wholesale', 'sale', 'weight', 'lag_time'];
-const KIT_FIELDS = ['name', 'sku', ...TEXT_FIELDS, ...NUMBER_FIELDS, 'items', 'barcodes', 'tags', 'active'];
-const FORM_TO_SERVICE: Record<string, string> = { listingSku: 'listing_sku', fulfillmentSku: 'fulfillment_sku', lagTime: 'lag_time' };
 
 function checkComponent(check: ItemValidator, component: unknown, field: string): IDataObject {
 	if (!isPlainObject(component)) check.fail(field, 'must be an object with item_id, sku, quantity and type');
@@ -131,7 +121,7 @@ function checkComponent(check: ItemValidator, component: unknown, field: string)
 
 /** The kit as sent: texts trimmed, numbers as numbers, lists as lists, nothing the user left out. */
 function checkKit(check: ItemValidator, data: IDataObject, prefix: string): IDataObject {
-	check.knownKeys(data, KIT_FIELDS, prefix, 'a kit');
+	check.knownKeys(data, ['name', 'sku', 'items', ...OPTIONAL_FIELDS], prefix, 'a kit');
 	const kit: IDataObject = { name: check.text(data.name, `${prefix}name`), sku: check.text(data.sku, `${prefix}sku`) };
 	for (const field of TEXT_FIELDS) kit[field] = check.optionalText(data[field], `${prefix}${field}`);
 	for (const field of NUMBER_FIELDS) kit[field] = check.optionalNumber(data[field], `${prefix}${field}`);
@@ -170,7 +160,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		// The service answered 200, so the kit exists: the item leaves, saying what the answer lacks.
 		const missing = missingFromKitAnswer(response);
 		if (missing.length === 0) return response;
-		const notice = `The service created the kit, but its answer lacks ${missing.join(' and ')}. Find the kit by its SKU (${String(kit.sku)}); do not run this item again.`;
-		return { ...response, missingFromAnswer: missing, notice };
+		const lacks = `The service created the kit, but its answer lacks ${missing.join(' and ')}.`;
+		return { ...response, missingFromAnswer: missing, notice: `${lacks} Find it by its SKU (${String(kit.sku)}); do not run this item again.` };
 	});
 }

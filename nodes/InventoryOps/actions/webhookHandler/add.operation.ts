@@ -74,12 +74,13 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		if (!HTTP_METHODS.includes(method)) check.fail('Method', `must be one of ${HTTP_METHODS.join(', ')}`);
 		const name = check.text(this.getNodeParameter('name', itemIndex, ''), 'Name');
 		const headers = check.headers(this.getNodeParameter('headers.header', itemIndex, []), 'Headers');
-		const response = await requestForItem.call(this, 'webhookAddHandler', addHandlerBody({ type, name, url: url.url, method, headers }), check);
+		const body = addHandlerBody({ type, name, url: url.url, method, headers });
+		const response = await requestForItem.call(this, 'webhookAddHandler', body, check);
 		// Header values and a password in the URL may be secrets, so they are not echoed back.
 		const result: IDataObject = withoutUrlCredentialsDeep({ ...response, type, name, url: url.shown, method });
 		if (url.hasCredentials) {
 			result.urlCredentialsRemoved = true;
-			result.warning = 'The URL holds a user name or password: removed here, but the service stores the URL as given and sends it with every call. Prefer a header for secrets.';
+			result.warning = 'The URL holds a user name or password, removed here; but the service stores the URL as given: prefer a header for secrets.';
 		}
 		const _id = findHandlerId(response);
 		const notice = 'The service did not return an _id for the new handler. Find the handler on the service before removing it.';
