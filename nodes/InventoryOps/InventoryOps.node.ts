@@ -8,12 +8,8 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import * as kitCreate from './actions/kit/create.operation';
 import * as order from './actions/order';
-import { router } from './actions/router';
-import * as restoreInventory from './actions/shipment/restoreInventory.operation';
-import * as addHandler from './actions/webhookHandler/add.operation';
-import * as removeHandler from './actions/webhookHandler/remove.operation';
+import { OPERATIONS, router } from './actions/router';
 import { testInventoryOpsApiCredential } from './transport';
 
 // What the canvas shows under the node, in words ("Get many orders"), not the internal values.
@@ -55,7 +51,7 @@ const properties: INodeProperties[] = [
 			action: 'Create a kit from component items',
 		},
 	]),
-	...kitCreate.description,
+	...OPERATIONS.kit.create.description,
 	operationSelector('shipment', [
 		{
 			name: 'Restore Inventory',
@@ -64,7 +60,7 @@ const properties: INodeProperties[] = [
 			action: 'Restore inventory deducted by a shipment',
 		},
 	]),
-	...restoreInventory.description,
+	...OPERATIONS.shipment.restoreInventory.description,
 	operationSelector('webhookHandler', [
 		{
 			name: 'Add',
@@ -79,8 +75,8 @@ const properties: INodeProperties[] = [
 			action: 'Remove a webhook handler by ID',
 		},
 	]),
-	...addHandler.description,
-	...removeHandler.description,
+	...OPERATIONS.webhookHandler.add.description,
+	...OPERATIONS.webhookHandler.remove.description,
 ];
 
 export class InventoryOps implements INodeType {

@@ -9,11 +9,12 @@ import * as removeHandler from './webhookHandler/remove.operation';
 
 type Execute = (this: IExecuteFunctions, items: INodeExecutionData[]) => Promise<INodeExecutionData[]>;
 
-const OPERATIONS: Record<string, Record<string, Execute>> = {
-	order: { lookUp: order.lookUp.execute },
-	kit: { create: kitCreate.execute },
-	shipment: { restoreInventory: restoreInventory.execute },
-	webhookHandler: { add: addHandler.execute, remove: removeHandler.execute },
+/** The operation modules by resource and operation value. */
+export const OPERATIONS = {
+	order: { lookUp: order.lookUp },
+	kit: { create: kitCreate },
+	shipment: { restoreInventory },
+	webhookHandler: { add: addHandler, remove: removeHandler },
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -21,13 +22,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const resource = parameterForAllItems.call(this, 'resource', 'Resource', undefined, items.length);
 	const operation = parameterForAllItems.call(this, 'operation', 'Operation', undefined, items.length);
 	// The editor offers only real pairs, but an imported workflow may hold a list, or another resource's operation.
-	const operations = typeof resource === 'string' && Object.hasOwn(OPERATIONS, resource) ? OPERATIONS[resource] : {};
-	if (typeof operation !== 'string' || !Object.hasOwn(operations, operation)) {
+	const known: Record<string, Record<string, { execute: Execute }>> = OPERATIONS;
+	const ofResource = typeof resource === 'string' && Object.hasOwn(known, resource) ? known[resource] : {};
+	if (typeof operation !== 'string' || !Object.hasOwn(ofResource, operation)) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`The operation ${JSON.stringify(operation)} of resource ${JSON.stringify(resource)} is not supported`,
 			{ description: 'Open the node and choose the resource and the operation again.' },
 		);
 	}
-	return [await operations[operation].call(this, items)];
+	return [await ofResource[operation].execute.call(this, items)];
 }

@@ -1,6 +1,5 @@
-// Removes the user-info part (`user:password@`) of URLs, so that credentials given inside a URL never leave through
-// an output or an error message. It runs to the LAST '@' of the authority, as URL parsers read it (so a password
-// holding '@' is removed whole).
+// The user-info (`user:password@`) of URLs, so that credentials in a URL never reach an output or an error. It runs
+// to the LAST '@' of the authority, as URL parsers read it: a password holding '@' is removed whole.
 const USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\\?#\s]*@/gi;
 
 export function withoutUrlCredentials(text: string): string {
@@ -16,5 +15,6 @@ export function withoutUrlCredentialsDeep<T>(value: T): T {
 	if (typeof value === 'string') return withoutUrlCredentials(value) as T;
 	if (Array.isArray(value)) return value.map((entry: unknown) => withoutUrlCredentialsDeep(entry)) as T;
 	if (typeof value !== 'object' || value === null) return value;
-	return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, withoutUrlCredentialsDeep(entry as unknown)])) as T;
+	const entries = Object.entries(value).map(([key, entry]) => [key, withoutUrlCredentialsDeep(entry as unknown)]);
+	return Object.fromEntries(entries) as T;
 }

@@ -126,13 +126,14 @@ export class ItemValidator {
 		return { url, shown: withoutUrlCredentials(url), hasCredentials: hasUrlCredentials(url) };
 	}
 
-	/** Header rows: names by HTTP's token rule, unique ignoring letter case; values without control characters. */
-	headers(rows: unknown, field: string): IDataObject {
+	/**
+	 * Header rows (n8n hands a fixedCollection's rows as objects of its fields only): names by HTTP's token rule and
+	 * unique ignoring letter case, values without control characters.
+	 */
+	headers(rows: IDataObject[], field: string): IDataObject {
 		const seen = new Map<string, number>();
-		const entries = this.list(rows ?? [], field).map((row, index) => {
+		const entries = rows.map((row, index) => {
 			const at = `${field}[${index}]`;
-			if (!isPlainObject(row)) this.fail(at, 'must be an object with name and value');
-			this.knownKeys(row, ['name', 'value'], `${at}.`, 'a header');
 			const name = this.text(row.name, `${at}.name`);
 			if (!HEADER_NAME.test(name)) this.fail(`${at}.name`, 'is not a valid HTTP header name');
 			const first = seen.get(name.toLowerCase());

@@ -64,9 +64,9 @@ function restoreOutput(response: IDataObject, selectors: ShipmentSelectors, spli
 	const lacks = missing.join('; ');
 	const said = 'The service restored the inventory (it answered 200), but its answer';
 	const extra: IDataObject = lacks ? { missingFromAnswer: missing } : {};
+	// An empty list holds no restored shipment either, so the answer always lacks something there.
 	if (split && shipments?.length === 0) {
-		const also = lacks && ` It also lacks: ${lacks}.`;
-		extra.notice = `${said} holds no shipment records to split into; this item stands for the restore.${also}`;
+		extra.notice = `${said} holds no shipment records to split into; this item stands for the restore. It also lacks: ${lacks}.`;
 	} else if (lacks) {
 		extra.notice = `${said} lacks: ${lacks}. Do not run this item again.`;
 	}

@@ -73,7 +73,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const method = check.text(this.getNodeParameter('method', itemIndex, 'POST'), 'Method').toUpperCase();
 		if (!HTTP_METHODS.includes(method)) check.fail('Method', `must be one of ${HTTP_METHODS.join(', ')}`);
 		const name = check.text(this.getNodeParameter('name', itemIndex, ''), 'Name');
-		const headers = check.headers(this.getNodeParameter('headers.header', itemIndex, []), 'Headers');
+		const headers = check.headers(this.getNodeParameter('headers.header', itemIndex, []) as IDataObject[], 'Headers');
 		const body = addHandlerBody({ type, name, url: url.url, method, headers });
 		const response = await requestForItem.call(this, 'webhookAddHandler', body, check);
 		// Header values and a password in the URL may be secrets, so they are not echoed back.
