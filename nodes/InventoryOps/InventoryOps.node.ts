@@ -2,13 +2,82 @@ import {
 	NodeConnectionTypes,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type INodeProperties,
+	type INodePropertyOptions,
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { router } from './actions/router';
+import * as order from './actions/order';
+import { OPERATIONS, router } from './actions/router';
 import { testInventoryOpsApiCredential } from './transport';
-import { properties, subtitle } from './actions/properties';
+
+// What the canvas shows under the node, in words ("Get many orders"), not the internal values.
+const SUBTITLES: Record<string, string> = {
+	'order.lookUp': 'Get many orders',
+	'kit.create': 'Create a kit',
+	'shipment.restoreInventory': 'Restore shipment inventory',
+	'webhookHandler.add': 'Add a webhook handler',
+	'webhookHandler.remove': 'Remove a webhook handler',
+};
+const subtitle = `={{ ${JSON.stringify(SUBTITLES)}[$parameter["resource"] + "." + $parameter["operation"]] }}`;
+
+function operationSelector(resource: string, options: INodePropertyOptions[]): INodeProperties {
+	const [{ value }] = options;
+	const displayOptions = { show: { resource: [resource] } };
+	return { displayName: 'Operation', name: 'operation', type: 'options', noDataExpression: true, displayOptions, options, default: value };
+}
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Kit', value: 'kit', description: 'A sellable bundle of component items with its own SKU' },
+			{ name: 'Order', value: 'order', description: 'Orders of a store, each named by store ID and order number' },
+			{ name: 'Shipment', value: 'shipment', description: 'The shipment of an order, whose deducted stock can be put back' },
+			{ name: 'Webhook Handler', value: 'webhookHandler', description: 'A URL the service calls when an event happens' },
+		],
+		default: 'order',
+	},
+	...order.description,
+	operationSelector('kit', [
+		{
+			name: 'Create',
+			value: 'create',
+			description: 'Create a kit from a name, a SKU and its component items. Returns the ID of the new kit.',
+			action: 'Create a kit from component items',
+		},
+	]),
+	...OPERATIONS.kit.create.description,
+	operationSelector('shipment', [
+		{
+			name: 'Restore Inventory',
+			value: 'restoreInventory',
+			description: 'Put back the stock a shipment took out of inventory, e.g. after it was voided',
+			action: 'Restore inventory deducted by a shipment',
+		},
+	]),
+	...OPERATIONS.shipment.restoreInventory.description,
+	operationSelector('webhookHandler', [
+		{
+			name: 'Add',
+			value: 'add',
+			description: 'Register a URL the service calls on an event. Returns the handler ID, needed to remove it.',
+			action: 'Add a webhook handler for an event type',
+		},
+		{
+			name: 'Remove',
+			value: 'remove',
+			description: 'Unregister a webhook handler by the ID returned when it was added',
+			action: 'Remove a webhook handler by ID',
+		},
+	]),
+	...OPERATIONS.webhookHandler.add.description,
+	...OPERATIONS.webhookHandler.remove.description,
+];
 
 export class InventoryOps implements INodeType {
 	description: INodeTypeDescription = {
@@ -17,8 +86,7 @@ export class InventoryOps implements INodeType {
 		icon: { light: 'file:inventoryOps.svg', dark: 'file:inventoryOps.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		// n8n opens a documentationUrl starting with http as it is; from the codex file it would append its tracking
-		// query after the #anchor, which then matches no heading.
+		// From the codex file n8n would append its tracking query after the #anchor, which then matches no heading.
 		documentationUrl: 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#inventory-ops-node',
 		subtitle,
 		description:
@@ -31,7 +99,7 @@ export class InventoryOps implements INodeType {
 		properties,
 	};
 
-	// The credential's Test button runs this (n8n looks it up by the name in credentials[].testedBy).
+	// The credential's Test button runs this (n8n finds it by the name in credentials[].testedBy).
 	methods = { credentialTest: { inventoryOpsApiTest: testInventoryOpsApiCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

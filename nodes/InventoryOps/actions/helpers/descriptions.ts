@@ -2,30 +2,27 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS } from '../../transport';
 
-const timeoutOption: INodeProperties = {
-	displayName: 'Timeout',
-	name: 'timeout',
-	type: 'number',
-	typeOptions: { minValue: 1 },
-	default: DEFAULT_TIMEOUT_MS,
-	description:
-		'Milliseconds to wait for the service to answer a call before it fails. A call that may have changed data is not sent again after a time-out.',
-};
+export const requiredText = (displayName: string, name: string, description: string, placeholder?: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'string',
+	required: true,
+	default: '',
+	description,
+	placeholder,
+});
 
-/**
- * The Options collection of an operation: its own options plus the time-out every operation offers. `forAllItems`: the
- * operation reads the time-out once for all items (Get Many), so the editor offers no expression for it.
- */
-export function optionsCollection(
-	operationOptions: INodeProperties[] = [],
-	{ forAllItems = false }: { forAllItems?: boolean } = {},
-): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [...operationOptions, forAllItems ? { ...timeoutOption, noDataExpression: true } : timeoutOption],
+/** An operation's Options: its own, plus the time-out. `forAllItems`: read once for all items, so no expression. */
+export function optionsCollection(operationOptions: INodeProperties[] = [], { forAllItems = false } = {}): INodeProperties {
+	const timeout: INodeProperties = {
+		displayName: 'Timeout',
+		name: 'timeout',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: DEFAULT_TIMEOUT_MS,
+		description: 'Milliseconds to wait for an answer. A call that may have changed data is not sent again after a time-out.',
+		noDataExpression: forAllItems,
 	};
+	const options = [...operationOptions, timeout];
+	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add option', default: {}, options };
 }

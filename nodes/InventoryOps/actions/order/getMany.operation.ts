@@ -7,7 +7,7 @@ import {
 
 import { DEFAULT_TIMEOUT_MS } from '../../transport';
 import { optionsCollection } from '../helpers/descriptions';
-import { forEachItem } from '../helpers/execution';
+import { forEachItem } from '../helpers/perItem';
 import { parameterForAllItems } from '../helpers/parameterForAllItems';
 import { ItemValidator, MAX_TIMEOUT_MS } from '../helpers/validation';
 import type { BatchGrowthReport } from '../helpers/batchGrowth';

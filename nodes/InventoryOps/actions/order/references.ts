@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { asNodeError } from '../../shared/nodeErrors';
+import { asNodeError } from '../helpers/perItem';
 import { isPlainObject } from '../../shared/objects';
 import { parameterForAllItems } from '../helpers/parameterForAllItems';
 import { ItemValidator } from '../helpers/validation';

@@ -107,7 +107,7 @@ test('an error that is no node error (as a bug throws) is wrapped as a node erro
 	// uncovered).
 	const path = require('node:path');
 	const { NodeOperationError } = require('n8n-workflow');
-	const { asNodeError } = require(path.resolve(__dirname, '../../../dist/nodes/InventoryOps/shared/nodeErrors.js'));
+	const { asNodeError } = require(path.resolve(__dirname, '../../../dist/nodes/InventoryOps/actions/helpers/perItem.js'));
 	const node = { name: 'Inventory Ops', type: 'inventoryOps', typeVersion: 1, position: [0, 0], parameters: {} };
 	// A plain Error: under Stryker the tests' realm shares only Error with n8n (mutation/README.md).
 	const wrapped = asNodeError(node, new Error("Cannot read properties of undefined (reading 'x')"), 3);

@@ -1,0 +1,78 @@
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INode,
+	type INodeExecutionData,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import { DEFAULT_TIMEOUT_MS, inventoryOpsApiRequest, type Endpoint } from '../../transport';
+import { compact, ItemValidator, MAX_TIMEOUT_MS } from './validation';
+
+type ItemResult = IDataObject | IDataObject[];
+
+/** Any failure as a node error tied to the item; a bug's TypeError is wrapped. */
+export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
+	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) {
+		return new NodeOperationError(node, error as Error, { itemIndex });
+	}
+	error.context.itemIndex ??= itemIndex;
+	return error;
+}
+
+/** With "continue on fail" (or an error output) an error item paired with its input item; otherwise it throws. */
+function failedItem(this: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData {
+	const nodeError = asNodeError(this.getNode(), error, itemIndex);
+	if (!this.continueOnFail()) throw nodeError;
+	const { message, description } = nodeError;
+	const api = nodeError instanceof NodeApiError && {
+		httpCode: nodeError.httpCode ?? undefined,
+		...(nodeError.errorResponse as JsonObject),
+	};
+	// Only `error` and `details`: n8n 2.x sends an item to the error output by such a json; n8n 1.x only by the
+	// item's own `error`, which on the regular output would make n8n replace the item by its input item.
+	const json = { error: message, details: compact({ description: description ?? undefined, ...api }) };
+	const routed = this.getNode().onError === 'continueErrorOutput' ? { error: nodeError } : {};
+	return { json, pairedItem: { item: itemIndex }, ...routed };
+}
+
+/**
+ * Runs `handleItem` for each input item in turn; with "continue on fail" a failed item never stops the others. A
+ * handler that makes no call (Get Many's output) answers at once, so no promise is awaited per item. Not
+ * constructExecutionMetaData, which copies every item twice and unwraps an output object holding a `json` field.
+ */
+export async function forEachItem(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	handleItem: (itemIndex: number, check: ItemValidator) => ItemResult | Promise<ItemResult>,
+): Promise<INodeExecutionData[]> {
+	const returnData: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const handled = handleItem(itemIndex, new ItemValidator(this.getNode(), itemIndex));
+			// By `then`, not instanceof: a promise made in another realm (a test's) is a promise all the same.
+			const result = typeof (handled as Promise<unknown>).then === 'function' ? await handled : (handled as ItemResult);
+			const pairedItem = { item: itemIndex };
+			// One by one: spreading 100,000 outputs into push() overflows the call stack.
+			for (const json of Array.isArray(result) ? result : [result]) returnData.push({ json, pairedItem });
+		} catch (error) {
+			returnData.push(failedItem.call(this, error, itemIndex));
+		}
+	}
+	return returnData;
+}
+
+/** One call for one input item, with the item's time-out from Options. */
+export async function requestForItem(
+	this: IExecuteFunctions,
+	endpoint: Endpoint,
+	body: IDataObject,
+	check: ItemValidator,
+): Promise<IDataObject> {
+	const { itemIndex } = check;
+	const timeout = this.getNodeParameter('options.timeout', itemIndex, DEFAULT_TIMEOUT_MS);
+	const timeoutMs = check.count(timeout, 'Timeout', 1, MAX_TIMEOUT_MS);
+	return (await inventoryOpsApiRequest.call(this, endpoint, body, { itemIndex, timeoutMs })) as IDataObject;
+}
