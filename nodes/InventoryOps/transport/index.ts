@@ -50,20 +50,14 @@ interface RequestOptions {
 	timeoutMs?: number;
 	/** Shared by all calls of a run so that a Retry-After holds them all; by default the call has its own. */
 	rateLimitGate?: RateLimitGate;
-	/** Told of every attempt (Calls in Flight: Auto learns from them). */
-	observer?: CallObserver;
+	onAttempt?: OnAttempt;
 }
 
 /**
- * Sees each attempt of a call: it may hold the attempt back before the 429 gate (Auto's number of calls in flight
- * counts retries too), learns when it is sent and the status it got, or that none came.
+ * Awaited before each attempt, ahead of the rate-limit gate; what it gives is called as the attempt is sent, and
+ * what that gives hears the attempt's status (`undefined`: no answer came).
  */
-export interface CallObserver {
-	admit(): Promise<void>;
-	sending(): void;
-	/** `undefined` when no answer came: a time-out or a dropped connection. */
-	settled(status: number | undefined): void;
-}
+export type OnAttempt = () => Promise<() => (status: number | undefined) => void>;
 
 interface FullResponse {
 	statusCode: number;
@@ -161,18 +155,18 @@ export async function inventoryOpsApiRequest<T = unknown>(
 	// authentication, and it needs the last answer itself (401, 403, a page...) to word its verdict, not an error.
 	for (let attempt = 0; ; attempt++) {
 		let response: FullResponse;
-		await options.observer?.admit();
+		const sending = await options.onAttempt?.();
 		await gate.pass();
-		options.observer?.sending();
+		const settled = sending?.();
 		try {
 			// The credential as read for this call's item: without it n8n reads it again without the item, so a token
 			// set by an expression would be item 0's while the address is this item's.
 			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request, {
 				credentialsDecrypted: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data: credentials },
 			})) as FullResponse;
-			options.observer?.settled(response.statusCode);
+			settled?.(response.statusCode);
 		} catch (error) {
-			options.observer?.settled(undefined);
+			settled?.(undefined);
 			// A read may be repeated once after a dropped connection; a write never is.
 			if (!changesData && readRetries++ < 1) continue;
 			throw apiErrorFromNetworkFailure(error, errorContext);

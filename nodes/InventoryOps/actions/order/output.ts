@@ -1,6 +1,6 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import type { LookUpResults, ResultEntry } from './answerMapping';
+import type { LookUpResults, ResultEntry } from './results';
 import type { AskedReference, OrderReference } from './references';
 import { simplifiedOrder } from './simplify';
 
@@ -17,7 +17,7 @@ export interface OutputSettings {
 	output: OutputMode;
 }
 
-/** What the run keeps of each returned entry as it arrives (answerMapping.ts): the output of the chosen mode. */
+/** What the run keeps of each returned entry as it arrives (results.ts): the output of the chosen mode. */
 export function outputFor(entry: ResultEntry, mode: OutputMode): IDataObject {
 	if (mode === 'simple') return simplifiedOrder(entry);
 	if (mode === 'entry') return { ...entry };

@@ -5,12 +5,6 @@ import { isPlainObject } from '../../shared/objects';
 import { parameterForAllItems } from '../helpers/parameterForAllItems';
 import { ItemValidator } from '../helpers/validation';
 
-/**
- * "Look Up By: Store ID and Order Number" used to be stored as 'fields', which kit's Input Mode uses for form
- * fields. Workflows saved with the old value still show the two fields and run the same way (see CHANGELOG.md).
- */
-export const STORE_AND_ORDER_NUMBER_VALUES = ['storeAndOrderNumber', 'fields'];
-
 export interface OrderReference extends IDataObject {
 	store_id: string;
 	order_number: string;
@@ -42,13 +36,8 @@ export function readLookUp(this: IExecuteFunctions, itemCount: number): LookUp {
 	const check = new ItemValidator(this.getNode(), 0);
 	const setting = (name: string, displayName: string, fallback: unknown) =>
 		parameterForAllItems.call(this, name, displayName, fallback, itemCount);
-	const by = check.oneOf(setting('lookUpBy', 'Look Up By', undefined), 'Look Up By', [
-		...STORE_AND_ORDER_NUMBER_VALUES,
-		'itemFields',
-		'list',
-	]);
-	if (by === 'list') return { by };
-	if (by !== 'itemFields') return { by: 'storeAndOrderNumber' };
+	const by = check.oneOf(setting('lookUpBy', 'Look Up By', undefined), 'Look Up By', ['storeAndOrderNumber', 'itemFields', 'list']);
+	if (by !== 'itemFields') return { by };
 	return {
 		by,
 		storeIdField: check.text(setting('storeIdField', 'Store ID Field', 'store_id'), 'Store ID Field'),

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/objects';
-import type { ResultEntry } from './answerMapping';
+import type { ResultEntry } from './results';
 
 /**
  * Simplify (n8n's convention: on for new nodes; its UX guidelines ask for it above ten fields, and an AI agent

@@ -1,0 +1,308 @@
+import type { OnAttempt } from '../../transport';
+
+// Calls in Flight: Auto starts at 4 and measures two rounds before its first rise: the fastest call needs a few
+// samples, and a service that takes a burst and then answers 429 meets no more calls than a fixed 4 would send.
+const AUTO_START = 4;
+const MEASURED_ROUNDS = 2;
+// A call is "as fast as ever" within 1.5 times the fastest call of its size plus jitter; beyond twice it queues.
+const FLAT_FACTOR = 1.5;
+const FLAT_SLACK_MS = 5;
+const SLOW_FACTOR = 2;
+// Batch growth keeps a doubled size when its time per reference is at most 0.8 of the size before (a latency-bound
+// service gives about 0.5, one with a fixed time per reference about 1.0), judged after at least 2 answers, and tries
+// no doubling whose call could come near the Timeout.
+const FASTER_PER_REFERENCE = 0.8;
+const MEASURED_ANSWERS = 2;
+const TIMEOUT_SHARE = 4;
+
+export interface PacingSettings {
+	batchSize: number;
+	/** A fixed number, or 'auto' up to maxCallsInFlight. */
+	callsInFlight: number | 'auto';
+	maxCallsInFlight: number;
+	/** With 'auto': the largest batch the run may grow to. */
+	maxBatchSize: number;
+	timeoutMs: number;
+}
+
+export interface CallsInFlightReport {
+	/** False when Auto never left its start: nothing to say. */
+	moved: boolean;
+	cap: number;
+	settledOn: number;
+	peak: number;
+	rateLimited: boolean;
+	/** Answers that lowered it: 5xx, time-outs, dropped connections. */
+	failures: number;
+}
+
+export interface BatchGrowthReport {
+	from: number;
+	grewTo: number;
+	max: number;
+	stoppedBy: 'refused' | 'notFaster' | 'max' | 'other';
+	/** The size refused first ('refused') or found not faster ('notFaster'). */
+	triedSize?: number;
+}
+
+/**
+ * Calls in Flight: Auto, for reads only. Additive increase, multiplicative decrease, as TCP does with its window:
+ * - after two rounds at the start, while every call answers 2xx about as fast as the fastest, one more call per round
+ *   (never doubled per round: a service that takes a burst and then answers 429 would get the doubled round as 429s);
+ * - a 429, a 5xx or no answer halves it, once per round (calls sent before the cut say nothing of the new number);
+ *   after a 429 it never rises again in the run (the service has a rate, not a width);
+ * - calls much slower than the fastest (queueing) take one off, but not below the start.
+ * A call is timed per attempt from sending to answer (not the wait at the 429 gate), against the fastest call of its
+ * own size: a grown batch takes longer without anything queueing.
+ */
+export class AutoCallsInFlight {
+	private window: number;
+	private ceiling: number;
+	private readonly start: number;
+	private readonly fastestBySize = new Map<number, number>();
+	private sent = 0;
+	private lastCut = 0;
+	private open = 0;
+	private peakOpen = 0;
+	private waiting: Array<() => void> = [];
+	private rateLimited = false;
+	private failures = 0;
+	private answeredWell = 0;
+
+	constructor(readonly cap: number) {
+		this.start = Math.min(AUTO_START, cap);
+		this.window = this.start;
+		this.ceiling = cap;
+	}
+
+	get limit(): number {
+		return Math.max(1, Math.min(this.ceiling, Math.floor(this.window)));
+	}
+
+	/** Auto cannot raise the number: it is at Max Calls in Flight, or held where a 429 put it. */
+	get atCeiling(): boolean {
+		return this.limit >= this.ceiling;
+	}
+
+	/**
+	 * The transport's hook for each attempt of one call (429 retries included): an attempt takes a place in flight
+	 * before the 429 gate, so that calls waiting out a 429 do not all go again at once. Calls of one `size` are timed
+	 * against each other; `answered` hears the time of an attempt that answered 2xx.
+	 */
+	onAttempt(size: number, answered: (ms: number) => void, now = Date.now): OnAttempt {
+		return async () => {
+			if (this.open < this.limit) this.take();
+			else await new Promise<void>((resolve) => this.waiting.push(resolve));
+			return () => {
+				const ticket = ++this.sent;
+				const startedAt = now();
+				return (status) => {
+					const full = this.open >= this.limit;
+					const ms = now() - startedAt;
+					this.open--;
+					this.settled(ticket, status, ms, full, size);
+					while (this.open < this.limit && this.waiting.length > 0) {
+						this.take();
+						this.waiting.shift()?.();
+					}
+					if (status !== undefined && status >= 200 && status < 300) answered(ms);
+				};
+			};
+		};
+	}
+
+	private take(): void {
+		this.peakOpen = Math.max(this.peakOpen, ++this.open);
+	}
+
+	report(): CallsInFlightReport {
+		const moved = this.limit !== this.start || this.peakOpen > this.start;
+		return { moved, cap: this.cap, settledOn: this.limit, peak: this.peakOpen, rateLimited: this.rateLimited, failures: this.failures };
+	}
+
+	private settled(ticket: number, status: number | undefined, ms: number, full: boolean, size: number): void {
+		if (status === 429 || status === undefined || status >= 500) {
+			if (status === 429) this.rateLimited = true;
+			else this.failures++;
+			if (ticket > this.lastCut) {
+				this.lastCut = this.sent;
+				this.window = Math.max(1, Math.floor(this.limit / 2));
+			}
+			// Also when a 5xx cut this round already: a 429 means the service has a rate, whatever came first.
+			if (status === 429) this.ceiling = Math.min(this.ceiling, this.limit);
+			return;
+		}
+		if (status >= 300) return;
+		this.answeredWell++;
+		const fastestMs = Math.min(this.fastestBySize.get(size) ?? Number.POSITIVE_INFINITY, ms);
+		this.fastestBySize.set(size, fastestMs);
+		if (ms <= fastestMs * FLAT_FACTOR + FLAT_SLACK_MS) {
+			// Raising a number the run does not use would only let a later burst through unmeasured.
+			if (!full || this.window >= this.ceiling || this.answeredWell <= this.start * MEASURED_ROUNDS) return;
+			this.window = Math.min(this.ceiling, this.window + 1 / this.window);
+		} else if (ms > fastestMs * SLOW_FACTOR + FLAT_SLACK_MS && this.window > AUTO_START) {
+			this.window = Math.max(AUTO_START, this.window - 1);
+		}
+	}
+}
+
+interface Timing {
+	answers: number;
+	fastestMs: number;
+	slowestMs: number;
+}
+
+/**
+ * Batch growth, with Auto: when Auto cannot put more calls in flight (at its cap, or held after a 429), the way left
+ * to ask for more at a time is more references per call. While enough references remain to fill every place at the
+ * larger size, batches are doubled up to Max Batch Size, each doubling measured before the next: it is kept only
+ * when its fastest call took clearly less time per reference than the size before, otherwise the run goes back and
+ * grows no more. A refused batch (400/413) ends growth: the caller halves it to the size the service accepts.
+ */
+export class BatchGrowth {
+	private size: number;
+	/** The size before the doubling being measured. */
+	private trialFrom: number | undefined;
+	private stopped: BatchGrowthReport['stoppedBy'] | undefined;
+	private triedSize: number | undefined;
+	private readonly timings = new Map<number, Timing>();
+
+	constructor(
+		private readonly batchSize: number,
+		private readonly max: number,
+		private readonly timeoutMs: number,
+	) {
+		this.size = batchSize;
+	}
+
+	/** The next batch's size, given Auto's `places` in flight, whether it is `atCeiling`, and the references left. */
+	next(places: number, atCeiling: boolean, remaining: number): number {
+		if (this.trialFrom !== undefined) this.judgeTrial(places);
+		if (this.mayDouble(places, atCeiling, remaining)) {
+			this.trialFrom = this.size;
+			this.size = Math.min(this.max, this.size * 2);
+		}
+		return this.size;
+	}
+
+	answered(length: number, ms: number): void {
+		const timing = this.timings.get(length) ?? { answers: 0, fastestMs: Number.POSITIVE_INFINITY, slowestMs: 0 };
+		timing.answers++;
+		timing.fastestMs = Math.min(timing.fastestMs, ms);
+		timing.slowestMs = Math.max(timing.slowestMs, ms);
+		this.timings.set(length, timing);
+	}
+
+	/** A refusal ends growth: the service has a limit larger batches would meet again, or a reference is malformed. */
+	refused(length: number): void {
+		if (this.stopped === 'refused') return;
+		this.stopped = 'refused';
+		this.triedSize = length;
+		this.trialFrom = undefined;
+	}
+
+	/** `accepted`: the largest size the service was found to take. */
+	report(accepted: number): BatchGrowthReport {
+		const grewTo = Math.min(this.size, accepted);
+		const stoppedBy = this.stopped ?? (grewTo >= this.max ? 'max' : 'other');
+		return { from: this.batchSize, grewTo, max: this.max, stoppedBy, triedSize: this.triedSize };
+	}
+
+	private needed(places: number): number {
+		return Math.max(MEASURED_ANSWERS, places);
+	}
+
+	private judgeTrial(places: number): void {
+		const before = this.trialFrom as number;
+		const now = this.timings.get(this.size);
+		if (now === undefined || now.answers < this.needed(places)) return;
+		const previous = this.timings.get(before) as Timing;
+		this.trialFrom = undefined;
+		if (now.fastestMs / this.size >= (previous.fastestMs / before) * FASTER_PER_REFERENCE) {
+			this.stopped = 'notFaster';
+			this.triedSize = this.size;
+			this.size = before;
+		}
+	}
+
+	private mayDouble(places: number, atCeiling: boolean, remaining: number): boolean {
+		if (this.stopped !== undefined || !atCeiling || this.size >= this.max) return false;
+		const timing = this.timings.get(this.size);
+		// Also holds a doubling still being measured (judgeTrial leaves one open while it has too few answers).
+		if (timing === undefined || timing.answers < this.needed(places)) return false;
+		// Larger batches that leave places empty at the end of the run would lose what they gain.
+		if (remaining < places * Math.min(this.max, this.size * 2)) return false;
+		return timing.slowestMs * 2 * TIMEOUT_SHARE <= this.timeoutMs;
+	}
+}
+
+/** How many references per call and how many calls at a time, for one run. */
+export class Pacing {
+	private readonly auto?: AutoCallsInFlight;
+	private readonly growth?: BatchGrowth;
+
+	constructor(private readonly settings: PacingSettings) {
+		if (settings.callsInFlight !== 'auto') return;
+		this.auto = new AutoCallsInFlight(settings.maxCallsInFlight);
+		this.growth = new BatchGrowth(settings.batchSize, settings.maxBatchSize, settings.timeoutMs);
+	}
+
+	/** The next batch's size: Batch Size, or with Auto what growth says, never above `accepted`. */
+	batchSize(remaining: number, accepted: number): number {
+		const { auto, growth } = this;
+		if (!auto || !growth) return this.settings.batchSize;
+		return Math.min(growth.next(auto.limit, auto.atCeiling, remaining), accepted);
+	}
+
+	/** With Auto, the transport's hook for a call of `length` references (grown sizes are timed apart). */
+	onAttempt(length: number): OnAttempt | undefined {
+		const grown = length > this.settings.batchSize ? length : 0;
+		return this.auto?.onAttempt(grown, (ms) => this.growth?.answered(length, ms));
+	}
+
+	refused(length: number): void {
+		this.growth?.refused(length);
+	}
+
+	/**
+	 * Runs `task` for each entry `nextEntry` gives (asked only when a task may start, so that the batch can follow
+	 * what the run learnt) with at most the calls in flight running, until it gives undefined or `stop()`; rejects
+	 * with the first task that throws. Auto's number is read again as each task ends: a lower one starts none until
+	 * fewer run.
+	 */
+	async run<T>(nextEntry: () => T | undefined, task: (entry: T) => Promise<void>, stop: () => boolean): Promise<void> {
+		const allowed = () => this.auto?.limit ?? Number(this.settings.callsInFlight);
+		let running = 0;
+		await new Promise<void>((resolve, reject) => {
+			const fill = () => {
+				while (running < Math.max(1, allowed()) && !stop()) {
+					const entry = nextEntry();
+					if (entry === undefined) break;
+					running++;
+					task(entry).then(() => {
+						running--;
+						fill();
+					}, reject);
+				}
+				if (running === 0) resolve();
+			};
+			fill();
+		});
+	}
+
+	/** What Auto did (when it moved) and how batches grew (beyond Batch Size), for the notices. */
+	report(accepted: number): { callsInFlight?: CallsInFlightReport; batchGrowth?: BatchGrowthReport } {
+		const callsInFlight = this.auto?.report();
+		const batchGrowth = this.growth?.report(accepted);
+		return {
+			callsInFlight: callsInFlight?.moved ? callsInFlight : undefined,
+			batchGrowth: batchGrowth && batchGrowth.grewTo > this.settings.batchSize ? batchGrowth : undefined,
+		};
+	}
+}
+
+export function chunk<T>(entries: readonly T[], size: number): T[][] {
+	const chunks: T[][] = [];
+	for (let start = 0; start < entries.length; start += size) chunks.push(entries.slice(start, start + size));
+	return chunks;
+}
