@@ -1,7 +1,7 @@
 import { NodeApiError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { inventoryOpsApiRequest, RateLimitGate, runRetryPolicy } from '../../transport';
-import { chunk, Pacing, type PacingSettings } from './pacing';
+import { Pacing, type PacingSettings } from './pacing';
 import { recordAnswer, unexpectedAnswer, type Batch, type LookUpResults } from './results';
 import type { AskedReferences } from './references';
 
@@ -45,7 +45,7 @@ export async function lookUpOrders(
 	/** Sends a batch; true when every part of it was accepted (each reference answered or known missing). */
 	const send = async (batch: Batch): Promise<boolean> => {
 		if (stoppingError !== undefined) return false;
-		const parts = batch.length > sendSize ? chunk(batch, sendSize) : answersLackStoreId ? withUniqueNumbers(batch) : [];
+		const parts = batch.length > sendSize ? inParts(batch, sendSize) : answersLackStoreId ? withUniqueNumbers(batch) : [];
 		if (parts.length > 1) {
 			let accepted = true;
 			for (const part of parts) accepted = (await send(part)) && accepted;
@@ -98,16 +98,7 @@ export async function lookUpOrders(
 		for (const part of parts) await send(part);
 	};
 
-	const entries = [...asked.entries()];
-	let cut = 0;
-	const nextBatch = (): Batch | undefined => {
-		if (cut >= entries.length) return undefined;
-		const batch = entries.slice(cut, cut + pacing.batchSize(entries.length - cut, sendSize));
-		cut += batch.length;
-		return batch;
-	};
-
-	await pacing.run(nextBatch, async (batch) => void (await send(batch)), () => stoppingError !== undefined);
+	await pacing.run([...asked.entries()], () => sendSize, send, () => stoppingError !== undefined);
 	if (stoppingError !== undefined) throw stoppingError;
 	if (sendSize < settings.batchSize) results.batchSizeUsed = sendSize;
 	return Object.assign(results, pacing.report(sendSize));
@@ -123,4 +114,8 @@ function withUniqueNumbers(batch: Batch): Batch[] {
 		(parts[layer] ??= []).push(entry);
 	}
 	return parts;
+}
+
+function inParts(batch: Batch, size: number): Batch[] {
+	return Array.from({ length: Math.ceil(batch.length / size) }, (_, part) => batch.slice(part * size, (part + 1) * size));
 }

@@ -11,10 +11,10 @@ import { forEachItem } from '../helpers/execution';
 import { parameterForAllItems } from '../helpers/parameterForAllItems';
 import { ItemValidator, MAX_TIMEOUT_MS } from '../helpers/validation';
 import { lookUpOrders, type LookUpSettings } from './bulkLookup';
-import { itemOutput, OUTPUT_MODES, outputFor, UNMATCHED_BEHAVIOURS, type OutputSettings } from './output';
+import { itemOutput, OUTPUT_MODES, outputFor, simplifyProperty, UNMATCHED_BEHAVIOURS, type OutputSettings } from './output';
 import { collectReferences, readLookUp } from './references';
 import type { LookUpResults } from './results';
-import { simplifyProperty } from './simplify';
+
 
 /** The number options: display name, lowest, highest, default, description. */
 const NUMBER_OPTIONS: Record<string, [string, number, number, number, string]> = {
@@ -148,7 +148,7 @@ function reportPacing(this: IExecuteFunctions, batchSize: number, results: LookU
 	const { batchSizeUsed: used, callsInFlight: auto, batchGrowth: growth } = results;
 	const notices: Array<[string, 'warning' | 'info']> = [];
 	if (used !== undefined) {
-		const message = `The service refused ${batchSize} order references in one call; batches of ${used} went through and were used for the rest of this run. Set Batch Size (in Options) to ${used} to save the refused calls.`;
+		const message = `The service refused batches of ${batchSize} order references; batches of ${used} went through. Set Batch Size (in Options) to ${used} to save the refused calls.`;
 		this.logger.warn(message, { node: this.getNode().name });
 		notices.push([message, 'warning']);
 	}
@@ -158,22 +158,18 @@ function reportPacing(this: IExecuteFunctions, batchSize: number, results: LookU
 			auto.failures > 0 ? `${auto.failures} call(s) failed or timed out, and each lowered it` : '',
 		].filter(Boolean);
 		const why = causes.length > 0 ? `: ${causes.join('; ')}` : '';
-		notices.push([
-			`Calls in Flight (Auto) settled on ${auto.settledOn} at a time in this run (it reached ${auto.peak}; Max Calls in Flight is ${auto.cap})${why}. Set Calls in Flight (in Options) to a number to keep it fixed.`,
-			'info',
-		]);
+		const message = `Calls in Flight (Auto) settled on ${auto.settledOn} at a time in this run (it reached ${auto.peak}; Max Calls in Flight is ${auto.cap})${why}.`;
+		notices.push([`${message} Set Calls in Flight (in Options) to a number to keep it fixed.`, 'info']);
 	}
 	if (growth) {
 		const stop = {
 			refused: `the service refused a batch of ${growth.triedSize}, and batches of ${growth.grewTo} went through`,
 			notFaster: `batches of ${growth.triedSize} were not faster per reference`,
 			max: 'that is Max Batch Size',
-			other: 'the references left were too few to fill the calls in flight with larger batches (or Auto had room for more calls again)',
+			other: 'too few references were left for larger batches, or Auto had room for more calls',
 		}[growth.stoppedBy];
-		notices.push([
-			`Batch Size grew from ${growth.from} to ${growth.grewTo} in this run: calls took about as long with more references in each, and Calls in Flight (Auto) could run no more at the same time. It stopped there because ${stop}. Set Batch Size (in Options) to ${growth.grewTo} to start there.`,
-			'info',
-		]);
+		const message = `Batch Size grew from ${growth.from} to ${growth.grewTo} in this run, as no more calls could run at once. It stopped there because ${stop}.`;
+		notices.push([`${message} Set Batch Size (in Options) to ${growth.grewTo} to start there.`, 'info']);
 	}
 	for (const [message, type] of notices) this.addExecutionHints({ message, type, location: 'outputPane' });
 }
@@ -183,10 +179,9 @@ function readSettings(this: IExecuteFunctions, itemCount: number): { lookUp: Loo
 	const check = new ItemValidator(this.getNode(), 0);
 	const option = (name: string, displayName: string, fallback: unknown) =>
 		parameterForAllItems.call(this, `options.${name}`, displayName, fallback, itemCount);
-	const count = (name: string, fallback?: null) => {
-		const [displayName, min, max, byDefault] = NUMBER_OPTIONS[name];
-		const given = option(name, displayName, fallback === null ? null : byDefault);
-		return given === null ? null : check.count(given, displayName, min, max);
+	const count = (name: string) => {
+		const [displayName, min, max, fallback] = NUMBER_OPTIONS[name];
+		return check.count(option(name, displayName, fallback), displayName, min, max);
 	};
 	const output: OutputSettings = {
 		unmatched: check.oneOf(option('unmatched', 'If an Order Is Not Found', 'foundFalse'), 'If an Order Is Not Found', UNMATCHED_BEHAVIOURS),
@@ -195,11 +190,12 @@ function readSettings(this: IExecuteFunctions, itemCount: number): { lookUp: Loo
 	// Simplify's compact item replaces the Output choice, which the editor shows only when Simplify is off.
 	const simplify = parameterForAllItems.call(this, 'simplify', 'Simplify', true, itemCount);
 	if (check.optionalBoolean(simplify, 'Simplify') ?? true) output.output = 'simple';
-	const callsInFlight = count('callsInFlight') as number;
-	const batchSize = count('batchSize') as number;
-	const maxCallsInFlight = count('maxCallsInFlight') as number;
-	// Max Batch Size not set (n8n gives the fallback null): the default, or Batch Size when larger.
-	const maxBatchSize = count('maxBatchSize', null) ?? Math.max(NUMBER_OPTIONS.maxBatchSize[3], batchSize);
+	const callsInFlight = count('callsInFlight');
+	const batchSize = count('batchSize');
+	const maxCallsInFlight = count('maxCallsInFlight');
+	// Not set, n8n gives the fallback null (it throws for undefined): then the default, or Batch Size when larger.
+	const givenMax = option('maxBatchSize', 'Max Batch Size', null);
+	const maxBatchSize = givenMax === null ? Math.max(1000, batchSize) : check.count(givenMax, 'Max Batch Size', 1, 10_000);
 	// Below Batch Size with Auto the node cannot honour both, and sending less would undo a setting the user chose.
 	if (callsInFlight === 0 && maxBatchSize < batchSize) {
 		check.fail('Max Batch Size', `must not be below Batch Size (${batchSize}), got ${maxBatchSize}`);
@@ -210,7 +206,7 @@ function readSettings(this: IExecuteFunctions, itemCount: number): { lookUp: Loo
 		maxCallsInFlight,
 		maxBatchSize: Math.max(maxBatchSize, batchSize),
 		timeoutMs: check.count(option('timeout', 'Timeout', DEFAULT_TIMEOUT_MS), 'Timeout', 1, MAX_TIMEOUT_MS),
-		rateLimitWaitMs: (count('rateLimitWait') as number) * 1000,
+		rateLimitWaitMs: count('rateLimitWait') * 1000,
 	};
 	return { lookUp, output };
 }

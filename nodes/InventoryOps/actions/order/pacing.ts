@@ -1,26 +1,23 @@
 import type { OnAttempt } from '../../transport';
 
-// Calls in Flight: Auto starts at 4 and measures two rounds before its first rise: the fastest call needs a few
-// samples, and a service that takes a burst and then answers 429 meets no more calls than a fixed 4 would send.
+// Auto starts at 4 and waits two rounds before its first rise: the fastest call needs samples, and a service that
+// takes a burst and then answers 429 meets no more calls than a fixed 4. A call within 1.5 times the fastest of its
+// size (plus 5 ms of jitter) is flat; beyond twice it queues.
 const AUTO_START = 4;
 const MEASURED_ROUNDS = 2;
-// A call is "as fast as ever" within 1.5 times the fastest call of its size plus jitter; beyond twice it queues.
 const FLAT_FACTOR = 1.5;
 const FLAT_SLACK_MS = 5;
 const SLOW_FACTOR = 2;
-// Batch growth keeps a doubled size when its time per reference is at most 0.8 of the size before (a latency-bound
-// service gives about 0.5, one with a fixed time per reference about 1.0), judged after at least 2 answers, and tries
-// no doubling whose call could come near the Timeout.
+// A doubled batch is kept at 0.8 or less of the time per reference before (latency-bound: 0.5; per reference: 1.0),
+// judged on at least 2 answers; a doubling whose call could come near the Timeout is not tried.
 const FASTER_PER_REFERENCE = 0.8;
 const MEASURED_ANSWERS = 2;
 const TIMEOUT_SHARE = 4;
 
 export interface PacingSettings {
 	batchSize: number;
-	/** A fixed number, or 'auto' up to maxCallsInFlight. */
 	callsInFlight: number | 'auto';
 	maxCallsInFlight: number;
-	/** With 'auto': the largest batch the run may grow to. */
 	maxBatchSize: number;
 	timeoutMs: number;
 }
@@ -32,7 +29,7 @@ export interface CallsInFlightReport {
 	settledOn: number;
 	peak: number;
 	rateLimited: boolean;
-	/** Answers that lowered it: 5xx, time-outs, dropped connections. */
+	/** 5xx answers, time-outs and dropped connections. */
 	failures: number;
 }
 
@@ -46,14 +43,11 @@ export interface BatchGrowthReport {
 }
 
 /**
- * Calls in Flight: Auto, for reads only. Additive increase, multiplicative decrease, as TCP does with its window:
- * - after two rounds at the start, while every call answers 2xx about as fast as the fastest, one more call per round
- *   (never doubled per round: a service that takes a burst and then answers 429 would get the doubled round as 429s);
- * - a 429, a 5xx or no answer halves it, once per round (calls sent before the cut say nothing of the new number);
- *   after a 429 it never rises again in the run (the service has a rate, not a width);
- * - calls much slower than the fastest (queueing) take one off, but not below the start.
- * A call is timed per attempt from sending to answer (not the wait at the 429 gate), against the fastest call of its
- * own size: a grown batch takes longer without anything queueing.
+ * Calls in Flight: Auto (reads only), additive increase and multiplicative decrease as TCP's window: one more call
+ * per round while calls answer 2xx and flat (never doubled: a burst-then-429 service would get a doubled round of
+ * 429s); halved once per round on a 429, a 5xx or no answer, and never raised after a 429 (the service has a rate,
+ * not a width); one fewer per queueing call, down to the start. Attempts are timed from sending to answer (not the
+ * wait at the 429 gate), against the fastest of their own size: a grown batch is slower without queueing.
  */
 export class AutoCallsInFlight {
 	private window: number;
@@ -75,6 +69,7 @@ export class AutoCallsInFlight {
 		this.ceiling = cap;
 	}
 
+	/** How many calls may be in flight now. */
 	get limit(): number {
 		return Math.max(1, Math.min(this.ceiling, Math.floor(this.window)));
 	}
@@ -85,9 +80,8 @@ export class AutoCallsInFlight {
 	}
 
 	/**
-	 * The transport's hook for each attempt of one call (429 retries included): an attempt takes a place in flight
-	 * before the 429 gate, so that calls waiting out a 429 do not all go again at once. Calls of one `size` are timed
-	 * against each other; `answered` hears the time of an attempt that answered 2xx.
+	 * The transport's hook for each attempt of a call of `size`: it takes a place in flight before the 429 gate, so
+	 * that calls waiting out a 429 do not all go again at once; `answered` hears the time of a 2xx.
 	 */
 	onAttempt(size: number, answered: (ms: number) => void, now = Date.now): OnAttempt {
 		return async () => {
@@ -146,26 +140,17 @@ export class AutoCallsInFlight {
 	}
 }
 
-interface Timing {
-	answers: number;
-	fastestMs: number;
-	slowestMs: number;
-}
-
 /**
- * Batch growth, with Auto: when Auto cannot put more calls in flight (at its cap, or held after a 429), the way left
- * to ask for more at a time is more references per call. While enough references remain to fill every place at the
- * larger size, batches are doubled up to Max Batch Size, each doubling measured before the next: it is kept only
- * when its fastest call took clearly less time per reference than the size before, otherwise the run goes back and
- * grows no more. A refused batch (400/413) ends growth: the caller halves it to the size the service accepts.
+ * Batch growth: when Auto cannot put more calls in flight, more references per call. While enough remain to fill
+ * every place at the larger size, batches double up to Max Batch Size, each doubling measured before the next and
+ * kept only when clearly faster per reference; otherwise the run goes back and grows no more, as after a refusal.
  */
 export class BatchGrowth {
 	private size: number;
-	/** The size before the doubling being measured. */
 	private trialFrom: number | undefined;
 	private stopped: BatchGrowthReport['stoppedBy'] | undefined;
 	private triedSize: number | undefined;
-	private readonly timings = new Map<number, Timing>();
+	private readonly timings = new Map<number, { answers: number; fastestMs: number; slowestMs: number }>();
 
 	constructor(
 		private readonly batchSize: number,
@@ -193,7 +178,6 @@ export class BatchGrowth {
 		this.timings.set(length, timing);
 	}
 
-	/** A refusal ends growth: the service has a limit larger batches would meet again, or a reference is malformed. */
 	refused(length: number): void {
 		if (this.stopped === 'refused') return;
 		this.stopped = 'refused';
@@ -201,24 +185,19 @@ export class BatchGrowth {
 		this.trialFrom = undefined;
 	}
 
-	/** `accepted`: the largest size the service was found to take. */
 	report(accepted: number): BatchGrowthReport {
 		const grewTo = Math.min(this.size, accepted);
 		const stoppedBy = this.stopped ?? (grewTo >= this.max ? 'max' : 'other');
 		return { from: this.batchSize, grewTo, max: this.max, stoppedBy, triedSize: this.triedSize };
 	}
 
-	private needed(places: number): number {
-		return Math.max(MEASURED_ANSWERS, places);
-	}
-
 	private judgeTrial(places: number): void {
 		const before = this.trialFrom as number;
 		const now = this.timings.get(this.size);
-		if (now === undefined || now.answers < this.needed(places)) return;
-		const previous = this.timings.get(before) as Timing;
+		if (now === undefined || now.answers < Math.max(MEASURED_ANSWERS, places)) return;
 		this.trialFrom = undefined;
-		if (now.fastestMs / this.size >= (previous.fastestMs / before) * FASTER_PER_REFERENCE) {
+		const beforeMs = this.timings.get(before)?.fastestMs as number;
+		if (now.fastestMs / this.size >= (beforeMs / before) * FASTER_PER_REFERENCE) {
 			this.stopped = 'notFaster';
 			this.triedSize = this.size;
 			this.size = before;
@@ -228,15 +207,15 @@ export class BatchGrowth {
 	private mayDouble(places: number, atCeiling: boolean, remaining: number): boolean {
 		if (this.stopped !== undefined || !atCeiling || this.size >= this.max) return false;
 		const timing = this.timings.get(this.size);
-		// Also holds a doubling still being measured (judgeTrial leaves one open while it has too few answers).
-		if (timing === undefined || timing.answers < this.needed(places)) return false;
+		// Also holds a doubling still being measured.
+		if (timing === undefined || timing.answers < Math.max(MEASURED_ANSWERS, places)) return false;
 		// Larger batches that leave places empty at the end of the run would lose what they gain.
 		if (remaining < places * Math.min(this.max, this.size * 2)) return false;
 		return timing.slowestMs * 2 * TIMEOUT_SHARE <= this.timeoutMs;
 	}
 }
 
-/** How many references per call and how many calls at a time, for one run. */
+/** How many references per call and how many calls at a time, for one run: fixed, or Auto with batch growth. */
 export class Pacing {
 	private readonly auto?: AutoCallsInFlight;
 	private readonly growth?: BatchGrowth;
@@ -245,13 +224,6 @@ export class Pacing {
 		if (settings.callsInFlight !== 'auto') return;
 		this.auto = new AutoCallsInFlight(settings.maxCallsInFlight);
 		this.growth = new BatchGrowth(settings.batchSize, settings.maxBatchSize, settings.timeoutMs);
-	}
-
-	/** The next batch's size: Batch Size, or with Auto what growth says, never above `accepted`. */
-	batchSize(remaining: number, accepted: number): number {
-		const { auto, growth } = this;
-		if (!auto || !growth) return this.settings.batchSize;
-		return Math.min(growth.next(auto.limit, auto.atCeiling, remaining), accepted);
 	}
 
 	/** With Auto, the transport's hook for a call of `length` references (grown sizes are timed apart). */
@@ -265,21 +237,23 @@ export class Pacing {
 	}
 
 	/**
-	 * Runs `task` for each entry `nextEntry` gives (asked only when a task may start, so that the batch can follow
-	 * what the run learnt) with at most the calls in flight running, until it gives undefined or `stop()`; rejects
-	 * with the first task that throws. Auto's number is read again as each task ends: a lower one starts none until
-	 * fewer run.
+	 * Sends `entries` in batches, each cut only when a call may start (so that its size follows what the run learnt,
+	 * never above `accepted()`), until all are sent or `stop()`; rejects with the first `send` that throws. Auto's
+	 * number is read again as each call ends: a lower one starts none until fewer run.
 	 */
-	async run<T>(nextEntry: () => T | undefined, task: (entry: T) => Promise<void>, stop: () => boolean): Promise<void> {
-		const allowed = () => this.auto?.limit ?? Number(this.settings.callsInFlight);
+	async run<T>(entries: T[], accepted: () => number, send: (batch: T[]) => Promise<unknown>, stop: () => boolean) {
+		const { auto, growth, settings } = this;
+		let cut = 0;
 		let running = 0;
 		await new Promise<void>((resolve, reject) => {
 			const fill = () => {
-				while (running < Math.max(1, allowed()) && !stop()) {
-					const entry = nextEntry();
-					if (entry === undefined) break;
+				while (running < Math.max(1, auto?.limit ?? Number(settings.callsInFlight)) && !stop() && cut < entries.length) {
+					const size = auto && growth
+						? Math.min(growth.next(auto.limit, auto.atCeiling, entries.length - cut), accepted())
+						: settings.batchSize;
+					const batch = entries.slice(cut, (cut += size));
 					running++;
-					task(entry).then(() => {
+					send(batch).then(() => {
 						running--;
 						fill();
 					}, reject);
@@ -299,10 +273,4 @@ export class Pacing {
 			batchGrowth: batchGrowth && batchGrowth.grewTo > this.settings.batchSize ? batchGrowth : undefined,
 		};
 	}
-}
-
-export function chunk<T>(entries: readonly T[], size: number): T[][] {
-	const chunks: T[][] = [];
-	for (let start = 0; start < entries.length; start += size) chunks.push(entries.slice(start, start + size));
-	return chunks;
 }

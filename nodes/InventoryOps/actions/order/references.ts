@@ -52,34 +52,21 @@ function fieldValue(json: IDataObject, path: string): unknown {
 	return value;
 }
 
-/**
- * The order references one input item asks for; a bad one throws an error naming the item and the field. `node` is
- * read once per run: n8n's getNode() deep-copies the node with its parameters on every call.
- */
-function readReferences(
-	this: IExecuteFunctions,
-	node: INode,
-	item: INodeExecutionData,
-	itemIndex: number,
-	lookUp: LookUp,
-): OrderReference[] {
+/** The references one input item asks for; a bad one throws naming the item and the field. */
+function readReferences(this: IExecuteFunctions, node: INode, json: IDataObject, itemIndex: number, lookUp: LookUp) {
 	// Typed explicitly so that TypeScript treats check.fail() as the end of the path.
 	const check: ItemValidator = new ItemValidator(node, itemIndex);
+	const reference = (storeId: unknown, storeField: string, orderNumber: unknown, numberField: string) => ({
+		store_id: check.text(storeId, storeField),
+		order_number: check.text(orderNumber, numberField),
+	});
 	if (lookUp.by === 'itemFields') {
-		return [
-			{
-				store_id: check.text(fieldValue(item.json, lookUp.storeIdField), lookUp.storeIdField),
-				order_number: check.text(fieldValue(item.json, lookUp.orderNumberField), lookUp.orderNumberField),
-			},
-		];
+		const { storeIdField, orderNumberField } = lookUp;
+		return [reference(fieldValue(json, storeIdField), storeIdField, fieldValue(json, orderNumberField), orderNumberField)];
 	}
 	if (lookUp.by === 'storeAndOrderNumber') {
-		return [
-			{
-				store_id: check.text(this.getNodeParameter('storeId', itemIndex, ''), 'Store ID'),
-				order_number: check.text(this.getNodeParameter('orderNumber', itemIndex, ''), 'Order Number'),
-			},
-		];
+		const parameter = (name: string) => this.getNodeParameter(name, itemIndex, '');
+		return [reference(parameter('storeId'), 'Store ID', parameter('orderNumber'), 'Order Number')];
 	}
 	const raw = this.getNodeParameter('references', itemIndex, '[]');
 	const parsed = isPlainObject(raw) ? [raw] : check.list(raw, 'References');
@@ -87,53 +74,35 @@ function readReferences(
 	return parsed.map((entry, index) => {
 		const field = `References[${index}]`;
 		if (!isPlainObject(entry)) check.fail(field, 'must be an object with store_id and order_number');
-		return {
-			store_id: check.text(entry.store_id, `${field}.store_id`),
-			order_number: check.text(entry.order_number, `${field}.order_number`),
-		};
+		return reference(entry.store_id, `${field}.store_id`, entry.order_number, `${field}.order_number`);
 	});
 }
 
-/** What the input items ask for: each item's references (or why it cannot ask), and each distinct one once. */
-interface CollectedReferences {
-	/** The entries of `asked` each item asks for, in its order (one entry per mention, repeats included). */
-	byItem: Map<number, AskedReference[]>;
-	inputErrors: Map<number, unknown>;
-	asked: AskedReferences;
-}
-
 /**
- * Reads every input item's references. Without continue-on-fail the first bad item stops the run before any call;
- * with it, the item's error is kept for its output and the other items are still looked up.
+ * Reads every input item's references: each item's entries of `asked` in its order (repeats included), and each
+ * distinct reference once. Without continue-on-fail the first bad item stops the run before any call; with it, the
+ * item's error is kept for its output.
  */
-export function collectReferences(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	lookUp: LookUp,
-): CollectedReferences {
-	const collected: CollectedReferences = { byItem: new Map(), inputErrors: new Map(), asked: new Map() };
+export function collectReferences(this: IExecuteFunctions, items: INodeExecutionData[], lookUp: LookUp) {
+	const byItem = new Map<number, AskedReference[]>();
+	const inputErrors = new Map<number, unknown>();
+	const asked: AskedReferences = new Map();
 	const node = this.getNode();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const references = readReferences.call(this, node, items[itemIndex], itemIndex, lookUp);
-			collected.byItem.set(
-				itemIndex,
-				references.map((reference) => {
-					const key = referenceKey(reference.store_id, reference.order_number);
-					const entry = collected.asked.get(key);
-					if (entry !== undefined) {
-						entry.asks++;
-						return entry;
-					}
-					const first: AskedReference = { reference, key, itemIndex, asks: 1 };
-					collected.asked.set(key, first);
-					return first;
-				}),
-			);
+			const references = readReferences.call(this, node, items[itemIndex].json, itemIndex, lookUp);
+			const entries = references.map((reference) => {
+				const key = referenceKey(reference.store_id, reference.order_number);
+				const entry = asked.get(key) ?? { reference, key, itemIndex, asks: 0 };
+				entry.asks++;
+				asked.set(key, entry);
+				return entry;
+			});
+			byItem.set(itemIndex, entries);
 		} catch (error) {
 			if (!this.continueOnFail()) throw asNodeError(node, error, itemIndex);
-			collected.inputErrors.set(itemIndex, error);
+			inputErrors.set(itemIndex, error);
 		}
 	}
-	return collected;
+	return { byItem, inputErrors, asked };
 }
