@@ -1,31 +1,47 @@
-import { NodeApiError, type IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
-import { inventoryOpsApiRequest, RateLimitGate, runRetryPolicy } from '../../transport';
-import { Pacing, type PacingSettings } from './pacing';
-import { recordAnswer, unexpectedAnswer, type Batch, type LookUpResults } from './results';
-import type { AskedReferences } from './references';
+import { inventoryOpsApiRequest, RateLimitGate, readBulkAnswer, runRetryPolicy } from '../../transport';
+import { ENDPOINTS } from '../../transport/endpoints';
+import { Pacing, type BatchGrowthReport, type CallsInFlightReport, type PacingSettings } from './pacing';
+import { referenceKey, type AskedReference, type AskedReferences } from './references';
+
+export interface ResultEntry extends IDataObject {
+	order?: IDataObject;
+	metrics?: IDataObject;
+	barcode_generation_failed?: IDataObject;
+}
+
+/** The references one call asks for, by reference key. */
+type Batch = Array<[string, AskedReference]>;
+
+/** By reference key: each found order as the output keeps it (made as it arrives), or the error of its call. */
+export interface LookUpResults {
+	found: Map<string, IDataObject>;
+	keep: (entry: ResultEntry) => IDataObject;
+	failed: Map<string, unknown>;
+	/** Set when the service refused Batch Size and a smaller one went through. */
+	batchSizeUsed?: number;
+	callsInFlight?: CallsInFlightReport;
+	batchGrowth?: BatchGrowthReport;
+}
 
 export interface LookUpSettings extends PacingSettings {
-	/** The most the run waits for the service's rate limit in all, in milliseconds. */
 	rateLimitWaitMs: number;
 }
 
-/**
- * Calls a run may make beyond one per batch, to find the service's batch limit or the one reference it refuses
- * (README: "Batches the service refuses"): at 100 per batch, one malformed reference costs about 14 extra calls.
- */
+// Calls beyond one per batch, to find the batch limit or the one reference refused (README: "Batches the service
+// refuses"): at 100 per batch, one malformed reference costs about 14.
 const MAX_EXTRA_CALLS_PER_RUN = 200;
 
-/** A batch refused as a whole: too long, or one of its references is malformed. Halves of it may go through. */
+/** A batch refused as a whole: too long, or one reference is malformed. Its halves may go through. */
 function refusedAsBatch(error: unknown): boolean {
 	return error instanceof NodeApiError && (error.httpCode === '400' || error.httpCode === '413');
 }
 
 /**
- * Sends each distinct reference once, in batches paced by pacing.ts, and keeps every returned order under its
- * reference. A batch refused with 400 or 413 is sent again as two halves (a lookup changes nothing), down to single
- * references, within MAX_EXTRA_CALLS_PER_RUN; when both halves go through, their size is used for the rest of the
- * run. All calls share one rate-limit gate. Without continue-on-fail the first failure stops the run.
+ * Sends each distinct reference once, in batches paced by pacing.ts, sharing one rate-limit gate. A refused batch is
+ * sent again as two halves (a lookup changes nothing); when both go through, their size is kept for the run. Without
+ * continue-on-fail the first failure stops the run.
  */
 export async function lookUpOrders(
 	this: IExecuteFunctions,
@@ -36,13 +52,56 @@ export async function lookUpOrders(
 	const results: LookUpResults = { found: new Map(), failed: new Map(), keep };
 	const gate = new RateLimitGate(runRetryPolicy(settings.rateLimitWaitMs));
 	const pacing = new Pacing(settings);
+	const path = ENDPOINTS.orderGetSingleBulk.path;
 	// The largest size known to go through: none until a refused batch's halves both go through.
 	let sendSize = Number.POSITIVE_INFINITY;
 	let extraCalls = 0;
 	let answersLackStoreId = false;
 	let stoppingError: unknown;
 
-	/** Sends a batch; true when every part of it was accepted (each reference answered or known missing). */
+	const fail = (keys: Iterable<string>, itemIndex: number, message: string) => {
+		const error = new NodeApiError(this.getNode(), { endpoint: path } as JsonObject, { message, itemIndex });
+		for (const key of keys) results.failed.set(key, error);
+	};
+
+	/**
+	 * Records each returned order under its reference: by (store_id, order_number), or by order_number when the order
+	 * has no store_id and one reference has that number. Where more have it, those references are returned to be
+	 * asked apart, never guessed. Unreadable entries make the references left fail rather than be called not found.
+	 */
+	const record = (batch: Batch, answer: unknown[], itemIndex: number): string[] => {
+		const wanted = new Set(batch.map(([key]) => key));
+		const byNumber = new Map<string, string[]>();
+		for (const [key, { reference }] of batch) {
+			byNumber.set(reference.order_number, [...(byNumber.get(reference.order_number) ?? []), key]);
+		}
+		const answered = new Set<string>();
+		const ambiguous = new Set<string>();
+		const { entries, unreadable } = readBulkAnswer(answer);
+		for (const { entry, storeId, orderNumber } of entries) {
+			const candidates = storeId !== undefined ? [referenceKey(storeId, orderNumber)] : (byNumber.get(String(orderNumber)) ?? []);
+			if (storeId === undefined) answersLackStoreId = true;
+			if (candidates.length === 1 && wanted.has(candidates[0]) && !answered.has(candidates[0])) {
+				answered.add(candidates[0]);
+				results.found.set(candidates[0], results.keep(entry as ResultEntry));
+			} else if (candidates.length > 1) {
+				for (const key of candidates) ambiguous.add(key);
+			}
+		}
+		for (const key of ambiguous) {
+			answered.add(key);
+			results.found.delete(key);
+		}
+		if (unreadable.length > 0) {
+			const listed = `${unreadable.slice(0, 3).join('; ')}${unreadable.length > 3 ? '; …' : ''}`;
+			const count = `${unreadable.length} entr${unreadable.length === 1 ? 'y' : 'ies'}`;
+			const message = `The service answered ${path} for this batch with ${count} the node cannot read (${listed}), so it cannot tell which references were not found`;
+			fail([...wanted].filter((key) => !answered.has(key)), itemIndex, message);
+		}
+		return [...ambiguous];
+	};
+
+	/** Sends a batch; true when every part of it went through. */
 	const send = async (batch: Batch): Promise<boolean> => {
 		if (stoppingError !== undefined) return false;
 		const parts = batch.length > sendSize ? inParts(batch, sendSize) : answersLackStoreId ? withUniqueNumbers(batch) : [];
@@ -53,16 +112,14 @@ export async function lookUpOrders(
 		}
 		const itemIndex = batch[0][1].itemIndex;
 		try {
-			// A list: the transport checked the answer's shape.
 			const answer = (await inventoryOpsApiRequest.call(
 				this,
 				'orderGetSingleBulk',
 				{ order: batch.map(([, entry]) => entry.reference) },
 				{ itemIndex, timeoutMs: settings.timeoutMs, rateLimitGate: gate, onAttempt: pacing.onAttempt(batch.length) },
-			)) as unknown[];
-			const recorded = recordAnswer.call(this, batch, answer, results, itemIndex);
-			if (recorded.withoutStoreId) answersLackStoreId = true;
-			if (recorded.ambiguous.length > 0) await askApart(recorded.ambiguous, batch, itemIndex);
+			)) as unknown[]; // the transport checked that it is a list
+			const ambiguous = record(batch, answer, itemIndex);
+			if (ambiguous.length > 0) await askApart(batch.filter(([key]) => ambiguous.includes(key)), itemIndex);
 			return true;
 		} catch (error) {
 			if (refusedAsBatch(error)) pacing.refused(batch.length);
@@ -81,18 +138,12 @@ export async function lookUpOrders(
 		}
 	};
 
-	/** References whose order came back without a store_id, next to the same number of another store. */
-	const askApart = async (keys: string[], batch: Batch, itemIndex: number): Promise<void> => {
-		const retry = batch.filter(([key]) => keys.includes(key));
+	/** References whose order came back without a store_id, beside the same number of another store. */
+	const askApart = async (retry: Batch, itemIndex: number): Promise<void> => {
 		const parts = withUniqueNumbers(retry);
 		if (extraCalls + parts.length > MAX_EXTRA_CALLS_PER_RUN) {
-			const error = unexpectedAnswer.call(
-				this,
-				itemIndex,
-				`The service returned orders without a store_id for an order_number asked in more than one store, so the node cannot tell whose order it is. It has used its ${MAX_EXTRA_CALLS_PER_RUN} extra calls for this run to ask them apart`,
-			);
-			for (const [key] of retry) results.failed.set(key, error);
-			return;
+			const message = `The service returned orders without a store_id for an order_number asked in more than one store, so the node cannot tell whose order it is. It has used its ${MAX_EXTRA_CALLS_PER_RUN} extra calls for this run to ask them apart`;
+			return fail(retry.map(([key]) => key), itemIndex, message);
 		}
 		extraCalls += parts.length;
 		for (const part of parts) await send(part);
@@ -104,7 +155,7 @@ export async function lookUpOrders(
 	return Object.assign(results, pacing.report(sendSize));
 }
 
-/** Splits a batch so that no order_number appears twice in one part (for a service whose orders carry no store_id). */
+/** Parts of a batch in which no order_number appears twice (for orders without a store_id). */
 function withUniqueNumbers(batch: Batch): Batch[] {
 	const parts: Batch[] = [];
 	const seen = new Map<string, number>();

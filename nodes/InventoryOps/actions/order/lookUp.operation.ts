@@ -1,19 +1,13 @@
-import {
-	updateDisplayOptions,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS } from '../../transport';
 import { optionsCollection } from '../helpers/descriptions';
 import { forEachItem } from '../helpers/execution';
 import { parameterForAllItems } from '../helpers/parameterForAllItems';
 import { ItemValidator, MAX_TIMEOUT_MS } from '../helpers/validation';
-import { lookUpOrders, type LookUpSettings } from './bulkLookup';
+import { lookUpOrders, type LookUpResults, type LookUpSettings } from './bulkLookup';
 import { itemOutput, OUTPUT_MODES, outputFor, simplifyProperty, UNMATCHED_BEHAVIOURS, type OutputSettings } from './output';
 import { collectReferences, readLookUp } from './references';
-import type { LookUpResults } from './results';
 
 
 /** The number options: display name, lowest, highest, default, description. */

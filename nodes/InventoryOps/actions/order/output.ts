@@ -1,8 +1,8 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/objects';
+import type { LookUpResults, ResultEntry } from './bulkLookup';
 import type { AskedReference, OrderReference } from './references';
-import type { LookUpResults, ResultEntry } from './results';
 
 export const UNMATCHED_BEHAVIOURS = ['foundFalse', 'skip', 'error'] as const;
 export const OUTPUT_MODES = ['order', 'entry'] as const;
@@ -27,10 +27,9 @@ export const simplifyProperty: INodeProperties = {
 const KEPT_FIELDS = ['_id', 'store_id', 'order_number', 'status', 'financial_status', 'opened_date', 'shipped_date', 'tags'];
 
 /**
- * The compact item of one result entry: the ten fields a workflow most often needs, read from the order record as
- * the service defines it (line items from the order snapshot `stash.items`, tracking numbers of the shipments not
- * voided). A field the record lacks is left out; `barcode_generation_failed` is kept (a failure is never hidden).
- * Plain loops: this runs for every order of a run, and filter/map chains made megabytes of short-lived lists.
+ * The compact item: the ten fields a workflow most often needs (line items from the order snapshot `stash.items`,
+ * tracking numbers of the shipments not voided), none invented, and a barcode failure never hidden. Plain loops:
+ * this runs for every order, and filter/map chains made megabytes of short-lived lists.
  */
 function simplifiedOrder(entry: ResultEntry): IDataObject {
 	const order: IDataObject = isPlainObject(entry.order) ? (entry.order as IDataObject) : {};
@@ -62,20 +61,17 @@ function simplifiedOrder(entry: ResultEntry): IDataObject {
 	return compact;
 }
 
-/** What the run keeps of each returned entry as it arrives: the output of the chosen mode. */
+/** What the run keeps of each returned entry: the output of the chosen mode. */
 export function outputFor(entry: ResultEntry, mode: OutputSettings['output']): IDataObject {
 	if (mode === 'simple') return simplifiedOrder(entry);
 	if (mode === 'entry') return { ...entry };
 	const order = { ...(entry.order ?? {}) };
-	// The order record has no such field, so adding it cannot collide, and a failure is never hidden.
+	// The order record has no such field: adding it cannot collide, and a failure is never hidden.
 	if (entry.barcode_generation_failed !== undefined) order.barcode_generation_failed = entry.barcode_generation_failed;
 	return order;
 }
 
-/**
- * The output of one input item: one entry per reference it asked for, in its order. The item fails when any of its
- * references has no answer (the error of that call), which wins over one not found that the user asked to fail.
- */
+/** One entry per reference the item asked for; a reference without an answer fails it before one not found. */
 export function itemOutput(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -88,14 +84,13 @@ export function itemOutput(
 	for (const { reference, key, asks } of asked) {
 		if (results.failed.has(key)) {
 			const error = results.failed.get(key);
-			// One error stands for its whole batch, made with the batch's first item: the item that stops on it is this one.
+			// One error stands for its whole batch, made with the batch's first item: set it to this one.
 			if (error instanceof NodeApiError || error instanceof NodeOperationError) error.context.itemIndex = itemIndex;
 			throw error;
 		}
 		const found = results.found.get(key);
 		if (found !== undefined) {
-			// An order asked for again gets a new top-level object per output item, so that no two items share one a
-			// later node could change for both; one asked for once goes out as kept (10,000 fewer objects).
+			// An order asked for again gets a new object per item, so that a later node cannot change two at once.
 			output.push(asks === 1 ? found : { ...found });
 		} else if (settings.unmatched === 'foundFalse') {
 			output.push({ found: false, ...reference });

@@ -22,25 +22,8 @@ export interface PacingSettings {
 	timeoutMs: number;
 }
 
-export interface CallsInFlightReport {
-	/** False when Auto never left its start: nothing to say. */
-	moved: boolean;
-	cap: number;
-	settledOn: number;
-	peak: number;
-	rateLimited: boolean;
-	/** 5xx answers, time-outs and dropped connections. */
-	failures: number;
-}
-
-export interface BatchGrowthReport {
-	from: number;
-	grewTo: number;
-	max: number;
-	stoppedBy: 'refused' | 'notFaster' | 'max' | 'other';
-	/** The size refused first ('refused') or found not faster ('notFaster'). */
-	triedSize?: number;
-}
+export type CallsInFlightReport = ReturnType<AutoCallsInFlight['report']>;
+export type BatchGrowthReport = ReturnType<BatchGrowth['report']>;
 
 /**
  * Calls in Flight: Auto (reads only), additive increase and multiplicative decrease as TCP's window: one more call
@@ -109,9 +92,10 @@ export class AutoCallsInFlight {
 		this.peakOpen = Math.max(this.peakOpen, ++this.open);
 	}
 
-	report(): CallsInFlightReport {
-		const moved = this.limit !== this.start || this.peakOpen > this.start;
-		return { moved, cap: this.cap, settledOn: this.limit, peak: this.peakOpen, rateLimited: this.rateLimited, failures: this.failures };
+	/** `moved` is false when Auto never left its start: nothing to say. `failures`: 5xx, time-outs, no connection. */
+	report() {
+		const { cap, limit: settledOn, peakOpen: peak, rateLimited, failures } = this;
+		return { moved: settledOn !== this.start || peak > this.start, cap, settledOn, peak, rateLimited, failures };
 	}
 
 	private settled(ticket: number, status: number | undefined, ms: number, full: boolean, size: number): void {
@@ -148,7 +132,7 @@ export class AutoCallsInFlight {
 export class BatchGrowth {
 	private size: number;
 	private trialFrom: number | undefined;
-	private stopped: BatchGrowthReport['stoppedBy'] | undefined;
+	private stopped: 'refused' | 'notFaster' | undefined;
 	private triedSize: number | undefined;
 	private readonly timings = new Map<number, { answers: number; fastestMs: number; slowestMs: number }>();
 
@@ -185,7 +169,8 @@ export class BatchGrowth {
 		this.trialFrom = undefined;
 	}
 
-	report(accepted: number): BatchGrowthReport {
+	/** `triedSize`: the size refused first, or found not faster. */
+	report(accepted: number) {
 		const grewTo = Math.min(this.size, accepted);
 		const stoppedBy = this.stopped ?? (grewTo >= this.max ? 'max' : 'other');
 		return { from: this.batchSize, grewTo, max: this.max, stoppedBy, triedSize: this.triedSize };

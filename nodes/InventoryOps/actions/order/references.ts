@@ -10,7 +10,7 @@ export interface OrderReference extends IDataObject {
 	order_number: string;
 }
 
-/** (store_id, order_number) as one map key; the service's result order says nothing about which is which. */
+/** (store_id, order_number) as one map key. */
 export function referenceKey(storeId: unknown, orderNumber: unknown): string {
 	return JSON.stringify([String(storeId), String(orderNumber)]);
 }
@@ -19,15 +19,15 @@ export function referenceKey(storeId: unknown, orderNumber: unknown): string {
 export interface AskedReference {
 	reference: OrderReference;
 	key: string;
-	/** The first input item that asked for it: a batch's call goes with the index (and credential) of its first. */
+	/** The first item that asked: a call goes with the index (and credential) of its batch's first. */
 	itemIndex: number;
-	/** How often the items asked for it in all, repeats within one item included (output.ts: copied or not). */
+	/** How often items asked for it, repeats included. */
 	asks: number;
 }
 
 export type AskedReferences = Map<string, AskedReference>;
 
-/** How each item names its orders; the way and the field names hold for the whole run (parameterForAllItems.ts). */
+/** How each item names its orders, the same for the whole run. */
 type LookUp =
 	| { by: 'storeAndOrderNumber' | 'list' }
 	| { by: 'itemFields'; storeIdField: string; orderNumberField: string };
