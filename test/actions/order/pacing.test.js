@@ -4,7 +4,7 @@
 // the clock the test hands to Auto, so no assertion depends on how loaded the machine is.
 const path = require('node:path');
 
-const { AutoCallsInFlight, BatchGrowth } = require(path.resolve(__dirname, '../../../dist/nodes/InventoryOps/actions/order/pacing.js'));
+const { AutoCallsInFlight, Pacing } = require(path.resolve(__dirname, '../../../dist/nodes/InventoryOps/actions/order/pacing.js'));
 
 describe('Calls in Flight: Auto', () => {
 	/** A run of Auto up to `cap` in which every place in flight is taken before each answer, as in a long lookup. */
@@ -89,36 +89,53 @@ describe('Calls in Flight: Auto', () => {
 });
 
 describe('batch growth', () => {
-	/** Batch Size 50 at its cap of one call in flight, with plenty of references left. */
-	const ONE_PLACE = [1, true, 10_000];
-
-	/** Two answers of 50 references in `ms50`, then the doubled batch answered twice in `ms100`: the size after that. */
-	function afterTrial(ms50, ms100) {
-		const growth = new BatchGrowth(50, 1000, 30_000);
-		growth.answered(50, ms50);
-		growth.answered(50, ms50);
-		expect(growth.next(...ONE_PLACE)).toBe(100);
-		growth.answered(100, ms100);
-		growth.answered(100, ms100);
-		return growth.next(...ONE_PLACE);
+	/** Batch Size 50 with Auto at its cap of one call in flight, with plenty of references left. */
+	function growthRun(timeoutMs = 30_000) {
+		const pacing = new Pacing({ batchSize: 50, callsInFlight: 'auto', maxCallsInFlight: 1, maxBatchSize: 1000, timeoutMs });
+		/** A call of `length` references that answers 200 after `ms` on the clock handed to Auto. */
+		const answer = async (length, ms) => {
+			let now = 0;
+			const settled = (await pacing.onAttempt(length, () => now)())();
+			now = ms;
+			settled(200);
+		};
+		return { answer, next: () => pacing.nextSize(10_000, Number.POSITIVE_INFINITY) };
 	}
 
-	test('a doubled batch exactly 0.8 times as slow per reference is not faster: the run goes back to the size before', () => {
+	/** Two answers of 50 references in `ms50`, then the doubled batch answered twice in `ms100`: the size after that. */
+	async function afterTrial(ms50, ms100) {
+		const run = growthRun();
+		await run.answer(50, ms50);
+		await run.answer(50, ms50);
+		expect(run.next()).toBe(100);
+		await run.answer(100, ms100);
+		await run.answer(100, ms100);
+		return run.next();
+	}
+
+	test('a doubled batch exactly 0.8 times as slow per reference is not faster: the run goes back to the size before', async () => {
 		// 100 ms for 50 references, 160 ms for 100: 1.6 ms each, 0.8 of 2 ms.
-		expect(afterTrial(100, 160)).toBe(50);
+		expect(await afterTrial(100, 160)).toBe(50);
 		// Just below 0.8 it is faster, and the next doubling is tried.
-		expect(afterTrial(100, 159)).toBe(200);
+		expect(await afterTrial(100, 159)).toBe(200);
 	});
 
-	test('growth is tried while the slowest call, twice as long, is at most a quarter of the Timeout', () => {
-		const sizeAfter = (slowestMs) => {
-			const growth = new BatchGrowth(50, 1000, 1000);
-			growth.answered(50, 100);
-			growth.answered(50, slowestMs);
-			return growth.next(...ONE_PLACE);
+	test('growth is tried while the slowest call, twice as long, is at most a quarter of the Timeout', async () => {
+		const sizeAfter = async (slowestMs) => {
+			const run = growthRun(1000);
+			await run.answer(50, 100);
+			await run.answer(50, slowestMs);
+			return run.next();
 		};
 		// 125 ms doubled is 250, a quarter of 1000 ms.
-		expect(sizeAfter(125)).toBe(100);
-		expect(sizeAfter(126)).toBe(50);
+		expect(await sizeAfter(125)).toBe(100);
+		expect(await sizeAfter(126)).toBe(50);
+	});
+
+	test('with a fixed Calls in Flight every batch is cut at Batch Size, no hook is handed to the transport, and nothing is reported', () => {
+		const pacing = new Pacing({ batchSize: 50, callsInFlight: 4, maxCallsInFlight: 16, maxBatchSize: 1000, timeoutMs: 30_000 });
+		expect(pacing.onAttempt(50)).toBeUndefined();
+		expect(pacing.nextSize(10_000, Number.POSITIVE_INFINITY)).toBe(50);
+		expect(pacing.report(25)).toEqual({ callsInFlight: undefined, batchGrowth: undefined });
 	});
 });

@@ -9,7 +9,6 @@ import { lookUpOrders, type LookUpResults, type LookUpSettings } from './bulkLoo
 import { itemOutput, OUTPUT_MODES, outputFor, simplifyProperty, UNMATCHED_BEHAVIOURS, type OutputSettings } from './output';
 import { collectReferences, readLookUp } from './references';
 
-
 /** The number options: display name, lowest, highest, default, description. */
 const NUMBER_OPTIONS: Record<string, [string, number, number, number, string]> = {
 	batchSize: [
@@ -32,11 +31,19 @@ const NUMBER_OPTIONS: Record<string, [string, number, number, number, string]> =
 	],
 };
 
-type Field = Pick<INodeProperties, 'displayName' | 'name' | 'default' | 'description'> & Partial<INodeProperties>;
-
-/** Required text fields shown for one way of Look Up By. */
-const fieldsFor = (lookUpBy: string, fields: Field[]): INodeProperties[] =>
-	fields.map((field) => ({ type: 'string', required: true, ...field, displayOptions: { show: { lookUpBy: [lookUpBy] } } }));
+/** Required fields shown for one way of Look Up By: display name, name, default, description, placeholder. */
+const fieldsFor = (lookUpBy: string, shared: Partial<INodeProperties>, fields: string[][]): INodeProperties[] =>
+	fields.map(([displayName, name, fallback, description, placeholder]) => ({
+		displayName,
+		name,
+		type: 'string',
+		required: true,
+		default: fallback,
+		...(placeholder ? { placeholder } : {}),
+		description,
+		...shared,
+		displayOptions: { show: { lookUpBy: [lookUpBy] } },
+	}));
 
 const properties: INodeProperties[] = [
 	{
@@ -49,46 +56,23 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Fields of Each Input Item',
 				value: 'itemFields',
-				description:
-					'Each input item carries the store ID and order number in fields you name. Fastest for many items: no expression is evaluated per item.',
+				description: 'Each input item has the store ID and order number in fields you name. Fastest for many items.',
 			},
-			{
-				name: 'List of References (JSON)',
-				value: 'list',
-				description: 'Each input item gives a list of {store_id, order_number} pairs',
-			},
+			{ name: 'List of References (JSON)', value: 'list', description: 'Each input item gives {store_id, order_number} pairs' },
 		],
 		default: 'storeAndOrderNumber',
 		description: 'How the input items name the orders to look up',
 	},
-	...fieldsFor('storeAndOrderNumber', [
-		{ displayName: 'Store ID', name: 'storeId', default: '', placeholder: 'e.g. 1002', description: 'The identifier of the store the order belongs to' },
-		{ displayName: 'Order Number', name: 'orderNumber', default: '', placeholder: 'e.g. 1001', description: 'The number of the order within that store' },
+	...fieldsFor('storeAndOrderNumber', {}, [
+		['Store ID', 'storeId', '', 'The identifier of the store the order belongs to', 'e.g. 1002'],
+		['Order Number', 'orderNumber', '', 'The number of the order within that store', 'e.g. 1001'],
 	]),
-	...fieldsFor('itemFields', [
-		{
-			displayName: 'Store ID Field',
-			name: 'storeIdField',
-			noDataExpression: true,
-			default: 'store_id',
-			description: 'The name of the input item field holding the store ID (use dots for nested fields, e.g. order.store)',
-		},
-		{
-			displayName: 'Order Number Field',
-			name: 'orderNumberField',
-			noDataExpression: true,
-			default: 'order_number',
-			description: 'The name of the input item field holding the order number (use dots for nested fields)',
-		},
+	...fieldsFor('itemFields', { noDataExpression: true }, [
+		['Store ID Field', 'storeIdField', 'store_id', 'The input item field holding the store ID (dots for nested fields: order.store)'],
+		['Order Number Field', 'orderNumberField', 'order_number', 'The input item field holding the order number'],
 	]),
-	...fieldsFor('list', [
-		{
-			displayName: 'References',
-			name: 'references',
-			type: 'json',
-			default: '[\n  { "store_id": "", "order_number": "" }\n]',
-			description: 'A JSON array of objects, each with "store_id" and "order_number" (text)',
-		},
+	...fieldsFor('list', { type: 'json' }, [
+		['References', 'references', '[\n  { "store_id": "", "order_number": "" }\n]', 'A JSON array of {"store_id", "order_number"}'],
 	]),
 	simplifyProperty,
 	optionsCollection([
@@ -118,15 +102,10 @@ const properties: INodeProperties[] = [
 			name: 'output',
 			type: 'options',
 			noDataExpression: true,
-			// Simplify's compact item has one shape.
 			displayOptions: { show: { '/simplify': [false] } },
 			options: [
 				{ name: 'Order Only', value: 'order', description: 'The order record, with barcode_generation_failed when reported' },
-				{
-					name: 'Whole Result Entry',
-					value: 'entry',
-					description: 'The whole result entry: order, metrics, barcode_generation_failed (a bare order record is put under order)',
-				},
+				{ name: 'Whole Result Entry', value: 'entry', description: 'The order, metrics and barcode_generation_failed' },
 			],
 			default: 'order',
 		},

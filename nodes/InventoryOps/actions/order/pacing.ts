@@ -23,7 +23,7 @@ export interface PacingSettings {
 }
 
 export type CallsInFlightReport = ReturnType<AutoCallsInFlight['report']>;
-export type BatchGrowthReport = ReturnType<BatchGrowth['report']>;
+export type BatchGrowthReport = NonNullable<ReturnType<Pacing['report']>['batchGrowth']>;
 
 /**
  * Calls in Flight: Auto (reads only), additive increase and multiplicative decrease as TCP's window: one more call
@@ -125,41 +125,29 @@ export class AutoCallsInFlight {
 }
 
 /**
- * Batch growth: when Auto cannot put more calls in flight, more references per call. While enough remain to fill
- * every place at the larger size, batches double up to Max Batch Size, each doubling measured before the next and
- * kept only when clearly faster per reference; otherwise the run goes back and grows no more, as after a refusal.
+ * How many references per call and how many calls at a time, for one run: fixed, or Auto with batch growth. When
+ * Auto cannot put more calls in flight, batches double up to Max Batch Size while enough references remain to fill
+ * every place at the larger size, each doubling measured before the next and kept only when clearly faster per
+ * reference; otherwise the run goes back and grows no more, as after a refusal.
  */
-export class BatchGrowth {
+export class Pacing {
+	private readonly auto?: AutoCallsInFlight;
 	private size: number;
+	/** The size before the doubling being measured. */
 	private trialFrom: number | undefined;
 	private stopped: 'refused' | 'notFaster' | undefined;
 	private triedSize: number | undefined;
 	private readonly timings = new Map<number, { answers: number; fastestMs: number; slowestMs: number }>();
 
-	constructor(
-		private readonly batchSize: number,
-		private readonly max: number,
-		private readonly timeoutMs: number,
-	) {
-		this.size = batchSize;
+	constructor(private readonly settings: PacingSettings) {
+		this.size = settings.batchSize;
+		if (settings.callsInFlight === 'auto') this.auto = new AutoCallsInFlight(settings.maxCallsInFlight);
 	}
 
-	/** The next batch's size, given Auto's `places` in flight, whether it is `atCeiling`, and the references left. */
-	next(places: number, atCeiling: boolean, remaining: number): number {
-		if (this.trialFrom !== undefined) this.judgeTrial(places);
-		if (this.mayDouble(places, atCeiling, remaining)) {
-			this.trialFrom = this.size;
-			this.size = Math.min(this.max, this.size * 2);
-		}
-		return this.size;
-	}
-
-	answered(length: number, ms: number): void {
-		const timing = this.timings.get(length) ?? { answers: 0, fastestMs: Number.POSITIVE_INFINITY, slowestMs: 0 };
-		timing.answers++;
-		timing.fastestMs = Math.min(timing.fastestMs, ms);
-		timing.slowestMs = Math.max(timing.slowestMs, ms);
-		this.timings.set(length, timing);
+	/** With Auto, the transport's hook for a call of `length` references (grown sizes are timed apart). */
+	onAttempt(length: number, now = Date.now): OnAttempt | undefined {
+		const grown = length > this.settings.batchSize ? length : 0;
+		return this.auto?.onAttempt(grown, (ms) => this.answered(length, ms), now);
 	}
 
 	refused(length: number): void {
@@ -169,56 +157,46 @@ export class BatchGrowth {
 		this.trialFrom = undefined;
 	}
 
-	/** `triedSize`: the size refused first, or found not faster. */
-	report(accepted: number) {
-		const grewTo = Math.min(this.size, accepted);
-		const stoppedBy = this.stopped ?? (grewTo >= this.max ? 'max' : 'other');
-		return { from: this.batchSize, grewTo, max: this.max, stoppedBy, triedSize: this.triedSize };
-	}
-
-	private judgeTrial(places: number): void {
-		const before = this.trialFrom as number;
-		const now = this.timings.get(this.size);
-		if (now === undefined || now.answers < Math.max(MEASURED_ANSWERS, places)) return;
-		this.trialFrom = undefined;
-		const beforeMs = this.timings.get(before)?.fastestMs as number;
-		if (now.fastestMs / this.size >= (beforeMs / before) * FASTER_PER_REFERENCE) {
-			this.stopped = 'notFaster';
-			this.triedSize = this.size;
-			this.size = before;
+	/** The next batch's size, never above `accepted`. */
+	nextSize(remaining: number, accepted: number): number {
+		if (!this.auto) return this.settings.batchSize;
+		const places = this.auto.limit;
+		const needed = Math.max(MEASURED_ANSWERS, places);
+		const trial = this.timings.get(this.size);
+		if (this.trialFrom !== undefined && trial !== undefined && trial.answers >= needed) {
+			const before = this.trialFrom;
+			this.trialFrom = undefined;
+			const beforeMs = this.timings.get(before)?.fastestMs as number;
+			if (trial.fastestMs / this.size >= (beforeMs / before) * FASTER_PER_REFERENCE) {
+				this.stopped = 'notFaster';
+				this.triedSize = this.size;
+				this.size = before;
+			}
 		}
+		if (this.mayDouble(places, needed, remaining)) {
+			this.trialFrom = this.size;
+			this.size = Math.min(this.settings.maxBatchSize, this.size * 2);
+		}
+		return Math.min(this.size, accepted);
 	}
 
-	private mayDouble(places: number, atCeiling: boolean, remaining: number): boolean {
-		if (this.stopped !== undefined || !atCeiling || this.size >= this.max) return false;
+	private mayDouble(places: number, needed: number, remaining: number): boolean {
+		const max = this.settings.maxBatchSize;
+		if (this.stopped !== undefined || !this.auto?.atCeiling || this.size >= max) return false;
 		const timing = this.timings.get(this.size);
 		// Also holds a doubling still being measured.
-		if (timing === undefined || timing.answers < Math.max(MEASURED_ANSWERS, places)) return false;
+		if (timing === undefined || timing.answers < needed) return false;
 		// Larger batches that leave places empty at the end of the run would lose what they gain.
-		if (remaining < places * Math.min(this.max, this.size * 2)) return false;
-		return timing.slowestMs * 2 * TIMEOUT_SHARE <= this.timeoutMs;
-	}
-}
-
-/** How many references per call and how many calls at a time, for one run: fixed, or Auto with batch growth. */
-export class Pacing {
-	private readonly auto?: AutoCallsInFlight;
-	private readonly growth?: BatchGrowth;
-
-	constructor(private readonly settings: PacingSettings) {
-		if (settings.callsInFlight !== 'auto') return;
-		this.auto = new AutoCallsInFlight(settings.maxCallsInFlight);
-		this.growth = new BatchGrowth(settings.batchSize, settings.maxBatchSize, settings.timeoutMs);
+		if (remaining < places * Math.min(max, this.size * 2)) return false;
+		return timing.slowestMs * 2 * TIMEOUT_SHARE <= this.settings.timeoutMs;
 	}
 
-	/** With Auto, the transport's hook for a call of `length` references (grown sizes are timed apart). */
-	onAttempt(length: number): OnAttempt | undefined {
-		const grown = length > this.settings.batchSize ? length : 0;
-		return this.auto?.onAttempt(grown, (ms) => this.growth?.answered(length, ms));
-	}
-
-	refused(length: number): void {
-		this.growth?.refused(length);
+	private answered(length: number, ms: number): void {
+		const timing = this.timings.get(length) ?? { answers: 0, fastestMs: Number.POSITIVE_INFINITY, slowestMs: 0 };
+		timing.answers++;
+		timing.fastestMs = Math.min(timing.fastestMs, ms);
+		timing.slowestMs = Math.max(timing.slowestMs, ms);
+		this.timings.set(length, timing);
 	}
 
 	/**
@@ -227,16 +205,13 @@ export class Pacing {
 	 * number is read again as each call ends: a lower one starts none until fewer run.
 	 */
 	async run<T>(entries: T[], accepted: () => number, send: (batch: T[]) => Promise<unknown>, stop: () => boolean) {
-		const { auto, growth, settings } = this;
 		let cut = 0;
 		let running = 0;
 		await new Promise<void>((resolve, reject) => {
 			const fill = () => {
-				while (running < Math.max(1, auto?.limit ?? Number(settings.callsInFlight)) && !stop() && cut < entries.length) {
-					const size = auto && growth
-						? Math.min(growth.next(auto.limit, auto.atCeiling, entries.length - cut), accepted())
-						: settings.batchSize;
-					const batch = entries.slice(cut, (cut += size));
+				while (running < Math.max(1, this.auto?.limit ?? Number(this.settings.callsInFlight)) && !stop()) {
+					if (cut >= entries.length) break;
+					const batch = entries.slice(cut, (cut += this.nextSize(entries.length - cut, accepted())));
 					running++;
 					send(batch).then(() => {
 						running--;
@@ -250,12 +225,16 @@ export class Pacing {
 	}
 
 	/** What Auto did (when it moved) and how batches grew (beyond Batch Size), for the notices. */
-	report(accepted: number): { callsInFlight?: CallsInFlightReport; batchGrowth?: BatchGrowthReport } {
+	report(accepted: number) {
+		const { batchSize, maxBatchSize } = this.settings;
 		const callsInFlight = this.auto?.report();
-		const batchGrowth = this.growth?.report(accepted);
+		const grewTo = Math.min(this.size, accepted);
+		const stoppedBy = this.stopped ?? (grewTo >= maxBatchSize ? 'max' : 'other');
+		// `triedSize`: the size refused first, or found not faster.
+		const batchGrowth = { from: batchSize, grewTo, stoppedBy, triedSize: this.triedSize };
 		return {
 			callsInFlight: callsInFlight?.moved ? callsInFlight : undefined,
-			batchGrowth: batchGrowth && batchGrowth.grewTo > this.settings.batchSize ? batchGrowth : undefined,
+			batchGrowth: this.auto && grewTo > batchSize ? batchGrowth : undefined,
 		};
 	}
 }
