@@ -1,29 +1,32 @@
 // actions/order/pacing.ts driven directly with chosen call times: its thresholds are a few milliseconds wide and a
 // call over the network never takes an exact time (the same rules over real HTTP, with the sandbox's latency, are in
 // test/actions/order/lookUp/lookUp.callsInFlight.test.js and lookUp.batchGrowth.test.js). Every time here comes from
-// the clock the test hands to Auto, so no assertion depends on how loaded the machine is.
+// the shared fake clock (Auto reads Date.now), so no assertion depends on how loaded the machine is.
 const path = require('node:path');
 
+const { useFakeClock } = require('../../helpers/fakeClock');
+
 const { AutoCallsInFlight, Pacing } = require(path.resolve(__dirname, '../../../dist/nodes/InventoryOps/actions/order/pacing.js'));
+
+// A call is sent at 0 and answers at the time the test gives it.
+const clock = useFakeClock();
 
 describe('Calls in Flight: Auto', () => {
 	/** A run of Auto up to `cap` in which every place in flight is taken before each answer, as in a long lookup. */
 	function autoRun(cap = 16) {
 		const auto = new AutoCallsInFlight(cap);
-		// The clock Auto reads: a call is sent at 0 and answers at the time the test gives it.
-		let now = 0;
 		const open = [];
 		const fill = async () => {
 			while (open.length < auto.limit) {
-				const sending = await auto.onAttempt(0, () => {}, () => now)();
-				now = 0;
+				const sending = await auto.onAttempt(0, () => {})();
+				clock.now = 0;
 				open.push(sending());
 			}
 		};
 		/** The oldest call in flight answers `status` after `ms`; resolves to the number in flight after it. */
 		const answer = async (ms, status = 200) => {
 			await fill();
-			now = ms;
+			clock.now = ms;
 			open.shift()(status);
 			return auto.limit;
 		};
@@ -92,11 +95,11 @@ describe('batch growth', () => {
 	/** Batch Size 50 with Auto at its cap of one call in flight, with plenty of references left. */
 	function growthRun(timeoutMs = 30_000) {
 		const pacing = new Pacing({ batchSize: 50, callsInFlight: 'auto', maxCallsInFlight: 1, maxBatchSize: 1000, timeoutMs });
-		/** A call of `length` references that answers 200 after `ms` on the clock handed to Auto. */
+		/** A call of `length` references that answers 200 after `ms`. */
 		const answer = async (length, ms) => {
-			let now = 0;
-			const settled = (await pacing.onAttempt(length, () => now)())();
-			now = ms;
+			clock.now = 0;
+			const settled = (await pacing.onAttempt(length)())();
+			clock.now = ms;
 			settled(200);
 		};
 		return { answer, next: () => pacing.nextSize(10_000, Number.POSITIVE_INFINITY) };

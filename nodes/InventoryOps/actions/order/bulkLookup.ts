@@ -11,10 +11,9 @@ export interface ResultEntry extends IDataObject {
 	barcode_generation_failed?: IDataObject;
 }
 
-/** The references one call asks for, by reference key. */
 type Batch = Array<[string, AskedReference]>;
 
-/** By reference key: each found order as the output keeps it (made as it arrives), or the error of its call. */
+/** By reference key: each found order as the output keeps it, or the error of its call. */
 export interface LookUpResults {
 	found: Map<string, IDataObject>;
 	keep: (entry: ResultEntry) => IDataObject;
@@ -33,27 +32,23 @@ export interface LookUpSettings extends PacingSettings {
 // refuses"): at 100 per batch, one malformed reference costs about 14.
 const MAX_EXTRA_CALLS_PER_RUN = 200;
 
-/** A batch refused as a whole: too long, or one reference is malformed. Its halves may go through. */
+/** Refused as a whole: too long, or one reference is malformed. Its halves may go through. */
 function refusedAsBatch(error: unknown): boolean {
 	return error instanceof NodeApiError && (error.httpCode === '400' || error.httpCode === '413');
 }
 
 /**
- * Sends each distinct reference once, in batches paced by pacing.ts, sharing one rate-limit gate. A refused batch is
- * sent again as two halves (a lookup changes nothing); when both go through, their size is kept for the run. Without
- * continue-on-fail the first failure stops the run.
+ * Sends each distinct reference once, in paced batches sharing one rate-limit gate. A refused batch is sent again as
+ * two halves (a lookup changes nothing); when both go through, their size is kept for the run.
  */
 export async function lookUpOrders(
-	this: IExecuteFunctions,
-	asked: AskedReferences,
-	settings: LookUpSettings,
-	keep: LookUpResults['keep'],
+	this: IExecuteFunctions, asked: AskedReferences, settings: LookUpSettings, keep: LookUpResults['keep'],
 ): Promise<LookUpResults> {
 	const results: LookUpResults = { found: new Map(), failed: new Map(), keep };
 	const gate = new RateLimitGate(runRetryPolicy(settings.rateLimitWaitMs));
 	const pacing = new Pacing(settings);
 	const path = ENDPOINTS.orderGetSingleBulk.path;
-	// The largest size known to go through: none until a refused batch's halves both go through.
+	// The largest size known to go through.
 	let sendSize = Number.POSITIVE_INFINITY;
 	let extraCalls = 0;
 	let answersLackStoreId = false;
@@ -65,21 +60,19 @@ export async function lookUpOrders(
 	};
 
 	/**
-	 * Records each returned order under its reference: by (store_id, order_number), or by order_number when the order
-	 * has no store_id and one reference has that number. Where more have it, those references are returned to be
-	 * asked apart, never guessed. Unreadable entries make the references left fail rather than be called not found.
+	 * Records each order under its reference, by order_number alone when it has no store_id and one reference has that
+	 * number; where more have it, they are returned to be asked apart, never guessed. Unreadable entries make the
+	 * references left fail rather than be called not found.
 	 */
 	const record = (batch: Batch, answer: unknown[], itemIndex: number): string[] => {
 		const wanted = new Set(batch.map(([key]) => key));
 		const byNumber = new Map<string, string[]>();
-		for (const [key, { reference }] of batch) {
-			byNumber.set(reference.order_number, [...(byNumber.get(reference.order_number) ?? []), key]);
-		}
+		for (const [key, { reference: { order_number: number } }] of batch) byNumber.set(number, [...(byNumber.get(number) ?? []), key]);
 		const answered = new Set<string>();
 		const ambiguous = new Set<string>();
 		const { entries, unreadable } = readBulkAnswer(answer);
 		for (const { entry, storeId, orderNumber } of entries) {
-			const candidates = storeId !== undefined ? [referenceKey(storeId, orderNumber)] : (byNumber.get(String(orderNumber)) ?? []);
+			const candidates = storeId === undefined ? (byNumber.get(String(orderNumber)) ?? []) : [referenceKey(storeId, orderNumber)];
 			if (storeId === undefined) answersLackStoreId = true;
 			if (candidates.length === 1 && wanted.has(candidates[0]) && !answered.has(candidates[0])) {
 				answered.add(candidates[0]);
@@ -128,7 +121,7 @@ export async function lookUpOrders(
 				const half = Math.ceil(batch.length / 2);
 				const first = await send(batch.slice(0, half));
 				const second = await send(batch.slice(half));
-				// Both halves went through: the whole was refused for its length, not for one of its references.
+				// Both halves went through: the whole was refused for its length.
 				if (first && second && half < sendSize) sendSize = half;
 				return false;
 			}
@@ -142,14 +135,14 @@ export async function lookUpOrders(
 	const askApart = async (retry: Batch, itemIndex: number): Promise<void> => {
 		const parts = withUniqueNumbers(retry);
 		if (extraCalls + parts.length > MAX_EXTRA_CALLS_PER_RUN) {
-			const message = `The service returned orders without a store_id for an order_number asked in more than one store, so the node cannot tell whose order it is. It has used its ${MAX_EXTRA_CALLS_PER_RUN} extra calls for this run to ask them apart`;
+			const message = `Cannot tell whose order it is: the service returned orders without a store_id for an order_number asked in several stores, and this run's ${MAX_EXTRA_CALLS_PER_RUN} extra calls are used up`;
 			return fail(retry.map(([key]) => key), itemIndex, message);
 		}
 		extraCalls += parts.length;
 		for (const part of parts) await send(part);
 	};
 
-	await pacing.run([...asked.entries()], () => sendSize, send, () => stoppingError !== undefined);
+	await pacing.run([...asked.entries()], () => sendSize, send);
 	if (stoppingError !== undefined) throw stoppingError;
 	if (sendSize < settings.batchSize) results.batchSizeUsed = sendSize;
 	return Object.assign(results, pacing.report(sendSize));
@@ -160,8 +153,9 @@ function withUniqueNumbers(batch: Batch): Batch[] {
 	const parts: Batch[] = [];
 	const seen = new Map<string, number>();
 	for (const entry of batch) {
-		const layer = seen.get(entry[1].reference.order_number) ?? 0;
-		seen.set(entry[1].reference.order_number, layer + 1);
+		const number = entry[1].reference.order_number;
+		const layer = seen.get(number) ?? 0;
+		seen.set(number, layer + 1);
 		(parts[layer] ??= []).push(entry);
 	}
 	return parts;

@@ -17,8 +17,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'lookUp',
-				description:
-					'Look up many orders at once by store ID and order number. Returns each order found, and by default an item with found: false for a pair the service does not know.',
+				description: 'Look up many orders at once by store ID and order number; found: false for one the service lacks',
 				action: 'Get many orders by store and order number',
 			},
 		],

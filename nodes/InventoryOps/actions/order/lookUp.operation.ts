@@ -7,23 +7,23 @@ import { parameterForAllItems } from '../helpers/parameterForAllItems';
 import { ItemValidator, MAX_TIMEOUT_MS } from '../helpers/validation';
 import { lookUpOrders, type LookUpResults, type LookUpSettings } from './bulkLookup';
 import { itemOutput, OUTPUT_MODES, outputFor, simplifyProperty, UNMATCHED_BEHAVIOURS, type OutputSettings } from './output';
-import { collectReferences, readLookUp } from './references';
+import { collectReferences, type LookUp } from './references';
 
 /** The number options: display name, lowest, highest, default, description. */
 const NUMBER_OPTIONS: Record<string, [string, number, number, number, string]> = {
 	batchSize: [
 		'Batch Size', 1, 10_000, 100,
-		'How many order references to send in one call. The references of all input items are collected and each is sent once.',
+		'How many order references to send in one call (those of all input items, each sent once)',
 	],
 	callsInFlight: [
 		'Calls in Flight', 0, 16, 0,
-		'How many bulk calls may run at the same time. 0 is Auto: more while calls stay fast, fewer at once on a 429, a 5xx or a time-out.',
+		'How many bulk calls may run at the same time. 0 is Auto: more while calls stay fast, fewer on a 429 or a failure.',
 	],
-	maxCallsInFlight: ['Max Calls in Flight', 1, 64, 16, 'With Calls in Flight 0 (Auto): the most bulk calls at the same time'],
+	maxCallsInFlight: ['Max Calls in Flight', 1, 64, 16, 'With Calls in Flight 0 (Auto): the most calls at the same time'],
 	// Shown whatever Calls in Flight is: a condition on it would hide it by default, where it is not in the options.
 	maxBatchSize: [
 		'Max Batch Size', 1, 10_000, 1000,
-		'With Calls in Flight 0 (Auto): the largest batch to grow to while that makes each reference faster. Not below Batch Size.',
+		'With Calls in Flight 0 (Auto): the largest batch to grow to while that is faster. Not below Batch Size.',
 	],
 	rateLimitWait: [
 		'Rate Limit Wait (Seconds)', 0, 3600, 60,
@@ -31,7 +31,7 @@ const NUMBER_OPTIONS: Record<string, [string, number, number, number, string]> =
 	],
 };
 
-/** Required fields shown for one way of Look Up By: display name, name, default, description, placeholder. */
+/** Required fields for one way of Look Up By: display name, name, default, description, placeholder. */
 const fieldsFor = (lookUpBy: string, shared: Partial<INodeProperties>, fields: string[][]): INodeProperties[] =>
 	fields.map(([displayName, name, fallback, description, placeholder]) => ({
 		displayName,
@@ -58,7 +58,7 @@ const properties: INodeProperties[] = [
 				value: 'itemFields',
 				description: 'Each input item has the store ID and order number in fields you name. Fastest for many items.',
 			},
-			{ name: 'List of References (JSON)', value: 'list', description: 'Each input item gives {store_id, order_number} pairs' },
+			{ name: 'List of References (JSON)', value: 'list', description: 'Each input item gives a list of references' },
 		],
 		default: 'storeAndOrderNumber',
 		description: 'How the input items name the orders to look up',
@@ -68,7 +68,7 @@ const properties: INodeProperties[] = [
 		['Order Number', 'orderNumber', '', 'The number of the order within that store', 'e.g. 1001'],
 	]),
 	...fieldsFor('itemFields', { noDataExpression: true }, [
-		['Store ID Field', 'storeIdField', 'store_id', 'The input item field holding the store ID (dots for nested fields: order.store)'],
+		['Store ID Field', 'storeIdField', 'store_id', 'The input item field holding the store ID (e.g. order.store)'],
 		['Order Number Field', 'orderNumberField', 'order_number', 'The input item field holding the order number'],
 	]),
 	...fieldsFor('list', { type: 'json' }, [
@@ -104,7 +104,7 @@ const properties: INodeProperties[] = [
 			noDataExpression: true,
 			displayOptions: { show: { '/simplify': [false] } },
 			options: [
-				{ name: 'Order Only', value: 'order', description: 'The order record, with barcode_generation_failed when reported' },
+				{ name: 'Order Only', value: 'order', description: 'The order record (and barcode_generation_failed)' },
 				{ name: 'Whole Result Entry', value: 'entry', description: 'The order, metrics and barcode_generation_failed' },
 			],
 			default: 'order',
@@ -112,18 +112,18 @@ const properties: INodeProperties[] = [
 	], { forAllItems: true }),
 ];
 
-const displayOptions = { show: { resource: ['order'], operation: ['lookUp'] } };
+export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['lookUp'] } }, properties);
 
-export const description = updateDisplayOptions(displayOptions, properties);
-
-/** What the run learnt about pacing, as notices the user can act on (a refused Batch Size is also logged). */
+/** What the run learnt about pacing, as notices (a refused Batch Size is also logged). */
 function reportPacing(this: IExecuteFunctions, batchSize: number, results: LookUpResults): void {
 	const { batchSizeUsed: used, callsInFlight: auto, batchGrowth: growth } = results;
-	const notices: Array<[string, 'warning' | 'info']> = [];
+	const hint = (message: string, type: 'warning' | 'info' = 'info') =>
+		this.addExecutionHints({ message, type, location: 'outputPane' });
 	if (used !== undefined) {
-		const message = `The service refused batches of ${batchSize} order references; batches of ${used} went through. Set Batch Size (in Options) to ${used} to save the refused calls.`;
+		const refused = `The service refused batches of ${batchSize} order references; batches of ${used} went through.`;
+		const message = `${refused} Set Batch Size (in Options) to ${used} to save the refused calls.`;
 		this.logger.warn(message, { node: this.getNode().name });
-		notices.push([message, 'warning']);
+		hint(message, 'warning');
 	}
 	if (auto) {
 		const causes = [
@@ -131,8 +131,8 @@ function reportPacing(this: IExecuteFunctions, batchSize: number, results: LookU
 			auto.failures > 0 ? `${auto.failures} call(s) failed or timed out, and each lowered it` : '',
 		].filter(Boolean);
 		const why = causes.length > 0 ? `: ${causes.join('; ')}` : '';
-		const message = `Calls in Flight (Auto) settled on ${auto.settledOn} at a time in this run (it reached ${auto.peak}; Max Calls in Flight is ${auto.cap})${why}.`;
-		notices.push([`${message} Set Calls in Flight (in Options) to a number to keep it fixed.`, 'info']);
+		const settled = `Calls in Flight (Auto) settled on ${auto.settledOn} at a time in this run`;
+		hint(`${settled} (it reached ${auto.peak}; Max Calls in Flight is ${auto.cap})${why}. Set Calls in Flight (in Options) to a number to keep it fixed.`);
 	}
 	if (growth) {
 		const stop = {
@@ -141,35 +141,42 @@ function reportPacing(this: IExecuteFunctions, batchSize: number, results: LookU
 			max: 'that is Max Batch Size',
 			other: 'too few references were left for larger batches, or Auto had room for more calls',
 		}[growth.stoppedBy];
-		const message = `Batch Size grew from ${growth.from} to ${growth.grewTo} in this run, as no more calls could run at once. It stopped there because ${stop}.`;
-		notices.push([`${message} Set Batch Size (in Options) to ${growth.grewTo} to start there.`, 'info']);
+		const grew = `Batch Size grew from ${growth.from} to ${growth.grewTo} in this run, as no more calls could run at once`;
+		hint(`${grew}. It stopped there because ${stop}. Set Batch Size (in Options) to ${growth.grewTo} to start there.`);
 	}
-	for (const [message, type] of notices) this.addExecutionHints({ message, type, location: 'outputPane' });
 }
 
-/** The run-wide options, read once (an expression giving items different values stops the run, naming it). */
-function readSettings(this: IExecuteFunctions, itemCount: number): { lookUp: LookUpSettings; output: OutputSettings } {
+/** The settings, read once for all items. */
+function readSettings(this: IExecuteFunctions, itemCount: number) {
 	const check = new ItemValidator(this.getNode(), 0);
-	const option = (name: string, displayName: string, fallback: unknown) =>
-		parameterForAllItems.call(this, `options.${name}`, displayName, fallback, itemCount);
+	const setting = (name: string, displayName: string, fallback: unknown) =>
+		parameterForAllItems.call(this, name, displayName, fallback, itemCount);
+	const text = (name: string, label: string, fallback: string) => check.text(setting(name, label, fallback), label);
+	const choice = <T extends string>(name: string, displayName: string, fallback: T, allowed: readonly T[]) =>
+		check.oneOf(setting(`options.${name}`, displayName, fallback), displayName, allowed);
 	const count = (name: string) => {
 		const [displayName, min, max, fallback] = NUMBER_OPTIONS[name];
-		return check.count(option(name, displayName, fallback), displayName, min, max);
+		return check.count(setting(`options.${name}`, displayName, fallback), displayName, min, max);
+	};
+	const by = check.oneOf(setting('lookUpBy', 'Look Up By', undefined), 'Look Up By', ['storeAndOrderNumber', 'itemFields', 'list']);
+	const lookUpBy: LookUp = by !== 'itemFields' ? { by } : {
+		by,
+		storeIdField: text('storeIdField', 'Store ID Field', 'store_id'),
+		orderNumberField: text('orderNumberField', 'Order Number Field', 'order_number'),
 	};
 	const output: OutputSettings = {
-		unmatched: check.oneOf(option('unmatched', 'If an Order Is Not Found', 'foundFalse'), 'If an Order Is Not Found', UNMATCHED_BEHAVIOURS),
-		output: check.oneOf(option('output', 'Output', 'order'), 'Output', OUTPUT_MODES),
+		unmatched: choice('unmatched', 'If an Order Is Not Found', 'foundFalse', UNMATCHED_BEHAVIOURS),
+		output: choice('output', 'Output', 'order', OUTPUT_MODES),
 	};
-	// Simplify's compact item replaces the Output choice, which the editor shows only when Simplify is off.
-	const simplify = parameterForAllItems.call(this, 'simplify', 'Simplify', true, itemCount);
-	if (check.optionalBoolean(simplify, 'Simplify') ?? true) output.output = 'simple';
+	// The editor shows Output only when Simplify is off.
+	if (check.optionalBoolean(setting('simplify', 'Simplify', true), 'Simplify') ?? true) output.output = 'simple';
 	const callsInFlight = count('callsInFlight');
 	const batchSize = count('batchSize');
 	const maxCallsInFlight = count('maxCallsInFlight');
-	// Not set, n8n gives the fallback null (it throws for undefined): then the default, or Batch Size when larger.
-	const givenMax = option('maxBatchSize', 'Max Batch Size', null);
+	// Not set, n8n gives the fallback null (it throws for undefined).
+	const givenMax = setting('options.maxBatchSize', 'Max Batch Size', null);
 	const maxBatchSize = givenMax === null ? Math.max(1000, batchSize) : check.count(givenMax, 'Max Batch Size', 1, 10_000);
-	// Below Batch Size with Auto the node cannot honour both, and sending less would undo a setting the user chose.
+	// With Auto the node cannot honour both, and sending less would undo a setting the user chose.
 	if (callsInFlight === 0 && maxBatchSize < batchSize) {
 		check.fail('Max Batch Size', `must not be below Batch Size (${batchSize}), got ${maxBatchSize}`);
 	}
@@ -178,17 +185,16 @@ function readSettings(this: IExecuteFunctions, itemCount: number): { lookUp: Loo
 		callsInFlight: callsInFlight === 0 ? 'auto' : callsInFlight,
 		maxCallsInFlight,
 		maxBatchSize: Math.max(maxBatchSize, batchSize),
-		timeoutMs: check.count(option('timeout', 'Timeout', DEFAULT_TIMEOUT_MS), 'Timeout', 1, MAX_TIMEOUT_MS),
+		timeoutMs: check.count(setting('options.timeout', 'Timeout', DEFAULT_TIMEOUT_MS), 'Timeout', 1, MAX_TIMEOUT_MS),
 		rateLimitWaitMs: count('rateLimitWait') * 1000,
 	};
-	return { lookUp, output };
+	return { lookUpBy, lookUp, output };
 }
 
-/** Collects the references of all input items, looks each distinct one up once, and gives each item its orders. */
+/** Looks up the references of all input items, each distinct one once, and gives each item its orders. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const lookUp = readLookUp.call(this, items.length);
 	const settings = readSettings.call(this, items.length);
-	const { byItem, inputErrors, asked } = collectReferences.call(this, items, lookUp);
+	const { byItem, inputErrors, asked } = collectReferences.call(this, items, settings.lookUpBy);
 
 	const results = await lookUpOrders.call(this, asked, settings.lookUp, (entry) => outputFor(entry, settings.output.output));
 	reportPacing.call(this, settings.lookUp.batchSize, results);

@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFuncti
 
 import { isPlainObject } from '../../shared/objects';
 import type { LookUpResults, ResultEntry } from './bulkLookup';
-import type { AskedReference, OrderReference } from './references';
+import type { AskedReference } from './references';
 
 export const UNMATCHED_BEHAVIOURS = ['foundFalse', 'skip', 'error'] as const;
 export const OUTPUT_MODES = ['order', 'entry'] as const;
@@ -13,7 +13,7 @@ export interface OutputSettings {
 	output: (typeof OUTPUT_MODES)[number] | 'simple';
 }
 
-// n8n's convention, on for new nodes: an order record has 41 fields and 5-6 KB, and an AI agent needs a compact one.
+// On by default (n8n's convention): an order record has 41 fields, 5-6 KB, and an AI agent needs a compact one.
 export const simplifyProperty: INodeProperties = {
 	displayName: 'Simplify',
 	name: 'simplify',
@@ -21,15 +21,15 @@ export const simplifyProperty: INodeProperties = {
 	noDataExpression: true,
 	default: true,
 	description:
-		'Whether to return a compact item per order (ID, store, number, statuses, dates, tags, line items, tracking numbers) instead of the whole order record',
+		'Whether to return a compact item per order (IDs, statuses, dates, tags, line items, tracking numbers)',
 };
 
 const KEPT_FIELDS = ['_id', 'store_id', 'order_number', 'status', 'financial_status', 'opened_date', 'shipped_date', 'tags'];
+const LINE_FIELDS = [['sku', 'sku'], ['quantity', 'quantity'], ['lineName', 'name']];
 
 /**
- * The compact item: the ten fields a workflow most often needs (line items from the order snapshot `stash.items`,
- * tracking numbers of the shipments not voided), none invented, and a barcode failure never hidden. Plain loops:
- * this runs for every order, and filter/map chains made megabytes of short-lived lists.
+ * The ten fields a workflow most often needs, none invented, a barcode failure never hidden. Plain loops: this runs
+ * for every order, and filter/map chains made megabytes of short-lived lists.
  */
 function simplifiedOrder(entry: ResultEntry): IDataObject {
 	const order: IDataObject = isPlainObject(entry.order) ? (entry.order as IDataObject) : {};
@@ -41,9 +41,7 @@ function simplifiedOrder(entry: ResultEntry): IDataObject {
 		for (const line of stash.items) {
 			if (!isPlainObject(line)) continue;
 			const item: IDataObject = {};
-			if (line.sku !== undefined) item.sku = line.sku as IDataObject[string];
-			if (line.quantity !== undefined) item.quantity = line.quantity as IDataObject[string];
-			if (line.lineName !== undefined) item.name = line.lineName as IDataObject[string];
+			for (const [from, to] of LINE_FIELDS) if (line[from] !== undefined) item[to] = line[from] as IDataObject[string];
 			lines.push(item);
 		}
 		compact.line_items = lines;
@@ -61,26 +59,21 @@ function simplifiedOrder(entry: ResultEntry): IDataObject {
 	return compact;
 }
 
-/** What the run keeps of each returned entry: the output of the chosen mode. */
 export function outputFor(entry: ResultEntry, mode: OutputSettings['output']): IDataObject {
 	if (mode === 'simple') return simplifiedOrder(entry);
 	if (mode === 'entry') return { ...entry };
 	const order = { ...(entry.order ?? {}) };
-	// The order record has no such field: adding it cannot collide, and a failure is never hidden.
+	// The order record has no such field: it cannot collide, and a failure is never hidden.
 	if (entry.barcode_generation_failed !== undefined) order.barcode_generation_failed = entry.barcode_generation_failed;
 	return order;
 }
 
 /** One entry per reference the item asked for; a reference without an answer fails it before one not found. */
 export function itemOutput(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	asked: AskedReference[],
-	results: LookUpResults,
-	settings: OutputSettings,
+	this: IExecuteFunctions, itemIndex: number, asked: AskedReference[], results: LookUpResults, settings: OutputSettings,
 ): IDataObject[] {
 	const output: IDataObject[] = [];
-	let notFound: OrderReference | undefined;
+	let notFound: AskedReference['reference'] | undefined;
 	for (const { reference, key, asks } of asked) {
 		if (results.failed.has(key)) {
 			const error = results.failed.get(key);
@@ -100,10 +93,9 @@ export function itemOutput(
 	}
 	if (notFound !== undefined) {
 		const { store_id, order_number } = notFound;
-		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: no order found for store_id '${store_id}' and order_number '${order_number}'`, {
-			itemIndex,
-			description: 'The service returned no order for this pair. Check both values, or set "If an Order Is Not Found" to output an item instead.',
-		});
+		const message = `Item ${itemIndex}: no order found for store_id '${store_id}' and order_number '${order_number}'`;
+		const description = 'The service returned no order for this pair. Check both values, or set "If an Order Is Not Found" to output an item instead.';
+		throw new NodeOperationError(this.getNode(), message, { itemIndex, description });
 	}
 	return output;
 }

@@ -1,15 +1,15 @@
 import type { OnAttempt } from '../../transport';
 
-// Auto starts at 4 and waits two rounds before its first rise: the fastest call needs samples, and a service that
-// takes a burst and then answers 429 meets no more calls than a fixed 4. A call within 1.5 times the fastest of its
-// size (plus 5 ms of jitter) is flat; beyond twice it queues.
+// Auto starts at 4 and rises after two rounds: the fastest call needs samples, and a service that takes a burst and
+// then answers 429 meets no more than a fixed 4. A call within 1.5 times the fastest (plus jitter) is flat; beyond
+// twice, it queues.
 const AUTO_START = 4;
 const MEASURED_ROUNDS = 2;
 const FLAT_FACTOR = 1.5;
 const FLAT_SLACK_MS = 5;
 const SLOW_FACTOR = 2;
-// A doubled batch is kept at 0.8 or less of the time per reference before (latency-bound: 0.5; per reference: 1.0),
-// judged on at least 2 answers; a doubling whose call could come near the Timeout is not tried.
+// A doubled batch is kept at 0.8 of the time per reference before or less (latency-bound: 0.5; per reference: 1.0);
+// a doubling whose call could come near the Timeout is not tried.
 const FASTER_PER_REFERENCE = 0.8;
 const MEASURED_ANSWERS = 2;
 const TIMEOUT_SHARE = 4;
@@ -26,11 +26,10 @@ export type CallsInFlightReport = ReturnType<AutoCallsInFlight['report']>;
 export type BatchGrowthReport = NonNullable<ReturnType<Pacing['report']>['batchGrowth']>;
 
 /**
- * Calls in Flight: Auto (reads only), additive increase and multiplicative decrease as TCP's window: one more call
- * per round while calls answer 2xx and flat (never doubled: a burst-then-429 service would get a doubled round of
- * 429s); halved once per round on a 429, a 5xx or no answer, and never raised after a 429 (the service has a rate,
- * not a width); one fewer per queueing call, down to the start. Attempts are timed from sending to answer (not the
- * wait at the 429 gate), against the fastest of their own size: a grown batch is slower without queueing.
+ * Calls in Flight: Auto (reads only), as TCP's window: one more call per round while calls answer 2xx and flat
+ * (never doubled: a burst-then-429 service would get a round of 429s); halved once per round on a 429, a 5xx or no
+ * answer, never raised after a 429 (the service has a rate, not a width); one fewer per queueing call, down to the
+ * start. Attempts are timed from sending (not the 429 gate), against the fastest of their size.
  */
 export class AutoCallsInFlight {
 	private window: number;
@@ -52,30 +51,26 @@ export class AutoCallsInFlight {
 		this.ceiling = cap;
 	}
 
-	/** How many calls may be in flight now. */
 	get limit(): number {
 		return Math.max(1, Math.min(this.ceiling, Math.floor(this.window)));
 	}
 
-	/** Auto cannot raise the number: it is at Max Calls in Flight, or held where a 429 put it. */
+	/** At Max Calls in Flight, or held where a 429 put it. */
 	get atCeiling(): boolean {
 		return this.limit >= this.ceiling;
 	}
 
-	/**
-	 * The transport's hook for each attempt of a call of `size`: it takes a place in flight before the 429 gate, so
-	 * that calls waiting out a 429 do not all go again at once; `answered` hears the time of a 2xx.
-	 */
-	onAttempt(size: number, answered: (ms: number) => void, now = Date.now): OnAttempt {
+	/** Each attempt takes a place before the 429 gate, so that calls waiting out a 429 do not all go at once. */
+	onAttempt(size: number, answered: (ms: number) => void): OnAttempt {
 		return async () => {
 			if (this.open < this.limit) this.take();
 			else await new Promise<void>((resolve) => this.waiting.push(resolve));
 			return () => {
 				const ticket = ++this.sent;
-				const startedAt = now();
+				const startedAt = Date.now();
 				return (status) => {
 					const full = this.open >= this.limit;
-					const ms = now() - startedAt;
+					const ms = Date.now() - startedAt;
 					this.open--;
 					this.settled(ticket, status, ms, full, size);
 					while (this.open < this.limit && this.waiting.length > 0) {
@@ -92,7 +87,6 @@ export class AutoCallsInFlight {
 		this.peakOpen = Math.max(this.peakOpen, ++this.open);
 	}
 
-	/** `moved` is false when Auto never left its start: nothing to say. `failures`: 5xx, time-outs, no connection. */
 	report() {
 		const { cap, limit: settledOn, peakOpen: peak, rateLimited, failures } = this;
 		return { moved: settledOn !== this.start || peak > this.start, cap, settledOn, peak, rateLimited, failures };
@@ -106,7 +100,7 @@ export class AutoCallsInFlight {
 				this.lastCut = this.sent;
 				this.window = Math.max(1, Math.floor(this.limit / 2));
 			}
-			// Also when a 5xx cut this round already: a 429 means the service has a rate, whatever came first.
+			// Also when a 5xx cut this round: a 429 means the service has a rate.
 			if (status === 429) this.ceiling = Math.min(this.ceiling, this.limit);
 			return;
 		}
@@ -115,7 +109,7 @@ export class AutoCallsInFlight {
 		const fastestMs = Math.min(this.fastestBySize.get(size) ?? Number.POSITIVE_INFINITY, ms);
 		this.fastestBySize.set(size, fastestMs);
 		if (ms <= fastestMs * FLAT_FACTOR + FLAT_SLACK_MS) {
-			// Raising a number the run does not use would only let a later burst through unmeasured.
+			// Raising a number not in use would let a later burst through unmeasured.
 			if (!full || this.window >= this.ceiling || this.answeredWell <= this.start * MEASURED_ROUNDS) return;
 			this.window = Math.min(this.ceiling, this.window + 1 / this.window);
 		} else if (ms > fastestMs * SLOW_FACTOR + FLAT_SLACK_MS && this.window > AUTO_START) {
@@ -125,9 +119,8 @@ export class AutoCallsInFlight {
 }
 
 /**
- * How many references per call and how many calls at a time, for one run: fixed, or Auto with batch growth. When
- * Auto cannot put more calls in flight, batches double up to Max Batch Size while enough references remain to fill
- * every place at the larger size, each doubling measured before the next and kept only when clearly faster per
+ * How many references per call and how many calls at a time. When Auto cannot put more calls in flight, batches
+ * double up to Max Batch Size while enough references remain, each doubling kept only when clearly faster per
  * reference; otherwise the run goes back and grows no more, as after a refusal.
  */
 export class Pacing {
@@ -144,10 +137,10 @@ export class Pacing {
 		if (settings.callsInFlight === 'auto') this.auto = new AutoCallsInFlight(settings.maxCallsInFlight);
 	}
 
-	/** With Auto, the transport's hook for a call of `length` references (grown sizes are timed apart). */
-	onAttempt(length: number, now = Date.now): OnAttempt | undefined {
+	/** With Auto, the hook for a call of `length` references (a grown size is timed apart). */
+	onAttempt(length: number): OnAttempt | undefined {
 		const grown = length > this.settings.batchSize ? length : 0;
-		return this.auto?.onAttempt(grown, (ms) => this.answered(length, ms), now);
+		return this.auto?.onAttempt(grown, (ms) => this.answered(length, ms));
 	}
 
 	refused(length: number): void {
@@ -200,17 +193,15 @@ export class Pacing {
 	}
 
 	/**
-	 * Sends `entries` in batches, each cut only when a call may start (so that its size follows what the run learnt,
-	 * never above `accepted()`), until all are sent or `stop()`; rejects with the first `send` that throws. Auto's
-	 * number is read again as each call ends: a lower one starts none until fewer run.
+	 * Sends `entries` in batches, each cut when a call may start (its size follows what the run learnt); rejects with
+	 * the first `send` that throws.
 	 */
-	async run<T>(entries: T[], accepted: () => number, send: (batch: T[]) => Promise<unknown>, stop: () => boolean) {
+	async run<T>(entries: T[], accepted: () => number, send: (batch: T[]) => Promise<unknown>) {
 		let cut = 0;
 		let running = 0;
 		await new Promise<void>((resolve, reject) => {
 			const fill = () => {
-				while (running < Math.max(1, this.auto?.limit ?? Number(this.settings.callsInFlight)) && !stop()) {
-					if (cut >= entries.length) break;
+				while (running < Math.max(1, this.auto?.limit ?? Number(this.settings.callsInFlight)) && cut < entries.length) {
 					const batch = entries.slice(cut, (cut += this.nextSize(entries.length - cut, accepted())));
 					running++;
 					send(batch).then(() => {
@@ -224,7 +215,7 @@ export class Pacing {
 		});
 	}
 
-	/** What Auto did (when it moved) and how batches grew (beyond Batch Size), for the notices. */
+	/** What Auto did, when it moved, and how batches grew, when they did. */
 	report(accepted: number) {
 		const { batchSize, maxBatchSize } = this.settings;
 		const callsInFlight = this.auto?.report();

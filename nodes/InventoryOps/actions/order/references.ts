@@ -2,13 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from '
 
 import { asNodeError } from '../../shared/nodeErrors';
 import { isPlainObject } from '../../shared/objects';
-import { parameterForAllItems } from '../helpers/parameterForAllItems';
 import { ItemValidator } from '../helpers/validation';
-
-export interface OrderReference extends IDataObject {
-	store_id: string;
-	order_number: string;
-}
 
 /** (store_id, order_number) as one map key. */
 export function referenceKey(storeId: unknown, orderNumber: unknown): string {
@@ -17,9 +11,9 @@ export function referenceKey(storeId: unknown, orderNumber: unknown): string {
 
 /** One distinct reference of the run, and who asked for it. */
 export interface AskedReference {
-	reference: OrderReference;
+	reference: { store_id: string; order_number: string };
 	key: string;
-	/** The first item that asked: a call goes with the index (and credential) of its batch's first. */
+	/** The first item that asked: a call goes with its batch's first (and credential). */
 	itemIndex: number;
 	/** How often items asked for it, repeats included. */
 	asks: number;
@@ -28,22 +22,9 @@ export interface AskedReference {
 export type AskedReferences = Map<string, AskedReference>;
 
 /** How each item names its orders, the same for the whole run. */
-type LookUp =
+export type LookUp =
 	| { by: 'storeAndOrderNumber' | 'list' }
 	| { by: 'itemFields'; storeIdField: string; orderNumberField: string };
-
-export function readLookUp(this: IExecuteFunctions, itemCount: number): LookUp {
-	const check = new ItemValidator(this.getNode(), 0);
-	const setting = (name: string, displayName: string, fallback: unknown) =>
-		parameterForAllItems.call(this, name, displayName, fallback, itemCount);
-	const by = check.oneOf(setting('lookUpBy', 'Look Up By', undefined), 'Look Up By', ['storeAndOrderNumber', 'itemFields', 'list']);
-	if (by !== 'itemFields') return { by };
-	return {
-		by,
-		storeIdField: check.text(setting('storeIdField', 'Store ID Field', 'store_id'), 'Store ID Field'),
-		orderNumberField: check.text(setting('orderNumberField', 'Order Number Field', 'order_number'), 'Order Number Field'),
-	};
-}
 
 function fieldValue(json: IDataObject, path: string): unknown {
 	if (path in json) return json[path];
@@ -78,11 +59,7 @@ function readReferences(this: IExecuteFunctions, node: INode, json: IDataObject,
 	});
 }
 
-/**
- * Reads every input item's references: each item's entries of `asked` in its order (repeats included), and each
- * distinct reference once. Without continue-on-fail the first bad item stops the run before any call; with it, the
- * item's error is kept for its output.
- */
+/** Each item's references in its order, and each distinct one once; a bad item's error is kept, or thrown. */
 export function collectReferences(this: IExecuteFunctions, items: INodeExecutionData[], lookUp: LookUp) {
 	const byItem = new Map<number, AskedReference[]>();
 	const inputErrors = new Map<number, unknown>();

@@ -7,7 +7,7 @@ const { useInventoryOps, jsonOf } = require('../../../helpers/inventoryOps');
 const ROUTE = '/api/order/get_single_bulk';
 const BY_LIST = { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ [$json] }}' };
 const NO_STORE_ID_MESSAGE =
-	'The service returned orders without a store_id for an order_number asked in more than one store, so the node cannot tell whose order it is. It has used its 200 extra calls for this run to ask them apart';
+	"Cannot tell whose order it is: the service returned orders without a store_id for an order_number asked in several stores, and this run's 200 extra calls are used up";
 
 // The switches each test counts calls under (the profile's others do not change them); a reference whose
 // order_number is not all digits makes its whole batch 400 (a malformed reference).
