@@ -18,7 +18,6 @@ export interface LookUpResults {
 	found: Map<string, IDataObject>;
 	keep: (entry: ResultEntry) => IDataObject;
 	failed: Map<string, unknown>;
-	/** Set when the service refused Batch Size and a smaller one went through. */
 	batchSizeUsed?: number;
 	callsInFlight?: CallsInFlightReport;
 	batchGrowth?: BatchGrowthReport;
@@ -94,7 +93,7 @@ export async function lookUpOrders(
 		return [...ambiguous];
 	};
 
-	/** Sends a batch; true when every part of it went through. */
+	/** True when every part of the batch went through. */
 	const send = async (batch: Batch): Promise<boolean> => {
 		if (stoppingError !== undefined) return false;
 		const parts = batch.length > sendSize ? inParts(batch, sendSize) : answersLackStoreId ? withUniqueNumbers(batch) : [];
@@ -131,7 +130,6 @@ export async function lookUpOrders(
 		}
 	};
 
-	/** References whose order came back without a store_id, beside the same number of another store. */
 	const askApart = async (retry: Batch, itemIndex: number): Promise<void> => {
 		const parts = withUniqueNumbers(retry);
 		if (extraCalls + parts.length > MAX_EXTRA_CALLS_PER_RUN) {
@@ -148,7 +146,7 @@ export async function lookUpOrders(
 	return Object.assign(results, pacing.report(sendSize));
 }
 
-/** Parts of a batch in which no order_number appears twice (for orders without a store_id). */
+/** Parts of a batch in which no order_number appears twice. */
 function withUniqueNumbers(batch: Batch): Batch[] {
 	const parts: Batch[] = [];
 	const seen = new Map<string, number>();

@@ -9,7 +9,7 @@ import { lookUpOrders, type LookUpResults, type LookUpSettings } from './bulkLoo
 import { itemOutput, OUTPUT_MODES, outputFor, simplifyProperty, UNMATCHED_BEHAVIOURS, type OutputSettings } from './output';
 import { collectReferences, type LookUp } from './references';
 
-/** The number options: display name, lowest, highest, default, description. */
+/** Display name, lowest, highest, default, description. */
 const NUMBER_OPTIONS: Record<string, [string, number, number, number, string]> = {
 	batchSize: [
 		'Batch Size', 1, 10_000, 100,
@@ -31,7 +31,7 @@ const NUMBER_OPTIONS: Record<string, [string, number, number, number, string]> =
 	],
 };
 
-/** Required fields for one way of Look Up By: display name, name, default, description, placeholder. */
+/** Required fields of one way of Look Up By. */
 const fieldsFor = (lookUpBy: string, shared: Partial<INodeProperties>, fields: string[][]): INodeProperties[] =>
 	fields.map(([displayName, name, fallback, description, placeholder]) => ({
 		displayName,
@@ -114,7 +114,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['lookUp'] } }, properties);
 
-/** What the run learnt about pacing, as notices (a refused Batch Size is also logged). */
+/** What the run learnt about pacing, as notices. */
 function reportPacing(this: IExecuteFunctions, batchSize: number, results: LookUpResults): void {
 	const { batchSizeUsed: used, callsInFlight: auto, batchGrowth: growth } = results;
 	const hint = (message: string, type: 'warning' | 'info' = 'info') =>
@@ -146,7 +146,6 @@ function reportPacing(this: IExecuteFunctions, batchSize: number, results: LookU
 	}
 }
 
-/** The settings, read once for all items. */
 function readSettings(this: IExecuteFunctions, itemCount: number) {
 	const check = new ItemValidator(this.getNode(), 0);
 	const setting = (name: string, displayName: string, fallback: unknown) =>
@@ -191,7 +190,6 @@ function readSettings(this: IExecuteFunctions, itemCount: number) {
 	return { lookUpBy, lookUp, output };
 }
 
-/** Looks up the references of all input items, each distinct one once, and gives each item its orders. */
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const settings = readSettings.call(this, items.length);
 	const { byItem, inputErrors, asked } = collectReferences.call(this, items, settings.lookUpBy);

@@ -7,7 +7,7 @@ import type { AskedReference } from './references';
 export const UNMATCHED_BEHAVIOURS = ['foundFalse', 'skip', 'error'] as const;
 export const OUTPUT_MODES = ['order', 'entry'] as const;
 
-/** The run-wide If an Order Is Not Found and Output; Output `simple` is Simplify on. */
+/** Output `simple` is Simplify on. */
 export interface OutputSettings {
 	unmatched: (typeof UNMATCHED_BEHAVIOURS)[number];
 	output: (typeof OUTPUT_MODES)[number] | 'simple';
@@ -68,7 +68,7 @@ export function outputFor(entry: ResultEntry, mode: OutputSettings['output']): I
 	return order;
 }
 
-/** One entry per reference the item asked for; a reference without an answer fails it before one not found. */
+/** One entry per reference; one without an answer fails the item before one not found. */
 export function itemOutput(
 	this: IExecuteFunctions, itemIndex: number, asked: AskedReference[], results: LookUpResults, settings: OutputSettings,
 ): IDataObject[] {

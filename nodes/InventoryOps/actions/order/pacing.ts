@@ -137,7 +137,7 @@ export class Pacing {
 		if (settings.callsInFlight === 'auto') this.auto = new AutoCallsInFlight(settings.maxCallsInFlight);
 	}
 
-	/** With Auto, the hook for a call of `length` references (a grown size is timed apart). */
+	/** With Auto, the hook for a call of `length` references. */
 	onAttempt(length: number): OnAttempt | undefined {
 		const grown = length > this.settings.batchSize ? length : 0;
 		return this.auto?.onAttempt(grown, (ms) => this.answered(length, ms));
@@ -215,7 +215,6 @@ export class Pacing {
 		});
 	}
 
-	/** What Auto did, when it moved, and how batches grew, when they did. */
 	report(accepted: number) {
 		const { batchSize, maxBatchSize } = this.settings;
 		const callsInFlight = this.auto?.report();

@@ -9,7 +9,6 @@ export function referenceKey(storeId: unknown, orderNumber: unknown): string {
 	return JSON.stringify([String(storeId), String(orderNumber)]);
 }
 
-/** One distinct reference of the run, and who asked for it. */
 export interface AskedReference {
 	reference: { store_id: string; order_number: string };
 	key: string;
@@ -21,7 +20,6 @@ export interface AskedReference {
 
 export type AskedReferences = Map<string, AskedReference>;
 
-/** How each item names its orders, the same for the whole run. */
 export type LookUp =
 	| { by: 'storeAndOrderNumber' | 'list' }
 	| { by: 'itemFields'; storeIdField: string; orderNumberField: string };
@@ -33,7 +31,7 @@ function fieldValue(json: IDataObject, path: string): unknown {
 	return value;
 }
 
-/** The references one input item asks for; a bad one throws naming the item and the field. */
+/** A bad reference throws naming the item and the field. */
 function readReferences(this: IExecuteFunctions, node: INode, json: IDataObject, itemIndex: number, lookUp: LookUp) {
 	// Typed explicitly so that TypeScript treats check.fail() as the end of the path.
 	const check: ItemValidator = new ItemValidator(node, itemIndex);
@@ -59,7 +57,7 @@ function readReferences(this: IExecuteFunctions, node: INode, json: IDataObject,
 	});
 }
 
-/** Each item's references in its order, and each distinct one once; a bad item's error is kept, or thrown. */
+/** Each item's references, and each distinct one once; a bad item's error is kept, or thrown. */
 export function collectReferences(this: IExecuteFunctions, items: INodeExecutionData[], lookUp: LookUp) {
 	const byItem = new Map<number, AskedReference[]>();
 	const inputErrors = new Map<number, unknown>();
