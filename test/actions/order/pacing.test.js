@@ -89,6 +89,22 @@ describe('Calls in Flight: Auto', () => {
 		expect(await run.answers(4, 10)).toEqual([4, 4, 4, 5]);
 		expect(run.auto.report()).toEqual(expect.objectContaining({ settledOn: 5, rateLimited: true, failures: 1 }));
 	});
+
+	test('after a 5xx has halved Auto, calls that answer well and flat raise it again (only a 429 holds it)', async () => {
+		const run = autoRun();
+		await run.answers(8, 10);
+		expect(await run.answer(10, 503)).toBe(2);
+		expect((await run.answers(6, 10)).at(-1)).toBeGreaterThan(2);
+		expect(run.auto.report()).toEqual(expect.objectContaining({ rateLimited: false, failures: 1 }));
+	});
+
+	test.each([404, 300])('answers the service refuses (%i) are not timed: after fast refusals Auto still rises at 200 ms', async (status) => {
+		// Were a refusal of 1 ms the fastest call, every lookup of 200 ms would look queued and Auto would never leave 4.
+		const run = autoRun();
+		await run.answers(4, 200);
+		for (let n = 0; n < 4; n++) await run.answer(1, status);
+		expect((await run.answers(12, 200)).at(-1)).toBeGreaterThan(4);
+	});
 });
 
 describe('batch growth', () => {
