@@ -17,7 +17,7 @@ module.exports = (getContext) => {
 			return { workflow, execution, output: outputOf(execution, steps[steps.length - 1].name) };
 		};
 
-		test('order getMany: one batched lookup returns the seeded orders, and found: false for a missing one', async () => {
+		test('order Get Many (lookUp): one batched lookup returns the seeded orders, and found: false for a missing one', async () => {
 			const context = getContext();
 			const { orders } = await context.admin('GET', '/orders?limit=3');
 			const references = [
@@ -25,7 +25,7 @@ module.exports = (getContext) => {
 				{ store_id: orders[0].store_id, order_number: 'NO-SUCH-ORDER' },
 			];
 			const before = (await context.calls('/api/order/get_single_bulk')).length;
-			const { output } = await run('e2e order getMany', [
+			const { output } = await run('e2e order lookUp', [
 				{
 					name: 'Look Up Orders',
 					parameters: { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: JSON.stringify(references), simplify: false },

@@ -240,7 +240,7 @@ test('Order -> Get Many: hostile store ids and order numbers, and hostile refere
 	await fc.assert(
 		fc.asyncProperty(
 			fc.array(item, { minLength: 1, maxLength: 8 }),
-			fc.constantFrom('fields', 'list', 'itemFields'),
+			fc.constantFrom('storeAndOrderNumber', 'list', 'itemFields'),
 			async (input, lookUpBy) => {
 				await runAndCheck(
 					{

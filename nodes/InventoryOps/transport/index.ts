@@ -35,20 +35,14 @@ interface RequestOptions {
 	timeoutMs?: number;
 	/** Shared by all calls of a run so that a Retry-After holds them all. */
 	rateLimitGate?: RateLimitGate;
-	/** Told of every attempt (Calls in Flight: Auto learns from them). */
-	observer?: CallObserver;
+	onAttempt?: OnAttempt;
 }
 
 /**
- * Sees each attempt of a call: it may hold the attempt back before the 429 gate (Auto's number of calls in flight
- * counts retries too), learns when it is sent and the status it got, or that none came.
+ * Awaited before each attempt, ahead of the rate-limit gate; what it gives is called as the attempt is sent, and
+ * what that gives hears the attempt's status (`undefined`: no answer came).
  */
-export interface CallObserver {
-	admit(): Promise<void>;
-	sending(): void;
-	/** `undefined` when no answer came: a time-out or a dropped connection. */
-	settled(status: number | undefined): void;
-}
+export type OnAttempt = () => Promise<() => (status: number | undefined) => void>;
 
 type FullResponse = { statusCode: number; headers: Record<string, unknown>; body: unknown };
 
@@ -127,17 +121,17 @@ export async function inventoryOpsApiRequest<T = unknown>(
 	// verdict from the last answer itself.
 	for (let attempt = 0; ; attempt++) {
 		let response: FullResponse;
-		await options.observer?.admit();
+		const sending = await options.onAttempt?.();
 		await gate.pass();
-		options.observer?.sending();
+		const settled = sending?.();
 		try {
 			// The credential as read for this item: else n8n reads it again for item 0, mixing items' token and address.
 			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request, {
 				credentialsDecrypted: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data: credentials },
 			})) as FullResponse;
-			options.observer?.settled(response.statusCode);
+			settled?.(response.statusCode);
 		} catch (error) {
-			options.observer?.settled(undefined);
+			settled?.(undefined);
 			// A read may be repeated once after a dropped connection; a write never is.
 			if (!changesData && readRetries++ < 1) continue;
 			throw apiErrorFromNetworkFailure(error, errorContext);

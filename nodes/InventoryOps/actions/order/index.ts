@@ -1,11 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as getMany from './getMany.operation';
+import * as lookUp from './lookUp.operation';
 
-// The value is lookUp, not getMany: n8n's editor tells the user to set "Execute Once" on any node whose operation
-// is named getAll, getMany, read or search and that receives several items, which would hand this bulk lookup
-// only the first item. The file keeps the name the user sees, Get Many.
-export { getMany as lookUp };
+// The value is lookUp, not getMany: n8n's editor asks for "Execute Once" on any node whose operation is named
+// getAll, getMany, read or search and that receives several items, which would hand this lookup only the first item.
+export { lookUp };
 
 export const description: INodeProperties[] = [
 	{
@@ -18,12 +17,11 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'lookUp',
-				description:
-					'Look up many orders at once by store ID and order number. Returns each order found, and by default an item with found: false for a pair the service does not know.',
+				description: 'Look up many orders at once by store ID and order number; found: false for one the service lacks',
 				action: 'Get many orders by store and order number',
 			},
 		],
 		default: 'lookUp',
 	},
-	...getMany.description,
+	...lookUp.description,
 ];

@@ -2,59 +2,27 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from '
 
 import { asNodeError } from '../helpers/perItem';
 import { isPlainObject } from '../../shared/objects';
-import { parameterForAllItems } from '../helpers/parameterForAllItems';
 import { ItemValidator } from '../helpers/validation';
 
-/**
- * "Look Up By: Store ID and Order Number" used to be stored as 'fields', which kit's Input Mode uses for form
- * fields. Workflows saved with the old value still show the two fields and run the same way (see CHANGELOG.md).
- */
-export const STORE_AND_ORDER_NUMBER_VALUES = ['storeAndOrderNumber', 'fields'];
-
-export interface OrderReference extends IDataObject {
-	store_id: string;
-	order_number: string;
-}
-
-/** (store_id, order_number) as one map key; the service's result order says nothing about which is which. */
+/** (store_id, order_number) as one map key. */
 export function referenceKey(storeId: unknown, orderNumber: unknown): string {
 	return JSON.stringify([String(storeId), String(orderNumber)]);
 }
 
-/** One distinct reference of the run, and who asked for it. */
 export interface AskedReference {
-	reference: OrderReference;
+	reference: { store_id: string; order_number: string };
 	key: string;
-	/** The first input item that asked for it: a batch's call goes with the index (and credential) of its first. */
+	/** The first item that asked: a call goes with its batch's first (and credential). */
 	itemIndex: number;
-	/** How often the items asked for it in all, repeats within one item included (output.ts: copied or not). */
+	/** How often items asked for it, repeats included. */
 	asks: number;
 }
 
 export type AskedReferences = Map<string, AskedReference>;
 
-/** How each item names its orders; the way and the field names hold for the whole run (parameterForAllItems.ts). */
-type LookUp =
+export type LookUp =
 	| { by: 'storeAndOrderNumber' | 'list' }
 	| { by: 'itemFields'; storeIdField: string; orderNumberField: string };
-
-export function readLookUp(this: IExecuteFunctions, itemCount: number): LookUp {
-	const check = new ItemValidator(this.getNode(), 0);
-	const setting = (name: string, displayName: string, fallback: unknown) =>
-		parameterForAllItems.call(this, name, displayName, fallback, itemCount);
-	const by = check.oneOf(setting('lookUpBy', 'Look Up By', undefined), 'Look Up By', [
-		...STORE_AND_ORDER_NUMBER_VALUES,
-		'itemFields',
-		'list',
-	]);
-	if (by === 'list') return { by };
-	if (by !== 'itemFields') return { by: 'storeAndOrderNumber' };
-	return {
-		by,
-		storeIdField: check.text(setting('storeIdField', 'Store ID Field', 'store_id'), 'Store ID Field'),
-		orderNumberField: check.text(setting('orderNumberField', 'Order Number Field', 'order_number'), 'Order Number Field'),
-	};
-}
 
 function fieldValue(json: IDataObject, path: string): unknown {
 	if (path in json) return json[path];
@@ -63,34 +31,21 @@ function fieldValue(json: IDataObject, path: string): unknown {
 	return value;
 }
 
-/**
- * The order references one input item asks for; a bad one throws an error naming the item and the field. `node` is
- * read once per run: n8n's getNode() deep-copies the node with its parameters on every call.
- */
-function readReferences(
-	this: IExecuteFunctions,
-	node: INode,
-	item: INodeExecutionData,
-	itemIndex: number,
-	lookUp: LookUp,
-): OrderReference[] {
+/** A bad reference throws naming the item and the field. */
+function readReferences(this: IExecuteFunctions, node: INode, json: IDataObject, itemIndex: number, lookUp: LookUp) {
 	// Typed explicitly so that TypeScript treats check.fail() as the end of the path.
 	const check: ItemValidator = new ItemValidator(node, itemIndex);
+	const reference = (storeId: unknown, storeField: string, orderNumber: unknown, numberField: string) => ({
+		store_id: check.text(storeId, storeField),
+		order_number: check.text(orderNumber, numberField),
+	});
 	if (lookUp.by === 'itemFields') {
-		return [
-			{
-				store_id: check.text(fieldValue(item.json, lookUp.storeIdField), lookUp.storeIdField),
-				order_number: check.text(fieldValue(item.json, lookUp.orderNumberField), lookUp.orderNumberField),
-			},
-		];
+		const { storeIdField, orderNumberField } = lookUp;
+		return [reference(fieldValue(json, storeIdField), storeIdField, fieldValue(json, orderNumberField), orderNumberField)];
 	}
 	if (lookUp.by === 'storeAndOrderNumber') {
-		return [
-			{
-				store_id: check.text(this.getNodeParameter('storeId', itemIndex, ''), 'Store ID'),
-				order_number: check.text(this.getNodeParameter('orderNumber', itemIndex, ''), 'Order Number'),
-			},
-		];
+		const parameter = (name: string) => this.getNodeParameter(name, itemIndex, '');
+		return [reference(parameter('storeId'), 'Store ID', parameter('orderNumber'), 'Order Number')];
 	}
 	const raw = this.getNodeParameter('references', itemIndex, '[]');
 	const parsed = isPlainObject(raw) ? [raw] : check.list(raw, 'References');
@@ -98,53 +53,31 @@ function readReferences(
 	return parsed.map((entry, index) => {
 		const field = `References[${index}]`;
 		if (!isPlainObject(entry)) check.fail(field, 'must be an object with store_id and order_number');
-		return {
-			store_id: check.text(entry.store_id, `${field}.store_id`),
-			order_number: check.text(entry.order_number, `${field}.order_number`),
-		};
+		return reference(entry.store_id, `${field}.store_id`, entry.order_number, `${field}.order_number`);
 	});
 }
 
-/** What the input items ask for: each item's references (or why it cannot ask), and each distinct one once. */
-interface CollectedReferences {
-	/** The entries of `asked` each item asks for, in its order (one entry per mention, repeats included). */
-	byItem: Map<number, AskedReference[]>;
-	inputErrors: Map<number, unknown>;
-	asked: AskedReferences;
-}
-
-/**
- * Reads every input item's references. Without continue-on-fail the first bad item stops the run before any call;
- * with it, the item's error is kept for its output and the other items are still looked up.
- */
-export function collectReferences(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	lookUp: LookUp,
-): CollectedReferences {
-	const collected: CollectedReferences = { byItem: new Map(), inputErrors: new Map(), asked: new Map() };
+/** Each item's references, and each distinct one once; a bad item's error is kept, or thrown. */
+export function collectReferences(this: IExecuteFunctions, items: INodeExecutionData[], lookUp: LookUp) {
+	const byItem = new Map<number, AskedReference[]>();
+	const inputErrors = new Map<number, unknown>();
+	const asked: AskedReferences = new Map();
 	const node = this.getNode();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const references = readReferences.call(this, node, items[itemIndex], itemIndex, lookUp);
-			collected.byItem.set(
-				itemIndex,
-				references.map((reference) => {
-					const key = referenceKey(reference.store_id, reference.order_number);
-					const entry = collected.asked.get(key);
-					if (entry !== undefined) {
-						entry.asks++;
-						return entry;
-					}
-					const first: AskedReference = { reference, key, itemIndex, asks: 1 };
-					collected.asked.set(key, first);
-					return first;
-				}),
-			);
+			const references = readReferences.call(this, node, items[itemIndex].json, itemIndex, lookUp);
+			const entries = references.map((reference) => {
+				const key = referenceKey(reference.store_id, reference.order_number);
+				const entry = asked.get(key) ?? { reference, key, itemIndex, asks: 0 };
+				entry.asks++;
+				asked.set(key, entry);
+				return entry;
+			});
+			byItem.set(itemIndex, entries);
 		} catch (error) {
 			if (!this.continueOnFail()) throw asNodeError(node, error, itemIndex);
-			collected.inputErrors.set(itemIndex, error);
+			inputErrors.set(itemIndex, error);
 		}
 	}
-	return collected;
+	return { byItem, inputErrors, asked };
 }

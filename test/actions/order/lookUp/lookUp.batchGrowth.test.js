@@ -48,7 +48,7 @@ test('slow calls and no room for more in flight: batches double beyond Batch Siz
 	const grewTo = Math.max(...sizes);
 	expect(growthHints(result)).toEqual([
 		{
-			message: `Batch Size grew from 50 to ${grewTo} in this run: calls took about as long with more references in each, and Calls in Flight (Auto) could run no more at the same time. It stopped there because the references left were too few to fill the calls in flight with larger batches (or Auto had room for more calls again). Set Batch Size (in Options) to ${grewTo} to start there.`,
+			message: `Batch Size grew from 50 to ${grewTo} in this run, as no more calls could run at once. It stopped there because too few references were left for larger batches, or Auto had room for more calls. Set Batch Size (in Options) to ${grewTo} to start there.`,
 			type: 'info',
 			location: 'outputPane',
 		},
@@ -61,7 +61,7 @@ test('never above Max Batch Size, and the notice says that is where it stopped',
 	const sizes = sizesOf(calls);
 	expect(Math.max(...sizes)).toBe(150);
 	expect(growthHints(result)).toEqual([
-		expect.objectContaining({ message: expect.stringMatching(/^Batch Size grew from 50 to 150 in this run: .* It stopped there because that is Max Batch Size\. /) }),
+		expect.objectContaining({ message: expect.stringMatching(/^Batch Size grew from 50 to 150 in this run, .* It stopped there because that is Max Batch Size\. /) }),
 	]);
 }, 60_000);
 
@@ -80,7 +80,7 @@ test('a service that refuses batches above 150: growth stops at the first refusa
 	expect(calls.slice(calls.indexOf(refused.at(-1)) + 1).every((call) => call.status === 200)).toBe(true);
 	expect(growthHints(result)).toEqual([
 		expect.objectContaining({
-			message: expect.stringMatching(/^Batch Size grew from 50 to 100 in this run: .* the service refused a batch of 200, and batches of 100 went through\. Set Batch Size \(in Options\) to 100 /),
+			message: expect.stringMatching(/^Batch Size grew from 50 to 100 in this run, .* the service refused a batch of 200, and batches of 100 went through\. Set Batch Size \(in Options\) to 100 /),
 		}),
 	]);
 }, 60_000);
@@ -180,7 +180,7 @@ describe('one call in flight', () => {
 		// 1100: after 50, 50, 100, 100, 200, 200 exactly 400 are left, just enough for one batch of 400.
 		const { calls, result } = await lookUp(1100, { maxCallsInFlight: 1 });
 		expect(sizesOf(calls)).toEqual([50, 50, 100, 100, 200, 200, 400]);
-		expect(growthHints(result).map((hint) => hint.message)).toEqual([expect.stringMatching(/^Batch Size grew from 50 to 400 in this run: /)]);
+		expect(growthHints(result).map((hint) => hint.message)).toEqual([expect.stringMatching(/^Batch Size grew from 50 to 400 in this run, /)]);
 	}, 60_000);
 
 	test('a Timeout less than eight times the slowest call keeps Batch Size: a doubled call could come near it', async () => {
@@ -206,7 +206,7 @@ describe('one call in flight', () => {
 		const { calls, result } = await lookUp(800, { maxCallsInFlight: 1 });
 		expect(sizesOf(calls)).toEqual([50, 50, 100, 100, 200, 200, 100]);
 		expect(growthHints(result).map((hint) => hint.message)).toEqual([
-			'Batch Size grew from 50 to 100 in this run: calls took about as long with more references in each, and Calls in Flight (Auto) could run no more at the same time. It stopped there because batches of 200 were not faster per reference. Set Batch Size (in Options) to 100 to start there.',
+			'Batch Size grew from 50 to 100 in this run, as no more calls could run at once. It stopped there because batches of 200 were not faster per reference. Set Batch Size (in Options) to 100 to start there.',
 		]);
 	}, 60_000);
 
@@ -228,7 +228,7 @@ describe('one call in flight', () => {
 		expect(sizesOf(calls.filter((call) => call.status === 400))).toEqual([100, 50, 25, 13, 7, 4, 2, 1]);
 		expect(sizesOf(calls.filter((call) => call.status === 200)).slice(-2)).toEqual([100, 100]);
 		expect(growthHints(result).map((hint) => hint.message)).toEqual([
-			expect.stringMatching(/^Batch Size grew from 50 to 100 in this run: .* the service refused a batch of 100, and batches of 100 went through\. /),
+			expect.stringMatching(/^Batch Size grew from 50 to 100 in this run, .* the service refused a batch of 100, and batches of 100 went through\. /),
 		]);
 	}, 60_000);
 });

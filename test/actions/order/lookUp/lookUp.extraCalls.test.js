@@ -7,7 +7,7 @@ const { useInventoryOps, jsonOf } = require('../../../helpers/inventoryOps');
 const ROUTE = '/api/order/get_single_bulk';
 const BY_LIST = { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ [$json] }}' };
 const NO_STORE_ID_MESSAGE =
-	'The service returned orders without a store_id, and this batch asked for the same order_number in more than one store: the node cannot tell whose order it is, and it has used its 200 extra calls for this run';
+	"Cannot tell whose order it is: the service returned orders without a store_id for an order_number asked in several stores, and this run's 200 extra calls are used up";
 
 // The switches each test counts calls under (the profile's others do not change them); a reference whose
 // order_number is not all digits makes its whole batch 400 (a malformed reference).
@@ -141,7 +141,7 @@ describe('the batch size is learnt only when both halves of a refused batch went
 		expect(hintsOf(result)).toEqual([
 			{
 				message:
-					'The service refused 20 order references in one call; batches of 10 went through and were used for the rest of this run. Set Batch Size (in Options) to 10 to save the refused calls.',
+					'The service refused batches of 20 order references; batches of 10 went through. Set Batch Size (in Options) to 10 to save the refused calls.',
 				type: 'warning',
 				location: 'outputPane',
 			},
@@ -177,7 +177,7 @@ test('a size learnt by another batch in flight is not raised again by a batch re
 	expect(calls.filter((call) => call.status === 200).every((call) => call.body.order.length === 5)).toBe(true);
 	expect(hintsOf(result)).toEqual([
 		expect.objectContaining({
-			message: expect.stringMatching(/^The service refused 20 order references in one call; batches of 5 went through/),
+			message: expect.stringMatching(/^The service refused batches of 20 order references; batches of 5 went through/),
 		}),
 	]);
 });

@@ -172,7 +172,7 @@ describe('what the run says about itself', () => {
 			const result = await ctx.run({ ...BY_LIST, options: { batchSize: 10, callsInFlight: 1 } }, { items: known.slice(0, 10) });
 			expect(result.error).toBeUndefined();
 			const message =
-				'The service refused 10 order references in one call; batches of 5 went through and were used for the rest of this run. Set Batch Size (in Options) to 5 to save the refused calls.';
+				'The service refused batches of 10 order references; batches of 5 went through. Set Batch Size (in Options) to 5 to save the refused calls.';
 			expect(hintsOf(result)).toEqual([{ message, type: 'warning', location: 'outputPane' }]);
 			expect(warn.mock.calls.filter(([text]) => text === message)).toEqual([[message, { node: 'Node under test' }]]);
 		} finally {

@@ -112,14 +112,6 @@ test('looks up the orders of all items in one call and sends each reference once
 	expect(orderKeys(result.items)).toEqual(keysOf(input));
 });
 
-test("workflows saved with Look Up By's old value 'fields' still read Store ID and Order Number", async () => {
-	const input = [known[3], known[4]];
-	const result = await ctx.run({ ...BY_FIELDS, lookUpBy: 'fields' }, { items: input });
-	expect(result.error).toBeUndefined();
-	expect((await ctx.sandbox.calls(ROUTE))[0].body).toEqual({ order: input });
-	expect(orderKeys(result.items)).toEqual(keysOf(input));
-});
-
 test('takes a list of references per item and outputs one item per order, all paired with that item', async () => {
 	const result = await ctx.run(
 		{ resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ $json.refs }}' },

@@ -50,7 +50,8 @@ async function lookUp({ count, batchSize, maxBatchSize = batchSize, cap, answerN
 		call.answer();
 		await settle();
 	}
-	return { report: (await run).callsInFlight, sizes };
+	const results = await run;
+	return { report: results.callsInFlight, growth: results.batchGrowth, sizes };
 }
 
 test('a short last batch that answers fast makes the full batches still in flight look queued: Auto takes a call off', async () => {
@@ -82,4 +83,42 @@ test('a grown batch is timed against batches of its own size, not against Batch 
 	});
 	expect(sizes).toEqual([...Array(16).fill(10), ...Array(5).fill(20)]);
 	expect(report).toMatchObject({ peak: 5, settledOn: 5 });
+});
+
+test('a short run that never rose above 4 reports nothing about Calls in Flight', async () => {
+	// 14 calls of 150 ms at 4 in flight: two rounds measured (8 answers), then a quarter of a call per answer while
+	// 4 are in flight; the last answers come with fewer in flight and add nothing, so the run ends below 5.
+	const { report, sizes } = await lookUp({ count: 700, batchSize: 50, cap: 16, answerNext: (pending) => ({ call: pending[0], ms: 150 }) });
+	expect(sizes).toHaveLength(14);
+	expect(report).toBeUndefined();
+});
+
+describe('batch growth with one call in flight (each batch is cut after the one before answered)', () => {
+	test('each size is measured by two answers before the next doubling, and a doubling needs enough references left', async () => {
+		// Every call takes 100 ms whatever its size; 1100: after 50, 50, 100, 100, 200, 200 exactly 400 are left.
+		const { growth, sizes } = await lookUp({
+			count: 1100,
+			batchSize: 50,
+			maxBatchSize: 1000,
+			cap: 1,
+			answerNext: (pending) => ({ call: pending[0], ms: 100 }),
+		});
+		expect(sizes).toEqual([50, 50, 100, 100, 200, 200, 400]);
+		expect(growth).toEqual({ from: 50, grewTo: 400, stoppedBy: 'other', triedSize: undefined });
+	});
+
+	test('a service slow per call and per reference: the doubling that paid off is kept, the next one dropped', async () => {
+		// 440, 650 and 1120 ms for 50, 100 and 200 references: 0.74 of the time per reference at 100, then 0.86 at 200,
+		// either side of the 0.8 that counts as faster.
+		const msBySize = { 50: 440, 100: 650, 200: 1120 };
+		const { growth, sizes } = await lookUp({
+			count: 800,
+			batchSize: 50,
+			maxBatchSize: 1000,
+			cap: 1,
+			answerNext: (pending) => ({ call: pending[0], ms: msBySize[pending[0].size] }),
+		});
+		expect(sizes).toEqual([50, 50, 100, 100, 200, 200, 100]);
+		expect(growth).toEqual({ from: 50, grewTo: 100, stoppedBy: 'notFaster', triedSize: 200 });
+	});
 });

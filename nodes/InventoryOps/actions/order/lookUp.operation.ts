@@ -1,0 +1,204 @@
+import { updateDisplayOptions, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+
+import { DEFAULT_TIMEOUT_MS } from '../../transport';
+import { optionsCollection } from '../helpers/descriptions';
+import { forEachItem } from '../helpers/perItem';
+import { parameterForAllItems } from '../helpers/parameterForAllItems';
+import { ItemValidator, MAX_TIMEOUT_MS } from '../helpers/validation';
+import { lookUpOrders, type LookUpResults, type LookUpSettings } from './bulkLookup';
+import { itemOutput, OUTPUT_MODES, outputFor, simplifyProperty, UNMATCHED_BEHAVIOURS, type OutputSettings } from './output';
+import { collectReferences, type LookUp } from './references';
+
+/** Display name, lowest, highest, default, description. */
+const NUMBER_OPTIONS: Record<string, [string, number, number, number, string]> = {
+	batchSize: [
+		'Batch Size', 1, 10_000, 100,
+		'How many order references to send in one call (those of all input items, each sent once)',
+	],
+	callsInFlight: [
+		'Calls in Flight', 0, 16, 0,
+		'How many bulk calls may run at the same time. 0 is Auto: more while calls stay fast, fewer on a 429 or a failure.',
+	],
+	maxCallsInFlight: ['Max Calls in Flight', 1, 64, 16, 'With Calls in Flight 0 (Auto): the most calls at the same time'],
+	// Shown whatever Calls in Flight is: a condition on it would hide it by default, where it is not in the options.
+	maxBatchSize: [
+		'Max Batch Size', 1, 10_000, 1000,
+		'With Calls in Flight 0 (Auto): the largest batch to grow to while that is faster. Not below Batch Size.',
+	],
+	rateLimitWait: [
+		'Rate Limit Wait (Seconds)', 0, 3600, 60,
+		"The longest the lookup waits in all on 429 (rate limit) answers. It honours the service's Retry-After.",
+	],
+};
+
+/** Required fields of one way of Look Up By. */
+const fieldsFor = (lookUpBy: string, shared: Partial<INodeProperties>, fields: string[][]): INodeProperties[] =>
+	fields.map(([displayName, name, fallback, description, placeholder]) => ({
+		displayName,
+		name,
+		type: 'string',
+		required: true,
+		default: fallback,
+		...(placeholder ? { placeholder } : {}),
+		description,
+		...shared,
+		displayOptions: { show: { lookUpBy: [lookUpBy] } },
+	}));
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Look Up By',
+		name: 'lookUpBy',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Store ID and Order Number', value: 'storeAndOrderNumber', description: 'Each input item names one order' },
+			{
+				name: 'Fields of Each Input Item',
+				value: 'itemFields',
+				description: 'Each input item has the store ID and order number in fields you name. Fastest for many items.',
+			},
+			{ name: 'List of References (JSON)', value: 'list', description: 'Each input item gives a list of references' },
+		],
+		default: 'storeAndOrderNumber',
+		description: 'How the input items name the orders to look up',
+	},
+	...fieldsFor('storeAndOrderNumber', {}, [
+		['Store ID', 'storeId', '', 'The identifier of the store the order belongs to', 'e.g. 1002'],
+		['Order Number', 'orderNumber', '', 'The number of the order within that store', 'e.g. 1001'],
+	]),
+	...fieldsFor('itemFields', { noDataExpression: true }, [
+		['Store ID Field', 'storeIdField', 'store_id', 'The input item field holding the store ID (e.g. order.store)'],
+		['Order Number Field', 'orderNumberField', 'order_number', 'The input item field holding the order number'],
+	]),
+	...fieldsFor('list', { type: 'json' }, [
+		['References', 'references', '[\n  { "store_id": "", "order_number": "" }\n]', 'A JSON array of {"store_id", "order_number"}'],
+	]),
+	simplifyProperty,
+	optionsCollection([
+		...Object.entries(NUMBER_OPTIONS).map(([name, [displayName, minValue, maxValue, fallback, description]]) => ({
+			displayName,
+			name,
+			type: 'number' as const,
+			noDataExpression: true,
+			typeOptions: { minValue, maxValue },
+			default: fallback,
+			description,
+		})),
+		{
+			displayName: 'If an Order Is Not Found',
+			name: 'unmatched',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{ name: 'Output Item with Found: False', value: 'foundFalse', description: 'Output {found: false, store_id, order_number}' },
+				{ name: 'Output Nothing', value: 'skip', description: 'The reference gives no output item' },
+				{ name: 'Fail the Item', value: 'error', description: 'The input item fails with an error naming the reference' },
+			],
+			default: 'foundFalse',
+		},
+		{
+			displayName: 'Output',
+			name: 'output',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { '/simplify': [false] } },
+			options: [
+				{ name: 'Order Only', value: 'order', description: 'The order record (and barcode_generation_failed)' },
+				{ name: 'Whole Result Entry', value: 'entry', description: 'The order, metrics and barcode_generation_failed' },
+			],
+			default: 'order',
+		},
+	], { forAllItems: true }),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['lookUp'] } }, properties);
+
+/** What the run learnt about pacing, as notices. */
+function reportPacing(this: IExecuteFunctions, batchSize: number, results: LookUpResults): void {
+	const { batchSizeUsed: used, callsInFlight: auto, batchGrowth: growth } = results;
+	const hint = (message: string, type: 'warning' | 'info' = 'info') =>
+		this.addExecutionHints({ message, type, location: 'outputPane' });
+	if (used !== undefined) {
+		const refused = `The service refused batches of ${batchSize} order references; batches of ${used} went through.`;
+		const message = `${refused} Set Batch Size (in Options) to ${used} to save the refused calls.`;
+		this.logger.warn(message, { node: this.getNode().name });
+		hint(message, 'warning');
+	}
+	if (auto) {
+		const causes = [
+			auto.rateLimited ? 'the service answered 429 (rate limit), so it kept below that for the rest of the run' : '',
+			auto.failures > 0 ? `${auto.failures} call(s) failed or timed out, and each lowered it` : '',
+		].filter(Boolean);
+		const why = causes.length > 0 ? `: ${causes.join('; ')}` : '';
+		const settled = `Calls in Flight (Auto) settled on ${auto.settledOn} at a time in this run`;
+		hint(`${settled} (it reached ${auto.peak}; Max Calls in Flight is ${auto.cap})${why}. Set Calls in Flight (in Options) to a number to keep it fixed.`);
+	}
+	if (growth) {
+		const stop = {
+			refused: `the service refused a batch of ${growth.triedSize}, and batches of ${growth.grewTo} went through`,
+			notFaster: `batches of ${growth.triedSize} were not faster per reference`,
+			max: 'that is Max Batch Size',
+			other: 'too few references were left for larger batches, or Auto had room for more calls',
+		}[growth.stoppedBy];
+		const grew = `Batch Size grew from ${growth.from} to ${growth.grewTo} in this run, as no more calls could run at once`;
+		hint(`${grew}. It stopped there because ${stop}. Set Batch Size (in Options) to ${growth.grewTo} to start there.`);
+	}
+}
+
+function readSettings(this: IExecuteFunctions, itemCount: number) {
+	const check = new ItemValidator(this.getNode(), 0);
+	const setting = (name: string, displayName: string, fallback: unknown) =>
+		parameterForAllItems.call(this, name, displayName, fallback, itemCount);
+	const text = (name: string, label: string, fallback: string) => check.text(setting(name, label, fallback), label);
+	const choice = <T extends string>(name: string, displayName: string, fallback: T, allowed: readonly T[]) =>
+		check.oneOf(setting(`options.${name}`, displayName, fallback), displayName, allowed);
+	const count = (name: string) => {
+		const [displayName, min, max, fallback] = NUMBER_OPTIONS[name];
+		return check.count(setting(`options.${name}`, displayName, fallback), displayName, min, max);
+	};
+	const by = check.oneOf(setting('lookUpBy', 'Look Up By', undefined), 'Look Up By', ['storeAndOrderNumber', 'itemFields', 'list']);
+	const lookUpBy: LookUp = by !== 'itemFields' ? { by } : {
+		by,
+		storeIdField: text('storeIdField', 'Store ID Field', 'store_id'),
+		orderNumberField: text('orderNumberField', 'Order Number Field', 'order_number'),
+	};
+	const output: OutputSettings = {
+		unmatched: choice('unmatched', 'If an Order Is Not Found', 'foundFalse', UNMATCHED_BEHAVIOURS),
+		output: choice('output', 'Output', 'order', OUTPUT_MODES),
+	};
+	// The editor shows Output only when Simplify is off.
+	if (check.optionalBoolean(setting('simplify', 'Simplify', true), 'Simplify') ?? true) output.output = 'simple';
+	const callsInFlight = count('callsInFlight');
+	const batchSize = count('batchSize');
+	const maxCallsInFlight = count('maxCallsInFlight');
+	// Not set, n8n gives the fallback null (it throws for undefined).
+	const givenMax = setting('options.maxBatchSize', 'Max Batch Size', null);
+	const maxBatchSize = givenMax === null ? Math.max(1000, batchSize) : check.count(givenMax, 'Max Batch Size', 1, 10_000);
+	// With Auto the node cannot honour both, and sending less would undo a setting the user chose.
+	if (callsInFlight === 0 && maxBatchSize < batchSize) {
+		check.fail('Max Batch Size', `must not be below Batch Size (${batchSize}), got ${maxBatchSize}`);
+	}
+	const lookUp: LookUpSettings = {
+		batchSize,
+		callsInFlight: callsInFlight === 0 ? 'auto' : callsInFlight,
+		maxCallsInFlight,
+		maxBatchSize: Math.max(maxBatchSize, batchSize),
+		timeoutMs: check.count(setting('options.timeout', 'Timeout', DEFAULT_TIMEOUT_MS), 'Timeout', 1, MAX_TIMEOUT_MS),
+		rateLimitWaitMs: count('rateLimitWait') * 1000,
+	};
+	return { lookUpBy, lookUp, output };
+}
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const settings = readSettings.call(this, items.length);
+	const { byItem, inputErrors, asked } = collectReferences.call(this, items, settings.lookUpBy);
+
+	const results = await lookUpOrders.call(this, asked, settings.lookUp, (entry) => outputFor(entry, settings.output.output));
+	reportPacing.call(this, settings.lookUp.batchSize, results);
+
+	return await forEachItem.call(this, items, (itemIndex) => {
+		if (inputErrors.has(itemIndex)) throw inputErrors.get(itemIndex);
+		return itemOutput.call(this, itemIndex, byItem.get(itemIndex) ?? [], results, settings.output);
+	});
+}
