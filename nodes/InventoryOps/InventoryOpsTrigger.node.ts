@@ -1,4 +1,4 @@
-import { NodeConnectionTypes, type IHookFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
 import { receiveDelivery } from './trigger/delivery';
 import { testInventoryOpsApiCredential } from './transport';
@@ -16,8 +16,7 @@ export class InventoryOpsTrigger implements INodeType {
 		// Here, not in the codex file: n8n would append its tracking query after the #anchor.
 		documentationUrl: 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#inventory-ops-trigger',
 		subtitle: triggerSubtitle,
-		description:
-			'Starts the workflow when Inventory Ops sends an event, e.g. an order shipped, an order status changed or a shipment voided',
+		description: 'Starts the workflow when Inventory Ops sends an event, such as an order shipped or a shipment voided',
 		defaults: { name: 'Inventory Ops Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -30,17 +29,7 @@ export class InventoryOpsTrigger implements INodeType {
 	methods = { credentialTest: { inventoryOpsApiTest: testInventoryOpsApiCredential } };
 
 	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions) {
-				return await recordedHandlersMatchSelection.call(this);
-			},
-			async create(this: IHookFunctions) {
-				return await registerHandlers.call(this);
-			},
-			async delete(this: IHookFunctions) {
-				return await removeHandlers.call(this);
-			},
-		},
+		default: { checkExists: recordedHandlersMatchSelection, create: registerHandlers, delete: removeHandlers },
 	};
 
 	webhook = receiveDelivery;

@@ -171,7 +171,7 @@ test('a re-registration over a handler without an id: the log names it as left b
 	harness.warnings.length = 0;
 	await harness.createOnly(stored);
 	const url = harness.webhookUrl(stored, false);
-	const notice = `The Inventory Ops service did not return an id for the webhook handler "n8n: Edges wf-no-id (workflow wf-no-id) - order.shipped" (event type order.shipped, URL ${url}), so this trigger cannot remove it when the workflow is deactivated: remove it in Inventory Ops yourself.`;
+	const notice = `The Inventory Ops service did not return an id for the webhook handler "n8n: Edges wf-no-id (workflow wf-no-id) - order.shipped" (event type order.shipped, URL ${url}), so this trigger cannot remove it: remove it in Inventory Ops yourself.`;
 	// First the harness's local webhook URL, which a hosted service could not reach (test/trigger/trigger.units.test.js).
 	const local = `The webhook URL n8n gives this trigger, ${url}, points at ${new URL(url).hostname}, a local or private address:`;
 	expect(harness.warnings).toEqual([expect.stringMatching(new RegExp(`^${local.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`)), notice, notice]);

@@ -40,6 +40,11 @@ describe('Custom Event Types given by an expression', () => {
 	});
 });
 
+test('a type both selected and typed (or typed twice) gets one handler', async () => {
+	await publishedWorkflow(harness, 'wf-custom-repeat', { events: ['order.shipped'], customEventTypes: 'order.shipped, order.created, order.created' });
+	expect(await handlerTypes()).toEqual(['order.created', 'order.shipped']);
+});
+
 test('Events given by an expression: entries are trimmed and empty ones dropped, one handler per type', async () => {
 	await publishedWorkflow(harness, 'wf-events-expression', {
 		events: '={{ [" order.shipped ", "", "  ", "item.updated"] }}',

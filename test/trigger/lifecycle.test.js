@@ -477,7 +477,7 @@ test('add_handler answering without _id: activation works, the handler is report
 
 	await harness.emit('order.shipped', { order_number: '7' });
 	expect(harness.runs).toHaveLength(1);
-	expect(harness.runs[0].items[0].warnings[0]).toContain('cannot remove it when the workflow is deactivated');
+	expect(harness.runs[0].items[0].warnings[0]).toContain('cannot remove it: remove it in Inventory Ops yourself');
 	const afterActivate = (await harness.handlers()).length;
 
 	const warningsBefore = harness.warnings.length;

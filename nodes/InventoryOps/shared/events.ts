@@ -30,29 +30,17 @@ export function isEventTypeFormat(value: string): boolean {
 export const EVENT_TYPE_FORMAT_HINT =
 	'Write event types as dot-separated words, for example order.status.cancelled, and use ".*" only at the end (order.status.*).';
 
-export function isWildcardPattern(pattern: string): boolean {
-	return pattern.endsWith('.*');
-}
-
 /** `order.status.*` matches `order.status.shipped`, not `order.status`. */
 export function matchesEventType(pattern: string, type: string): boolean {
-	if (!isWildcardPattern(pattern)) return pattern === type;
-	const prefix = pattern.slice(0, -1); // keeps the dot: 'order.status.'
+	if (!pattern.endsWith('.*')) return pattern === type;
+	const prefix = pattern.slice(0, -1);
 	return type.length > prefix.length && type.startsWith(prefix);
-}
-
-export function matchesAnyEventType(patterns: readonly string[], type: string): boolean {
-	return patterns.some((pattern) => matchesEventType(pattern, type));
 }
 
 export function parseCustomEventTypes(value: unknown): string[] {
 	if (Array.isArray(value)) return value.flatMap((entry) => parseCustomEventTypes(entry));
 	if (typeof value !== 'string') return [];
 	return value.split(/[,\n]/).map((entry) => entry.trim()).filter((entry) => entry !== '');
-}
-
-export function combineEventTypes(selected: readonly string[], custom: readonly string[]): string[] {
-	return [...new Set([...selected, ...custom])];
 }
 
 /** Without types another pattern covers: one event, one execution. */

@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { matchesAnyEventType } from '../shared/events';
+import { matchesEventType } from '../shared/events';
 import { isPlainObject } from '../shared/objects';
 import { unremovableNotice } from './removal';
-import { readRegistration, readState, type Registration } from './state';
+import { readState, type Registration } from './state';
 
 // The service signs nothing: the secret header it sends verbatim is the proof of origin (docs/service-interface.md).
 export const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
@@ -62,12 +62,8 @@ function readEvent(body: unknown, registeredType: string | undefined): Delivered
 		return registeredType === undefined ? undefined : { type: registeredType, data: body, raw: body };
 	}
 	const dataKey = DATA_KEYS.find((key) => body[key] !== undefined);
-	return {
-		id: firstText(body, ID_KEYS),
-		type,
-		createdAt: firstText(body, TIME_KEYS),
-		...(dataKey === undefined ? { data: {}, raw: body } : { data: body[dataKey] ?? {} }),
-	};
+	const data = dataKey === undefined ? { data: {}, raw: body } : { data: body[dataKey] ?? {} };
+	return { id: firstText(body, ID_KEYS), type, createdAt: firstText(body, TIME_KEYS), ...data };
 }
 
 export function readDeliveredEvents(body: unknown, registeredType?: string): DeliveredEvent[] | undefined {
@@ -90,18 +86,19 @@ function refuse(this: IWebhookFunctions, status: number, error: string): IWebhoo
 }
 
 // n8n 1.x names only the production URL, hence the one test registration.
-function findRegistration(this: IWebhookFunctions, staticData: IDataObject): Registration | undefined {
+function findRegistration(this: IWebhookFunctions): Registration | undefined {
+	const registrations = Object.values(readState(this.getWorkflowStaticData('node')).registrations);
 	const served = typeof this.getWebhookResourceUrl === 'function';
 	if (served || this.getMode() !== 'manual') {
 		const url = served ? this.getWebhookResourceUrl('default') : this.getNodeWebhookUrl('default');
-		return readRegistration(staticData, url ?? '');
+		return registrations.find((registration) => registration.url === url);
 	}
-	const tests = Object.values(readState(staticData).registrations).filter((registration) => registration.kind === 'test');
+	const tests = registrations.filter(({ kind }) => kind === 'test');
 	return tests.length === 1 ? tests[0] : undefined;
 }
 
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const registration = findRegistration.call(this, this.getWorkflowStaticData('node'));
+	const registration = findRegistration.call(this);
 	const headers = this.getHeaderData() as IDataObject;
 	if (registration === undefined || !secretMatches(registration.secret, headers[SECRET_HEADER])) {
 		return refuse.call(this, 401, 'Missing or invalid webhook secret');
@@ -120,28 +117,18 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const receivedAt = new Date().toISOString();
 	const ignored: string[] = [];
 	const items: IDataObject[] = [];
-	for (const event of events) {
-		if (!matchesAnyEventType(registeredTypes, event.type)) {
-			ignored.push(`event type ${event.type} is not selected`);
-			continue;
+	for (const { id, type, createdAt, data, raw } of events) {
+		if (!registeredTypes.some((pattern) => matchesEventType(pattern, type))) {
+			ignored.push(`event type ${type} is not selected`);
+		} else if (ignoreRepeats && id !== undefined && isRepeatedDelivery(registration, id)) {
+			ignored.push(`event ${id} was already received`);
+		} else {
+			const json: IDataObject = { eventId: id ?? null, eventType: type, createdAt: createdAt ?? null, receivedAt, data: data as IDataObject };
+			if (raw !== undefined) json.rawBody = raw as IDataObject;
+			if (includeHeaders) json.headers = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== SECRET_HEADER));
+			if (warnings.length > 0) json.warnings = warnings;
+			items.push(json);
 		}
-		if (ignoreRepeats && event.id !== undefined && isRepeatedDelivery(registration, event.id)) {
-			ignored.push(`event ${event.id} was already received`);
-			continue;
-		}
-		const json: IDataObject = {
-			eventId: event.id ?? null,
-			eventType: event.type,
-			createdAt: event.createdAt ?? null,
-			receivedAt,
-			data: event.data as IDataObject,
-		};
-		if (event.raw !== undefined) json.rawBody = event.raw as IDataObject;
-		if (includeHeaders) {
-			json.headers = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== SECRET_HEADER));
-		}
-		if (warnings.length > 0) json.warnings = warnings;
-		items.push(json);
 	}
 	if (items.length === 0) {
 		return { webhookResponse: { received: true, ignored: ignored.length === 1 ? ignored[0] : ignored } };

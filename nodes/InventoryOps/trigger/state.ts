@@ -57,12 +57,6 @@ function asRegistration(url: string, value: unknown): Registration | undefined {
 	};
 }
 
-export function readRegistration(staticData: IDataObject, url: string): Registration | undefined {
-	const raw: unknown = staticData[STATE_KEY];
-	if (!isPlainObject(raw) || !isPlainObject(raw.registrations) || !Object.hasOwn(raw.registrations, url)) return undefined;
-	return asRegistration(url, raw.registrations[url]);
-}
-
 /** Every field checked and copied: static data survives restarts and hand edits. */
 export function readState(staticData: IDataObject): TriggerState {
 	const raw: unknown = staticData[STATE_KEY];
