@@ -135,7 +135,7 @@ test('a rollback whose removal fails: the error names the handler it could not r
 			/\(order\.shipped\)\. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID\. [^]*\/webhook\/remove_handler\.[^]*\.$/,
 		);
 	} else {
-		expect(error.message).toContain('Added without an id, so they cannot be removed by this trigger');
+		expect(error.message).toContain('Added without an id, so this trigger cannot remove them');
 	}
 });
 

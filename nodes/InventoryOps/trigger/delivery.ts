@@ -6,15 +6,14 @@ import { isPlainObject } from '../shared/objects';
 import { unremovableNotice } from './removal';
 import { readState, type Registration } from './state';
 
-// The service signs nothing: the secret header it sends verbatim is the proof of origin (docs/service-interface.md).
+// The service signs nothing: the secret header it sends back proves the origin.
 export const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
 export const EVENT_TYPE_HEADER = 'x-inventory-ops-event-type';
 
 export function secretMatches(expected: string, received: unknown): boolean {
 	if (expected === '' || typeof received !== 'string') return false;
-	const expectedBytes = Buffer.from(expected);
-	const receivedBytes = Buffer.from(received);
-	return receivedBytes.length === expectedBytes.length && timingSafeEqual(expectedBytes, receivedBytes);
+	const [want, got] = [Buffer.from(expected), Buffer.from(received)];
+	return got.length === want.length && timingSafeEqual(want, got);
 }
 
 const RECENT_EVENT_IDS = 1000;
@@ -38,7 +37,7 @@ export function isRepeatedDelivery({ url, secret }: Registration, eventId: strin
 	return false;
 }
 
-// docs/service-interface.md shows no delivery body: read an event, an envelope with other names, an array, or a record.
+// The delivery body is undocumented: an event, an envelope with other names, an array, or a record.
 const TYPE_KEYS = ['type', 'event_type', 'eventType', 'event', 'topic'];
 const ID_KEYS = ['event_id', 'eventId', 'delivery_id', 'deliveryId', 'id'];
 const TIME_KEYS = ['created_at', 'createdAt', 'occurred_at', 'occurredAt', 'timestamp'];
@@ -68,12 +67,10 @@ function readEvent(body: unknown, registeredType: string | undefined): Delivered
 
 export function readDeliveredEvents(body: unknown, registeredType?: string): DeliveredEvent[] | undefined {
 	let parsed = body;
-	if (typeof body === 'string') {
-		try {
-			parsed = JSON.parse(body);
-		} catch {
-			return undefined;
-		}
+	try {
+		if (typeof body === 'string') parsed = JSON.parse(body);
+	} catch {
+		return undefined;
 	}
 	if (parsed === undefined || parsed === null) return undefined;
 	const events = (Array.isArray(parsed) ? parsed : [parsed]).map((candidate) => readEvent(candidate, registeredType));
@@ -100,7 +97,7 @@ function findRegistration(this: IWebhookFunctions): Registration | undefined {
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const registration = findRegistration.call(this);
 	const headers = this.getHeaderData() as IDataObject;
-	if (registration === undefined || !secretMatches(registration.secret, headers[SECRET_HEADER])) {
+	if (!registration || !secretMatches(registration.secret, headers[SECRET_HEADER])) {
 		return refuse.call(this, 401, 'Missing or invalid webhook secret');
 	}
 
@@ -108,17 +105,16 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const typeHeader = headers[EVENT_TYPE_HEADER];
 	const events = readDeliveredEvents(this.getBodyData(), typeof typeHeader === 'string' && typeHeader !== '' ? typeHeader : undefined);
 	if (events === undefined) {
-		return refuse.call(this, 400, 'The body is not an Inventory Ops event: expected JSON (an event, an array of events, or a record)');
+		return refuse.call(this, 400, 'The body is not an Inventory Ops event: expected JSON (an event, a list of events or a record)');
 	}
 
-	const registeredTypes = registration.handlers.map((record) => record.type);
-	const { ignoreRepeats, includeHeaders } = registration;
-	const warnings = registration.handlers.filter((record) => record.id === undefined).map(unremovableNotice);
+	const { handlers, ignoreRepeats, includeHeaders } = registration;
+	const warnings = handlers.filter((record) => record.id === undefined).map(unremovableNotice);
 	const receivedAt = new Date().toISOString();
 	const ignored: string[] = [];
 	const items: IDataObject[] = [];
 	for (const { id, type, createdAt, data, raw } of events) {
-		if (!registeredTypes.some((pattern) => matchesEventType(pattern, type))) {
+		if (!handlers.some((record) => matchesEventType(record.type, type))) {
 			ignored.push(`event type ${type} is not selected`);
 		} else if (ignoreRepeats && id !== undefined && isRepeatedDelivery(registration, id)) {
 			ignored.push(`event ${id} was already received`);
@@ -130,8 +126,6 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			items.push(json);
 		}
 	}
-	if (items.length === 0) {
-		return { webhookResponse: { received: true, ignored: ignored.length === 1 ? ignored[0] : ignored } };
-	}
+	if (items.length === 0) return { webhookResponse: { received: true, ignored: ignored.length === 1 ? ignored[0] : ignored } };
 	return { workflowData: [this.helpers.returnJsonArray(items)] };
 }

@@ -7,7 +7,7 @@ import { asSentence, describeHandler, removeHandlerRecords, unremovableNotice, u
 import { EVENT_TYPE_HEADER, SECRET_HEADER } from './delivery';
 import { readState, writeState, type HandlerRecord, type RegistrationKind, type TriggerState } from './state';
 
-// n8n builds the webhook URL from WEBHOOK_URL, or from its local address: right for the sandbox, not for a hosted service.
+// Without WEBHOOK_URL, n8n gives its local address.
 const PRIVATE_HOST =
 	/^(127|10|192\.168|172\.(1[6-9]|2\d|3[01])|169\.254)\.|^0\.0\.0\.0$|(^|\.)localhost$|^\[(::1?\]|f[cd][0-9a-f]{2}:|fe80:)/i;
 
@@ -22,13 +22,10 @@ function readEventList(this: IHookFunctions, field: string, label: string, hint 
 	const value = this.getNodeParameter(field, '') as unknown;
 	const entries = (Array.isArray(value) ? value : [value]).filter((entry) => entry !== null && entry !== undefined);
 	const types = parseCustomEventTypes(entries);
-	const invalid = [
-		...entries.filter((entry) => typeof entry !== 'string').map((entry) => JSON.stringify(entry)),
-		...types.filter((type) => !isEventTypeFormat(type)).map((type) => `"${type}"`),
-	];
+	const invalid = [...entries.filter((entry) => typeof entry !== 'string'), ...types.filter((type) => !isEventTypeFormat(type))];
 	if (invalid.length === 0) return types;
 	const verdict = invalid.length > 1 ? 'are not event types' : 'is not an event type';
-	throw new NodeOperationError(this.getNode(), `${label}: ${invalid.join(', ')} ${verdict}`, { description: EVENT_TYPE_FORMAT_HINT + hint });
+	throw new NodeOperationError(this.getNode(), `${label}: ${invalid.map((entry) => JSON.stringify(entry)).join(', ')} ${verdict}`, { description: EVENT_TYPE_FORMAT_HINT + hint });
 }
 
 function selectedEventTypes(this: IHookFunctions): string[] {
@@ -37,7 +34,7 @@ function selectedEventTypes(this: IHookFunctions): string[] {
 	return withoutCoveredTypes([...new Set([...events, ...custom])]);
 }
 
-/** Out of the state: the handlers of `kind` at `url`, or at any URL (it may have changed), and its leftovers. */
+/** Takes out the handlers of `kind` at `url` (or any URL: it may have changed) and its leftovers. */
 function takeHandlers(state: TriggerState, kind: RegistrationKind, url?: string): HandlerRecord[] {
 	const taken = Object.values(state.registrations).filter((entry) => entry.kind === kind && (url ?? entry.url) === entry.url);
 	for (const entry of taken) delete state.registrations[entry.url];
@@ -46,7 +43,7 @@ function takeHandlers(state: TriggerState, kind: RegistrationKind, url?: string)
 	return [...taken.flatMap((entry) => entry.handlers), ...leftovers];
 }
 
-/** What stays on the service is kept for the next try, each handler once: by id, or (without one) as a record. */
+/** Failures are kept for the next try, each handler once: by id, or (without one) as a record. */
 async function removeOrKeep(this: IHookFunctions, state: TriggerState, records: HandlerRecord[], retry = false) {
 	const failures = await removeHandlerRecords.call(this, records, retry);
 	const seen = new Set<unknown>();
@@ -64,10 +61,10 @@ function activationError(this: IHookFunctions, cause: unknown, message: string):
 }
 
 function warnUnremovable(this: IHookFunctions, records: HandlerRecord[]): void {
-	for (const record of records.filter((handler) => handler.id === undefined)) warn.call(this, unremovableNotice(record));
+	for (const record of records.filter(({ id }) => id === undefined)) warn.call(this, unremovableNotice(record));
 }
 
-/** checkExists, from our records: the service is not asked. */
+/** checkExists, from our records alone. */
 export async function recordedHandlersMatchSelection(this: IHookFunctions): Promise<boolean> {
 	const url = this.getNodeWebhookUrl('default') as string;
 	const state = readState(this.getWorkflowStaticData('node'));
@@ -80,20 +77,12 @@ export async function recordedHandlersMatchSelection(this: IHookFunctions): Prom
 	return held.size === selected.length && selected.every((type) => held.has(type));
 }
 
-async function addHandler(this: IHookFunctions, type: string, url: string, secret: string, kind: RegistrationKind): Promise<HandlerRecord> {
-	const { id, name: workflowName } = this.getWorkflow();
-	const name = `n8n: ${workflowName ?? 'workflow'} (workflow ${id ?? '?'}) - ${type}${kind === 'test' ? ' [test]' : ''}`;
-	const headers = { [SECRET_HEADER]: secret, [EVENT_TYPE_HEADER]: type };
-	const answer = await inventoryOpsApiRequest.call(this, 'webhookAddHandler', addHandlerBody({ type, name, url, method: 'POST', headers }));
-	return { type, id: findHandlerId(answer), name, url, kind };
-}
-
 /** create, all or nothing. */
 export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	const url = this.getNodeWebhookUrl('default') as string;
 	const kind: RegistrationKind = this.getMode() === 'manual' ? 'test' : 'production';
 	const warning = unreachableUrlWarning(url);
-	if (warning !== undefined) warn.call(this, warning);
+	if (warning) warn.call(this, warning);
 	const types = selectedEventTypes.call(this);
 	if (types.length === 0) throw new NodeOperationError(this.getNode(), 'Events: select at least one event or enter a custom event type');
 	const state = readState(this.getWorkflowStaticData('node'));
@@ -108,10 +97,14 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	}
 
 	const secret = randomBytes(32).toString('hex');
+	const workflow = this.getWorkflow();
 	const added: HandlerRecord[] = [];
 	for (const [index, type] of types.entries()) {
+		const name = `n8n: ${workflow.name ?? 'workflow'} (workflow ${workflow.id ?? '?'}) - ${type}${kind === 'test' ? ' [test]' : ''}`;
 		try {
-			added.push(await addHandler.call(this, type, url, secret, kind));
+			const headers = { [SECRET_HEADER]: secret, [EVENT_TYPE_HEADER]: type };
+			const answer = await inventoryOpsApiRequest.call(this, 'webhookAddHandler', addHandlerBody({ type, name, url, method: 'POST', headers }));
+			added.push({ type, id: findHandlerId(answer), name, url, kind });
 		} catch (error) {
 			// n8n 2.x saves the static data of a failed attempt and tries again; 1.x drops it.
 			const failures = await removeOrKeep.call(this, state, added);
@@ -121,17 +114,17 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 				`${doing} failed at the webhook handler for "${type}" (${index + 1} of ${types.length}). ${asSentence(error)}`,
 				added.length > 0 ? `Handlers added before it and removed again: ${rolledBack} of ${added.length}.` : '',
 				failures.length > 0 ? unremovedReport(failures) : '',
-				withoutId.length > 0 ? `Added without an id, so they cannot be removed by this trigger: ${withoutId.map(describeHandler).join(', ')}.` : '',
-				// Whether the service takes suffix wildcards is open (docs/service-interface.md).
-				type.endsWith('.*') ? `If the service takes no wildcards, select the exact event types instead (for example ${type.slice(0, -1)}shipped).` : '',
+				withoutId.length > 0 ? `Added without an id, so this trigger cannot remove them: ${withoutId.map(describeHandler).join(', ')}.` : '',
+				// Whether the service takes wildcards is open.
+				type.endsWith('.*') ? `If the service takes no wildcards, select exact types instead, such as ${type.slice(0, -1)}shipped.` : '',
 			];
 			throw activationError.call(this, error, message.filter(Boolean).join(' '));
 		}
 	}
 
-	const options = this.getNodeParameter('options', {}) as IDataObject;
-	const ignoreRepeats = options.ignoreRepeatedDeliveries !== false;
-	state.registrations[url] = { url, kind, secret, handlers: added, ignoreRepeats, includeHeaders: options.includeHeaders === true };
+	const { ignoreRepeatedDeliveries, includeHeaders } = this.getNodeParameter('options', {}) as IDataObject;
+	const ignoreRepeats = ignoreRepeatedDeliveries !== false;
+	state.registrations[url] = { url, kind, secret, handlers: added, ignoreRepeats, includeHeaders: includeHeaders === true };
 	writeState(this.getWorkflowStaticData('node'), state);
 	warnUnremovable.call(this, added);
 	return true;
@@ -141,14 +134,14 @@ export async function removeHandlers(this: IHookFunctions): Promise<boolean> {
 	const url = this.getNodeWebhookUrl('default') as string;
 	const state = readState(this.getWorkflowStaticData('node'));
 	const registration = state.registrations[url];
-	if (registration === undefined) return true;
+	if (!registration) return true;
 
 	const failures = await removeOrKeep.call(this, state, takeHandlers(state, registration.kind, url), true);
 	warnUnremovable.call(this, registration.handlers);
 	if (failures.length === 0) return true;
-	// Neither n8n line shows an error of `delete`, and a throw would make 1.x skip saving the records (clearWebhooks).
+	// n8n shows no error of `delete`, and a throw would make 1.x skip saving the records.
 	const doing = registration.kind === 'test' ? 'stopping the test listener' : 'unpublishing';
-	const report = `${unremovedReport(failures)} They stay recorded; the next publish of this workflow removes them first.`;
+	const report = `${unremovedReport(failures)} They stay recorded; the next publish removes them first.`;
 	warn.call(this, `Inventory Ops Trigger: ${doing} left handlers on the service. ${report}`);
 	return false;
 }

@@ -1,7 +1,6 @@
 import type { INodeProperties, TriggerPanelDefinition } from 'n8n-workflow';
 
 import { EVENT_TYPE_OPTIONS } from '../shared/events';
-import { SECRET_HEADER } from './delivery';
 
 const WILDCARD_EVENTS = EVENT_TYPE_OPTIONS.map((option) => String(option.value)).filter((value) => value.endsWith('.*'));
 
@@ -63,7 +62,7 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'includeHeaders',
 				type: 'boolean',
 				default: false,
-				description: `Whether to add the delivery's HTTP headers to the output, without the secret header ${SECRET_HEADER}`,
+				description: "Whether to add the delivery's HTTP headers, except the secret one, to the output",
 			},
 		],
 	},
@@ -73,11 +72,11 @@ const REACH_N8N = "Inventory Ops must reach n8n's webhook URL: on localhost or a
 
 export const triggerPanel: TriggerPanelDefinition = {
 	executionsHelp: {
-		inactive: `<b>While building</b>, click 'Execute step' (n8n then shows 'Listening for test event'): a test webhook handler is added for each selected event type; the trigger removes them once the event arrives or you stop.<br /><br /><b>Once you publish</b> (1.x: activate), one handler per event type is added, and each matching event starts an execution. Unpublishing removes those handlers.<br /><br />${REACH_N8N}`,
+		inactive: `<b>While building</b>, click 'Execute step' (n8n then shows 'Listening for test event'): a test webhook handler is added for each selected event type; the trigger removes them once the event arrives or you stop.<br /><br /><b>Once you publish</b> (1.x: activate), it adds one handler per event type and each event starts an execution. Unpublishing removes those handlers.<br /><br />${REACH_N8N}`,
 		active: `<b>Published</b> (1.x: active): each event of a selected type starts an execution. Unpublishing removes the handlers.<br /><br />${REACH_N8N}`,
 	},
 	activationHint: {
-		inactive: 'Once the workflow is built, publish it (1.x: activate it): each event then starts an execution.',
+		inactive: 'Once built, publish the workflow (1.x: activate it): each event then starts an execution.',
 		active: 'Published: the handlers are registered with Inventory Ops.',
 	},
 };

@@ -14,11 +14,10 @@ export function warn(this: IHookFunctions, text: string): void {
 	this.logger.warn(text, { workflowId: this.getWorkflow().id, node: this.getNode().name });
 }
 
-export function unremovableNotice(record: HandlerRecord): string {
-	return `The Inventory Ops service did not return an id for the webhook handler "${record.name}" (event type ${record.type}, URL ${record.url}), so this trigger cannot remove it: remove it in Inventory Ops yourself.`;
-}
+export const unremovableNotice = ({ name, type, url }: HandlerRecord) =>
+	`The Inventory Ops service did not return an id for the webhook handler "${name}" (event type ${type}, URL ${url}), so this trigger cannot remove it: remove it in Inventory Ops yourself.`;
 
-/** Undefined when the handler is gone (or unknown), read as Webhook Handler → Remove reads it. */
+/** Undefined when the handler is gone or unknown, read as Webhook Handler → Remove reads it. */
 async function removeOnce(this: IHookFunctions, record: HandlerRecord): Promise<Error | undefined> {
 	let answer;
 	try {
@@ -61,9 +60,7 @@ export async function removeHandlerRecords(this: IHookFunctions, records: Handle
 	return failures;
 }
 
-export function describeHandler(record: HandlerRecord): string {
-	return `"${record.name}" (type ${record.type}${record.id ? `, id ${record.id}` : ', no id'})`;
-}
+export const describeHandler = ({ name, type, id }: HandlerRecord) => `"${name}" (type ${type}${id ? `, id ${id}` : ', no id'})`;
 
 export const asSentence = (error: unknown) => (error instanceof Error ? error.message : String(error)).replace(/[^.!?]$/, '$&.');
 
