@@ -1,4 +1,4 @@
-import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes, type IHookFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
 import { receiveDelivery } from './trigger/delivery';
 import { testInventoryOpsApiCredential } from './transport';
@@ -16,7 +16,7 @@ export class InventoryOpsTrigger implements INodeType {
 		// Not in the codex file: n8n would add its tracking query after the #anchor.
 		documentationUrl: 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#inventory-ops-trigger',
 		subtitle: triggerSubtitle,
-		description: 'Starts the workflow when Inventory Ops sends an event, such as an order shipped or a shipment voided',
+		description: 'Starts the workflow when Inventory Ops sends an event, such as an order shipped',
 		defaults: { name: 'Inventory Ops Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -29,7 +29,17 @@ export class InventoryOpsTrigger implements INodeType {
 	methods = { credentialTest: { inventoryOpsApiTest: testInventoryOpsApiCredential } };
 
 	webhookMethods = {
-		default: { checkExists: recordedHandlersMatchSelection, create: registerHandlers, delete: removeHandlers },
+		default: {
+			checkExists(this: IHookFunctions) {
+				return recordedHandlersMatchSelection.call(this);
+			},
+			create(this: IHookFunctions) {
+				return registerHandlers.call(this);
+			},
+			delete(this: IHookFunctions) {
+				return removeHandlers.call(this);
+			},
+		},
 	};
 
 	webhook = receiveDelivery;

@@ -65,7 +65,7 @@ function readEvent(body: unknown, registeredType: string | undefined): Delivered
 	return { id: firstText(body, ID_KEYS), type, createdAt: firstText(body, TIME_KEYS), ...data };
 }
 
-export function readDeliveredEvents(body: unknown, registeredType?: string): DeliveredEvent[] | undefined {
+function readDeliveredEvents(body: unknown, registeredType?: string): DeliveredEvent[] | undefined {
 	let parsed = body;
 	try {
 		if (typeof body === 'string') parsed = JSON.parse(body);

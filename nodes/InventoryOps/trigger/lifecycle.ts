@@ -25,7 +25,8 @@ function readEventList(this: IHookFunctions, field: string, label: string, hint 
 	const invalid = [...entries.filter((entry) => typeof entry !== 'string'), ...types.filter((type) => !isEventTypeFormat(type))];
 	if (invalid.length === 0) return types;
 	const verdict = invalid.length > 1 ? 'are not event types' : 'is not an event type';
-	throw new NodeOperationError(this.getNode(), `${label}: ${invalid.map((entry) => JSON.stringify(entry)).join(', ')} ${verdict}`, { description: EVENT_TYPE_FORMAT_HINT + hint });
+	const message = `${label}: ${invalid.map((entry) => JSON.stringify(entry)).join(', ')} ${verdict}`;
+	throw new NodeOperationError(this.getNode(), message, { description: EVENT_TYPE_FORMAT_HINT + hint });
 }
 
 function selectedEventTypes(this: IHookFunctions): string[] {
@@ -46,16 +47,13 @@ function takeHandlers(state: TriggerState, kind: RegistrationKind, url?: string)
 /** Failures are kept for the next try, each handler once: by id, or (without one) as a record. */
 async function removeOrKeep(this: IHookFunctions, state: TriggerState, records: HandlerRecord[], retry = false) {
 	const failures = await removeHandlerRecords.call(this, records, retry);
-	const seen = new Set<unknown>();
-	state.leftovers = [...state.leftovers, ...failures.map(({ record }) => record)].filter((record) => {
-		const key = record.id ?? record;
-		return !seen.has(key) && Boolean(seen.add(key));
-	});
+	const kept = [...state.leftovers, ...failures.map(({ record }) => record)];
+	state.leftovers = kept.filter((record, index) => kept.findIndex((other) => (other.id ?? other) === (record.id ?? record)) === index);
 	writeState(this.getWorkflowStaticData('node'), state);
 	return failures;
 }
 
-// All in the message (2.x's toast); set after construction, which would replace e.g. "EPERM" with a generic text.
+// All in the message (2.x's toast), set after construction: it would turn e.g. "EPERM" into a generic text.
 function activationError(this: IHookFunctions, cause: unknown, message: string): NodeOperationError {
 	return Object.assign(new NodeOperationError(this.getNode(), cause instanceof Error ? cause : String(cause)), { message });
 }

@@ -4,7 +4,7 @@ import { EVENT_TYPE_OPTIONS } from '../shared/events';
 
 const WILDCARD_EVENTS = EVENT_TYPE_OPTIONS.map((option) => String(option.value)).filter((value) => value.endsWith('.*'));
 
-// One notice per way a custom type can overlap (displayOptions cannot say "or"), each hidden where an earlier one shows.
+// One notice per way of overlap (displayOptions cannot say "or"), each hidden where an earlier one shows.
 const EXISTS = [{ _cnd: { exists: true as const } }];
 const HAS_STAR = [{ _cnd: { includes: '*' } }];
 const overlapNotice = (name: string, displayOptions: INodeProperties['displayOptions']): INodeProperties => ({

@@ -2,11 +2,10 @@ import { NodeApiError, sleep, type IDataObject, type IHookFunctions } from 'n8n-
 
 import { apiErrorFromUnexpectedAnswer, inventoryOpsApiRequest, NOTHING_REMOVED, readRemovalAnswer, saysHandlerUnknown } from '../transport';
 import type { HandlerRecord } from './state';
-import { isPlainObject } from '../shared/objects';
 
-export type RemovalFailure = { record: HandlerRecord; error: Error };
+type RemovalFailure = { record: HandlerRecord; error: Error };
 
-// Rounds of removal at unpublish at about 0, 1, 3 and 7 s; none starts later than 10 s after the first.
+// Unpublish tries at about 0, 1, 3 and 7 s; none starts later than 10 s after the first.
 const RETRY_WAITS_MS = [1000, 2000, 4000];
 const RETRY_BUDGET_MS = 10_000;
 
@@ -23,8 +22,7 @@ async function removeOnce(this: IHookFunctions, record: HandlerRecord): Promise<
 	try {
 		answer = await inventoryOpsApiRequest.call(this, 'webhookRemoveHandler', { _id: record.id } as IDataObject);
 	} catch (error) {
-		const response = error instanceof NodeApiError && isPlainObject(error.errorResponse) ? error.errorResponse : {};
-		if (error instanceof NodeApiError && saysHandlerUnknown(error.httpCode, response.code, error.message)) return undefined;
+		if (error instanceof NodeApiError && saysHandlerUnknown(error.httpCode, error.errorResponse?.code, error.message)) return undefined;
 		return error instanceof Error ? error : new Error(String(error));
 	}
 	const reading = readRemovalAnswer(answer as IDataObject);
@@ -35,11 +33,10 @@ async function removeOnce(this: IHookFunctions, record: HandlerRecord): Promise<
 	return undefined;
 }
 
-/** 5xx or no answer: a repeat is safe (an unknown handler reads as removed); a 4xx would come again. */
+/** 5xx or no answer: a repeat is safe (an unknown handler reads as removed), a 4xx would recur. */
 function worthRetrying(error: Error): boolean {
 	if (!(error instanceof NodeApiError)) return false;
-	const noAnswer = isPlainObject(error.errorResponse) && error.errorResponse.networkError !== undefined;
-	return noAnswer || Number(error.httpCode) >= 500;
+	return error.errorResponse?.networkError !== undefined || Number(error.httpCode) >= 500;
 }
 
 // All at once: while n8n republishes, events find no handler. `retry` at unpublish, the last chance.

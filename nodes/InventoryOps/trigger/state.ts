@@ -11,7 +11,7 @@ export type Registration = {
 	kind: RegistrationKind;
 	secret: string;
 	handlers: HandlerRecord[];
-	// The Options, kept at activation: a delivery reads no parameter (each read evaluates expressions).
+	// Options kept at activation: a delivery reads no parameter (each read evaluates expressions).
 	ignoreRepeats: boolean;
 	includeHeaders: boolean;
 };
@@ -21,19 +21,13 @@ export type TriggerState = { registrations: Record<string, Registration>; leftov
 const STATE_KEY = 'inventoryOpsTrigger';
 const MAX_RECORDS = 100;
 
-function asHandler(value: unknown): HandlerRecord | undefined {
-	if (!isPlainObject(value) || typeof value.type !== 'string' || typeof value.url !== 'string') return undefined;
-	return {
-		type: value.type,
-		id: typeof value.id === 'string' && value.id !== '' ? value.id : undefined,
-		name: typeof value.name === 'string' ? value.name : '',
-		url: value.url,
-		kind: value.kind === 'test' ? 'test' : 'production',
-	};
-}
-
 function asHandlers(value: unknown): HandlerRecord[] {
-	return Array.isArray(value) ? value.map(asHandler).filter((entry): entry is HandlerRecord => entry !== undefined) : [];
+	return (Array.isArray(value) ? value : []).flatMap((entry: unknown): HandlerRecord[] => {
+		if (!isPlainObject(entry) || typeof entry.type !== 'string' || typeof entry.url !== 'string') return [];
+		const id = typeof entry.id === 'string' && entry.id !== '' ? entry.id : undefined;
+		const name = typeof entry.name === 'string' ? entry.name : '';
+		return [{ type: entry.type, id, name, url: entry.url, kind: entry.kind === 'test' ? 'test' : 'production' }];
+	});
 }
 
 /** Every field checked and copied: static data survives restarts and hand edits. */
