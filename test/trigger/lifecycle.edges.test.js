@@ -90,7 +90,7 @@ test('handler names say workflow, id and type; a listen-for-test handler is mark
 	await harness.stopTest(stored, registration);
 });
 
-// removeHandlers: `[...registration.handlers, ...retried]`, the retried being the leftovers of the same kind only
+// removeHandlers: `takeHandlers(state, registration.kind, url)`, the registration's handlers and the leftovers of its kind only
 test('deactivation also removes the handlers an earlier failed removal left recorded, of its own kind only', async () => {
 	const stored = workflow('wf-leftovers', ['order.shipped']);
 	await harness.activate(stored);
@@ -115,7 +115,7 @@ test('deactivation also removes the handlers an earlier failed removal left reco
 	expect(harness.staticState(stored.staticData).leftovers.map((leftover) => leftover.id)).toEqual([testLeftover]);
 });
 
-// registerHandlers' rollback: `rollbackFailures` kept as leftovers and named in the error
+// registerHandlers' rollback: its `failures` kept as leftovers and named in the error
 test('a rollback whose removal fails: the error names the handler it could not remove', async () => {
 	const stored = workflow('wf-rollback', ['order.shipped', 'item.inventory']);
 	const failAdd = failNthCall(ADD_ROUTE, 2);
@@ -139,7 +139,7 @@ test('a rollback whose removal fails: the error names the handler it could not r
 	}
 });
 
-// registerHandlers' rollback: `keepUnremoved` + `writeState` before the throw. n8n 2.x keeps the static data of a failed
+// registerHandlers' rollback: `removeOrKeep` writes the state before the throw. n8n 2.x keeps the static data of a failed
 // attempt and runs create again (workflow-trigger-activator.js); 1.x drops it, as harness.activate does.
 test('a rollback whose removal fails, on n8n 2.x: the handler is kept, and the next attempt removes it before adding', async () => {
 	if (!REMOVABLE) return;

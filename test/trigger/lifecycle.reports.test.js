@@ -209,7 +209,7 @@ test('the warnings about a local URL, a handler without id (added, stale or unpu
 	]);
 });
 
-// registerHandlers: `if (unreachable !== undefined)` warn about the webhook URL
+// registerHandlers: `if (warning)` warn about the webhook URL
 test('a webhook URL at a public address: the handlers point there and nothing is logged about the address', async () => {
 	await harness.admin('POST', '/config', { addHandlerId: 'top' });
 	await withHarness({ webhookOrigin: 'https://n8n.example.com' }, async (published) => {

@@ -83,7 +83,8 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	if (warning) warn.call(this, warning);
 	const types = selectedEventTypes.call(this);
 	if (types.length === 0) throw new NodeOperationError(this.getNode(), 'Events: select at least one event or enter a custom event type');
-	const state = readState(this.getWorkflowStaticData('node'));
+	const staticData = this.getWorkflowStaticData('node');
+	const state = readState(staticData);
 	const stale = takeHandlers(state, kind);
 	const staleFailures = await removeOrKeep.call(this, state, stale);
 	warnUnremovable.call(this, stale);
@@ -123,7 +124,7 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	const { ignoreRepeatedDeliveries, includeHeaders } = this.getNodeParameter('options', {}) as IDataObject;
 	const ignoreRepeats = ignoreRepeatedDeliveries !== false;
 	state.registrations[url] = { url, kind, secret, handlers: added, ignoreRepeats, includeHeaders: includeHeaders === true };
-	writeState(this.getWorkflowStaticData('node'), state);
+	writeState(staticData, state);
 	warnUnremovable.call(this, added);
 	return true;
 }
