@@ -102,7 +102,8 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 		const name = `n8n: ${workflow.name ?? 'workflow'} (workflow ${workflow.id ?? '?'}) - ${type}${kind === 'test' ? ' [test]' : ''}`;
 		try {
 			const headers = { [SECRET_HEADER]: secret, [EVENT_TYPE_HEADER]: type };
-			const answer = await inventoryOpsApiRequest.call(this, 'webhookAddHandler', addHandlerBody({ type, name, url, method: 'POST', headers }));
+			const body = addHandlerBody({ type, name, url, method: 'POST', headers });
+			const answer = await inventoryOpsApiRequest.call(this, 'webhookAddHandler', body);
 			added.push({ type, id: findHandlerId(answer), name, url, kind });
 		} catch (error) {
 			// n8n 2.x saves the static data of a failed attempt and tries again; 1.x drops it.
