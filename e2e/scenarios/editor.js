@@ -371,7 +371,7 @@ module.exports = (getContext) => {
 			await editor.openNode(workflow.id, TRIGGER);
 			// The trigger panel's help, below n8n's generic text: the service must reach n8n (WEBHOOK_URL).
 			await page.getByText('When will this node trigger my flow?').first().click();
-			await page.getByText(/set n8n's WEBHOOK_URL environment variable/).first().waitFor({ timeout: 15_000 });
+			await page.getByText(/set n8n's WEBHOOK_URL to its public address/).first().waitFor({ timeout: 15_000 });
 			// It names the button this panel shows.
 			await page.getByText(/click 'Execute step' \(n8n then shows 'Listening for test event'\)/).first().waitFor({ timeout: 15_000 });
 			await editor.screenshot('editor-trigger-help');

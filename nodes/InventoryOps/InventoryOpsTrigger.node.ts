@@ -11,13 +11,12 @@ export class InventoryOpsTrigger implements INodeType {
 		name: 'inventoryOpsTrigger',
 		icon: { light: 'file:inventoryOps.svg', dark: 'file:inventoryOps.dark.svg' },
 		group: ['trigger'],
-		// Not 1: for a start node of version 1 n8n evaluates `options.binaryData` per delivery (webhook-helpers).
+		// Not 1: n8n evaluates `options.binaryData` at every delivery to a version-1 start node.
 		version: 1.1,
-		// Here, not in the codex file: n8n would append its tracking query after the #anchor.
+		// Not in the codex file: n8n would add its tracking query after the #anchor.
 		documentationUrl: 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#inventory-ops-trigger',
 		subtitle: triggerSubtitle,
-		description:
-			'Starts the workflow when Inventory Ops sends an event, e.g. an order shipped, an order status changed or a shipment voided',
+		description: 'Starts the workflow when Inventory Ops sends an event, such as an order shipped',
 		defaults: { name: 'Inventory Ops Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -31,14 +30,14 @@ export class InventoryOpsTrigger implements INodeType {
 
 	webhookMethods = {
 		default: {
-			async checkExists(this: IHookFunctions) {
-				return await recordedHandlersMatchSelection.call(this);
+			checkExists(this: IHookFunctions) {
+				return recordedHandlersMatchSelection.call(this);
 			},
-			async create(this: IHookFunctions) {
-				return await registerHandlers.call(this);
+			create(this: IHookFunctions) {
+				return registerHandlers.call(this);
 			},
-			async delete(this: IHookFunctions) {
-				return await removeHandlers.call(this);
+			delete(this: IHookFunctions) {
+				return removeHandlers.call(this);
 			},
 		},
 	};

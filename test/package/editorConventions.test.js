@@ -44,7 +44,7 @@ describe("the trigger's entries in the node panel", () => {
 });
 
 describe('the overlap notice: shown only when a selected type can be covered by another selected pattern', () => {
-	const notices = trigger.properties.filter((property) => property.type === 'notice' && /already covers/.test(property.displayName));
+	const notices = trigger.properties.filter((property) => property.type === 'notice' && /gets no handler of its own/.test(property.displayName));
 	/** How many overlap notices the editor shows for these parameters (n8n-workflow's own displayParameter). */
 	const shown = (events, customEventTypes = '') =>
 		notices.filter((notice) => NodeHelpers.displayParameter({ events, customEventTypes }, notice, null, trigger)).length;

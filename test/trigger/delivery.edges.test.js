@@ -121,7 +121,7 @@ test('a JSON null body, or a list with one unreadable entry, is refused whole, s
 	const post = await publishedPoster('wf-null', ['order.shipped']);
 	const refusal = {
 		status: 400,
-		answer: { error: 'The body is not an Inventory Ops event: expected JSON (an event, an array of events, or a record)' },
+		answer: { error: 'The body is not an Inventory Ops event: expected JSON (an event, a list of events or a record)' },
 	};
 	expect(await post('null')).toEqual(refusal);
 	expect(await post([{ id: 'u1', type: 'order.shipped', data: {} }, 5])).toEqual(refusal);
@@ -134,7 +134,7 @@ test('an empty body is refused as no event, even when the handler header names a
 	const post = await publishedPoster('wf-empty', ['order.shipped']);
 	const refusal = {
 		status: 400,
-		answer: { error: 'The body is not an Inventory Ops event: expected JSON (an event, an array of events, or a record)' },
+		answer: { error: 'The body is not an Inventory Ops event: expected JSON (an event, a list of events or a record)' },
 	};
 	// n8n hands webhook() no body at all here (its body parser reads nothing from an empty body).
 	expect(await post('', { [TYPE_HEADER]: 'order.shipped' })).toEqual(refusal);

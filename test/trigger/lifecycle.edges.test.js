@@ -90,7 +90,7 @@ test('handler names say workflow, id and type; a listen-for-test handler is mark
 	await harness.stopTest(stored, registration);
 });
 
-// removeHandlers: `[...registration.handlers, ...retried]`, the retried being the leftovers of the same kind only
+// removeHandlers: `takeHandlers(state, registration.kind, url)`, the registration's handlers and the leftovers of its kind only
 test('deactivation also removes the handlers an earlier failed removal left recorded, of its own kind only', async () => {
 	const stored = workflow('wf-leftovers', ['order.shipped']);
 	await harness.activate(stored);
@@ -115,7 +115,7 @@ test('deactivation also removes the handlers an earlier failed removal left reco
 	expect(harness.staticState(stored.staticData).leftovers.map((leftover) => leftover.id)).toEqual([testLeftover]);
 });
 
-// registerHandlers' rollback: `rollbackFailures` kept as leftovers and named in the error
+// registerHandlers' rollback: its `failures` kept as leftovers and named in the error
 test('a rollback whose removal fails: the error names the handler it could not remove', async () => {
 	const stored = workflow('wf-rollback', ['order.shipped', 'item.inventory']);
 	const failAdd = failNthCall(ADD_ROUTE, 2);
@@ -135,11 +135,11 @@ test('a rollback whose removal fails: the error names the handler it could not r
 			/\(order\.shipped\)\. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID\. [^]*\/webhook\/remove_handler\.[^]*\.$/,
 		);
 	} else {
-		expect(error.message).toContain('Added without an id, so they cannot be removed by this trigger');
+		expect(error.message).toContain('Added without an id, so this trigger cannot remove them');
 	}
 });
 
-// registerHandlers' rollback: `keepUnremoved` + `writeState` before the throw. n8n 2.x keeps the static data of a failed
+// registerHandlers' rollback: `removeOrKeep` writes the state before the throw. n8n 2.x keeps the static data of a failed
 // attempt and runs create again (workflow-trigger-activator.js); 1.x drops it, as harness.activate does.
 test('a rollback whose removal fails, on n8n 2.x: the handler is kept, and the next attempt removes it before adding', async () => {
 	if (!REMOVABLE) return;
@@ -171,7 +171,7 @@ test('a re-registration over a handler without an id: the log names it as left b
 	harness.warnings.length = 0;
 	await harness.createOnly(stored);
 	const url = harness.webhookUrl(stored, false);
-	const notice = `The Inventory Ops service did not return an id for the webhook handler "n8n: Edges wf-no-id (workflow wf-no-id) - order.shipped" (event type order.shipped, URL ${url}), so this trigger cannot remove it when the workflow is deactivated: remove it in Inventory Ops yourself.`;
+	const notice = `The Inventory Ops service did not return an id for the webhook handler "n8n: Edges wf-no-id (workflow wf-no-id) - order.shipped" (event type order.shipped, URL ${url}), so this trigger cannot remove it: remove it in Inventory Ops yourself.`;
 	// First the harness's local webhook URL, which a hosted service could not reach (test/trigger/trigger.units.test.js).
 	const local = `The webhook URL n8n gives this trigger, ${url}, points at ${new URL(url).hostname}, a local or private address:`;
 	expect(harness.warnings).toEqual([expect.stringMatching(new RegExp(`^${local.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`)), notice, notice]);

@@ -40,6 +40,11 @@ describe('Custom Event Types given by an expression', () => {
 	});
 });
 
+test('a type both selected and typed (or typed twice) gets one handler', async () => {
+	await publishedWorkflow(harness, 'wf-custom-repeat', { events: ['order.shipped'], customEventTypes: 'order.shipped, order.created, order.created' });
+	expect(await handlerTypes()).toEqual(['order.created', 'order.shipped']);
+});
+
 test('Events given by an expression: entries are trimmed and empty ones dropped, one handler per type', async () => {
 	await publishedWorkflow(harness, 'wf-events-expression', {
 		events: '={{ [" order.shipped ", "", "  ", "item.updated"] }}',
@@ -78,7 +83,7 @@ describe('Events given by an expression are checked as typed ones are', () => {
 	test('an entry that is not an event type fails the activation naming Events, and nothing is added', async () => {
 		const error = await activationError('wf-events-bad', '={{ ["order.shipped", "order shipped!", "a.*.b"] }}');
 		expect(error?.message).toBe('Events: "order shipped!", "a.*.b" are not event types');
-		expect(error.description).toMatch(/^Write event types as dot-separated words/);
+		expect(error.description).toBe('Write event types as dot-separated words (order.status.cancelled), with ".*" only at the end (order.status.*).');
 		expect(await harness.handlers()).toEqual([]);
 	});
 

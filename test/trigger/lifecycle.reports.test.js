@@ -115,7 +115,7 @@ test('a failed add after handlers the service gave no id: the error says none wa
 	const name = (type) => `"n8n: Reports wf-rollback-no-id (workflow wf-rollback-no-id) - ${type}" (type ${type}, no id)`;
 	const ours =
 		'Handlers added before it and removed again: 0 of 2. ' +
-		`Added without an id, so they cannot be removed by this trigger: ${name('order.shipped')}, ${name('item.inventory')}.`;
+		`Added without an id, so this trigger cannot remove them: ${name('order.shipped')}, ${name('item.inventory')}.`;
 	// Our conclusion, then the service's words, then what was undone, each once, separated by one space.
 	expect(error.message).toMatch(/^Publishing failed at the webhook handler for "shipment\.created" \(3 of 3\)\. \S/);
 	expect(error.message).toMatch(/\. The service said: Fault injected by the sandbox: 500\. Handlers added before/);
@@ -146,7 +146,7 @@ test('leftovers that still cannot be removed: the unpublish log and the next pub
 	const [warning] = harness.warnings;
 	expect(warning.startsWith(`Inventory Ops Trigger: unpublishing left handlers on the service. ${list('')}${howTo}`)).toBe(true);
 	expect(warning).toMatch(said);
-	expect(warning.endsWith(' They stay recorded; the next publish of this workflow removes them first.')).toBe(true);
+	expect(warning.endsWith(' They stay recorded; the next publish removes them first.')).toBe(true);
 
 	const error = await failure(harness.activate(stored));
 	expect(error.message.startsWith(
@@ -209,7 +209,7 @@ test('the warnings about a local URL, a handler without id (added, stale or unpu
 	]);
 });
 
-// registerHandlers: `if (unreachable !== undefined)` warn about the webhook URL
+// registerHandlers: `if (warning)` warn about the webhook URL
 test('a webhook URL at a public address: the handlers point there and nothing is logged about the address', async () => {
 	await harness.admin('POST', '/config', { addHandlerId: 'top' });
 	await withHarness({ webhookOrigin: 'https://n8n.example.com' }, async (published) => {

@@ -133,7 +133,7 @@ test('activate with the 2nd of 3 add_handler calls failing: clear error, nothing
 	expect(error.message).toMatch(
 		REMOVABLE
 			? /\. Handlers added before it and removed again: 1 of 1\.$/
-			: /\. Handlers added before it and removed again: 0 of 1\. Added without an id, so they cannot be removed by this trigger: "n8n: Orders flow wf-partial \(workflow wf-partial\) - order\.shipped" \(type order\.shipped, no id\)\.$/,
+			: /\. Handlers added before it and removed again: 0 of 1\. Added without an id, so this trigger cannot remove them: "n8n: Orders flow wf-partial \(workflow wf-partial\) - order\.shipped" \(type order\.shipped, no id\)\.$/,
 	);
 	// The transport's error stays attached, with its status.
 	expect(error.cause.httpCode).toBe('500');
@@ -233,7 +233,7 @@ test('unpublish while remove_handler keeps failing: 4 tries each at 0, 1, 3 and 
 	const list = state.leftovers.map((record) => `${record.id} (${record.type})`).join(', ');
 	expect(warning.startsWith(`Inventory Ops Trigger: unpublishing left handlers on the service. 3 webhook handler(s) could not be removed: ${list}. `)).toBe(true);
 	expect(warning).toMatch(
-		/\. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID\. .*The service said: Fault injected by the sandbox: 503\. They stay recorded; the next publish of this workflow removes them first\.$/,
+		/\. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID\. .*The service said: Fault injected by the sandbox: 503\. They stay recorded; the next publish removes them first\.$/,
 	);
 	const afterFailedDeactivate = (await harness.handlers()).length;
 
@@ -477,7 +477,7 @@ test('add_handler answering without _id: activation works, the handler is report
 
 	await harness.emit('order.shipped', { order_number: '7' });
 	expect(harness.runs).toHaveLength(1);
-	expect(harness.runs[0].items[0].warnings[0]).toContain('cannot remove it when the workflow is deactivated');
+	expect(harness.runs[0].items[0].warnings[0]).toContain('cannot remove it: remove it in Inventory Ops yourself');
 	const afterActivate = (await harness.handlers()).length;
 
 	const warningsBefore = harness.warnings.length;

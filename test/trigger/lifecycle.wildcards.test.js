@@ -31,11 +31,11 @@ test('a selection with order.status.*: activation fails with the reason and the 
 	// undone, what to do instead.
 	expect(error.message).toMatch(/^Publishing failed at the webhook handler for "order\.status\.\*" \(2 of 2\)\. /);
 	if (!REASON_LOST) expect(error.message).toMatch(/\. The service said: Event type "order\.status\.\*" is a wildcard; register each event type on its own\. Handlers added/);
-	const hint = 'If the service takes no wildcards, select the exact event types instead (for example order.status.shipped).';
+	const hint = 'If the service takes no wildcards, select exact types instead, such as order.status.shipped.';
 	if (answers.addHandlerId === 'none') {
 		// The service gave the order.shipped handler no id: nothing can remove it, and the error says so.
 		expect(error.message).toMatch(
-			new RegExp(`Handlers added before it and removed again: 0 of 1\\. Added without an id, so they cannot be removed by this trigger: [^]*order\\.shipped[^]*\\. ${hint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+			new RegExp(`Handlers added before it and removed again: 0 of 1\\. Added without an id, so this trigger cannot remove them: [^]*order\\.shipped[^]*\\. ${hint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
 		);
 		expect((await harness.handlers()).map((handler) => handler.type)).toEqual(['order.shipped']);
 	} else {

@@ -2,7 +2,7 @@
 const path = require('node:path');
 
 const DIST = path.resolve(__dirname, '../../dist/nodes/InventoryOps');
-const { matchesEventType, parseCustomEventTypes, combineEventTypes, EVENT_TYPE_OPTIONS } = require(
+const { matchesEventType, parseCustomEventTypes, EVENT_TYPE_OPTIONS } = require(
 	path.join(DIST, 'shared/events.js'),
 );
 const { findHandlerId } = require(path.join(DIST, 'transport/answers.js'));
@@ -46,12 +46,8 @@ describe('matchesEventType', () => {
 		}
 	});
 
-	test('custom types are split, trimmed and merged without repeats', () => {
+	test('custom types are split and trimmed', () => {
 		expect(parseCustomEventTypes(' order.created,\norder.status.* ,, ')).toEqual(['order.created', 'order.status.*']);
-		expect(combineEventTypes(['order.shipped'], ['order.shipped', 'order.created'])).toEqual([
-			'order.shipped',
-			'order.created',
-		]);
 	});
 });
 
@@ -150,13 +146,13 @@ describe('the webhook URL check: a warning for addresses a hosted service cannot
 
 	test('the warning names the URL and the host, and says what to set and when it is fine', () => {
 		expect(unreachableUrlWarning('http://localhost:5678/webhook/x')).toBe(
-			"The webhook URL n8n gives this trigger, http://localhost:5678/webhook/x, points at localhost, a local or private address: a hosted Inventory Ops cannot deliver there. Set n8n's WEBHOOK_URL to its public address and restart n8n (fine for a service on this network, like the sandbox).",
+			"The webhook URL n8n gives this trigger, http://localhost:5678/webhook/x, points at localhost, a local or private address: a hosted Inventory Ops cannot reach it. Unless the service runs on this network, set n8n's WEBHOOK_URL to its public address and restart n8n.",
 		);
 	});
 });
 
 describe('static data (restored, copied or edited by hand) is read field by field', () => {
-	const { readState, readRegistration } = require(path.join(DIST, 'trigger/state.js'));
+	const { readState } = require(path.join(DIST, 'trigger/state.js'));
 	const url = 'https://n8n.example.com/webhook/abc/webhook';
 	const handler = { type: 'order.shipped', url, id: 'h1', name: 'n', kind: 'production' };
 	const stored = (registration, leftovers = []) => ({
@@ -183,15 +179,14 @@ describe('static data (restored, copied or edited by hand) is read field by fiel
 		expect(options({})).toEqual({ ignoreRepeats: true, includeHeaders: false });
 	});
 
-	test('readRegistration: the registration at that URL, or nothing when the record or the URL is missing', () => {
-		expect(readRegistration(stored({ secret: 's', handlers: [handler] }), url)).toMatchObject({ url, secret: 's', kind: 'production' });
-		expect(readRegistration(stored({ secret: 's', handlers: [] }), `${url}/other`)).toBeUndefined();
-		expect(readRegistration({ inventoryOpsTrigger: { registrations: 'x' } }, url)).toBeUndefined();
-		expect(readRegistration({ inventoryOpsTrigger: 'x' }, url)).toBeUndefined();
-		expect(readRegistration({}, url)).toBeUndefined();
-		expect(readRegistration(stored('not an object'), url)).toBeUndefined();
-		expect(Object.keys(readState(stored('not an object')).registrations)).toEqual([]);
+	test('registrations: only own keys that hold an object; a missing or broken record reads as none', () => {
+		const urls = (staticData) => Object.keys(readState(staticData).registrations);
+		expect(readState(stored({ secret: 's', handlers: [handler] })).registrations[url]).toMatchObject({ url, secret: 's', kind: 'production' });
+		expect(urls({ inventoryOpsTrigger: { registrations: 'x' } })).toEqual([]);
+		expect(urls({ inventoryOpsTrigger: 'x' })).toEqual([]);
+		expect(urls({})).toEqual([]);
+		expect(urls(stored('not an object'))).toEqual([]);
 		// A key inherited from Object's prototype is not a registration.
-		expect(readRegistration(stored({ secret: 's', handlers: [] }), 'toString')).toBeUndefined();
+		expect(urls({ inventoryOpsTrigger: { registrations: Object.create({ [url]: { secret: 's', handlers: [] } }) } })).toEqual([]);
 	});
 });

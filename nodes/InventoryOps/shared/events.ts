@@ -5,9 +5,9 @@ const LISTED_EVENTS: Array<[string, string, string]> = [
 	['Item Inventory Changed', 'item.inventory', 'The inventory of an item changed'],
 	['Item Updated', 'item.updated', 'An item was updated'],
 	['Order Shipped', 'order.shipped', 'An order was shipped'],
-	['Order Status Changed', 'order.status.*', 'Any change of an order status, e.g. order.status.shipped'],
+	['Order Status Changed', 'order.status.*', 'Any order status change, e.g. order.status.shipped'],
 	['Order Tags Changed', 'order.tags', 'The tags of an order changed'],
-	['Order Tracking Changed', 'order.tracking', 'The tracking information of an order changed'],
+	['Order Tracking Changed', 'order.tracking', 'The tracking of an order changed'],
 	['Purchase Order Event', 'purchase_order.*', 'Any purchase order event'],
 	['Shipment Created', 'shipment.created', 'A shipment was created'],
 	['Shipment Voided', 'shipment.voided', 'A shipment was voided'],
@@ -23,36 +23,21 @@ export const EVENT_TYPE_OPTIONS: INodePropertyOptions[] = LISTED_EVENTS.map(([na
 
 const EVENT_TYPE_FORMAT = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*(\.\*)?$/;
 
-export function isEventTypeFormat(value: string): boolean {
-	return EVENT_TYPE_FORMAT.test(value);
-}
+export const isEventTypeFormat = (value: string): boolean => EVENT_TYPE_FORMAT.test(value);
 
-export const EVENT_TYPE_FORMAT_HINT =
-	'Write event types as dot-separated words, for example order.status.cancelled, and use ".*" only at the end (order.status.*).';
-
-export function isWildcardPattern(pattern: string): boolean {
-	return pattern.endsWith('.*');
-}
+export const EVENT_TYPE_FORMAT_HINT = 'Write event types as dot-separated words (order.status.cancelled), with ".*" only at the end (order.status.*).';
 
 /** `order.status.*` matches `order.status.shipped`, not `order.status`. */
 export function matchesEventType(pattern: string, type: string): boolean {
-	if (!isWildcardPattern(pattern)) return pattern === type;
-	const prefix = pattern.slice(0, -1); // keeps the dot: 'order.status.'
+	if (!pattern.endsWith('.*')) return pattern === type;
+	const prefix = pattern.slice(0, -1);
 	return type.length > prefix.length && type.startsWith(prefix);
-}
-
-export function matchesAnyEventType(patterns: readonly string[], type: string): boolean {
-	return patterns.some((pattern) => matchesEventType(pattern, type));
 }
 
 export function parseCustomEventTypes(value: unknown): string[] {
 	if (Array.isArray(value)) return value.flatMap((entry) => parseCustomEventTypes(entry));
 	if (typeof value !== 'string') return [];
 	return value.split(/[,\n]/).map((entry) => entry.trim()).filter((entry) => entry !== '');
-}
-
-export function combineEventTypes(selected: readonly string[], custom: readonly string[]): string[] {
-	return [...new Set([...selected, ...custom])];
 }
 
 /** Without types another pattern covers: one event, one execution. */

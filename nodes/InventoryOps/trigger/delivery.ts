@@ -1,20 +1,19 @@
 import { timingSafeEqual } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { matchesAnyEventType } from '../shared/events';
+import { matchesEventType } from '../shared/events';
 import { isPlainObject } from '../shared/objects';
 import { unremovableNotice } from './removal';
-import { readRegistration, readState, type Registration } from './state';
+import { readState, type Registration } from './state';
 
-// The service signs nothing: the secret header it sends verbatim is the proof of origin (docs/service-interface.md).
+// The service signs nothing: the secret header it sends back proves the origin.
 export const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
 export const EVENT_TYPE_HEADER = 'x-inventory-ops-event-type';
 
 export function secretMatches(expected: string, received: unknown): boolean {
 	if (expected === '' || typeof received !== 'string') return false;
-	const expectedBytes = Buffer.from(expected);
-	const receivedBytes = Buffer.from(received);
-	return receivedBytes.length === expectedBytes.length && timingSafeEqual(expectedBytes, receivedBytes);
+	const [want, got] = [Buffer.from(expected), Buffer.from(received)];
+	return got.length === want.length && timingSafeEqual(want, got);
 }
 
 const RECENT_EVENT_IDS = 1000;
@@ -38,7 +37,7 @@ export function isRepeatedDelivery({ url, secret }: Registration, eventId: strin
 	return false;
 }
 
-// docs/service-interface.md shows no delivery body: read an event, an envelope with other names, an array, or a record.
+// The delivery body is undocumented: an event, an envelope with other names, an array, or a record.
 const TYPE_KEYS = ['type', 'event_type', 'eventType', 'event', 'topic'];
 const ID_KEYS = ['event_id', 'eventId', 'delivery_id', 'deliveryId', 'id'];
 const TIME_KEYS = ['created_at', 'createdAt', 'occurred_at', 'occurredAt', 'timestamp'];
@@ -62,22 +61,16 @@ function readEvent(body: unknown, registeredType: string | undefined): Delivered
 		return registeredType === undefined ? undefined : { type: registeredType, data: body, raw: body };
 	}
 	const dataKey = DATA_KEYS.find((key) => body[key] !== undefined);
-	return {
-		id: firstText(body, ID_KEYS),
-		type,
-		createdAt: firstText(body, TIME_KEYS),
-		...(dataKey === undefined ? { data: {}, raw: body } : { data: body[dataKey] ?? {} }),
-	};
+	const data = dataKey === undefined ? { data: {}, raw: body } : { data: body[dataKey] ?? {} };
+	return { id: firstText(body, ID_KEYS), type, createdAt: firstText(body, TIME_KEYS), ...data };
 }
 
-export function readDeliveredEvents(body: unknown, registeredType?: string): DeliveredEvent[] | undefined {
+function readDeliveredEvents(body: unknown, registeredType?: string): DeliveredEvent[] | undefined {
 	let parsed = body;
-	if (typeof body === 'string') {
-		try {
-			parsed = JSON.parse(body);
-		} catch {
-			return undefined;
-		}
+	try {
+		if (typeof body === 'string') parsed = JSON.parse(body);
+	} catch {
+		return undefined;
 	}
 	if (parsed === undefined || parsed === null) return undefined;
 	const events = (Array.isArray(parsed) ? parsed : [parsed]).map((candidate) => readEvent(candidate, registeredType));
@@ -90,20 +83,21 @@ function refuse(this: IWebhookFunctions, status: number, error: string): IWebhoo
 }
 
 // n8n 1.x names only the production URL, hence the one test registration.
-function findRegistration(this: IWebhookFunctions, staticData: IDataObject): Registration | undefined {
+function findRegistration(this: IWebhookFunctions): Registration | undefined {
+	const registrations = Object.values(readState(this.getWorkflowStaticData('node')).registrations);
 	const served = typeof this.getWebhookResourceUrl === 'function';
 	if (served || this.getMode() !== 'manual') {
 		const url = served ? this.getWebhookResourceUrl('default') : this.getNodeWebhookUrl('default');
-		return readRegistration(staticData, url ?? '');
+		return registrations.find((registration) => registration.url === url);
 	}
-	const tests = Object.values(readState(staticData).registrations).filter((registration) => registration.kind === 'test');
+	const tests = registrations.filter(({ kind }) => kind === 'test');
 	return tests.length === 1 ? tests[0] : undefined;
 }
 
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const registration = findRegistration.call(this, this.getWorkflowStaticData('node'));
+	const registration = findRegistration.call(this);
 	const headers = this.getHeaderData() as IDataObject;
-	if (registration === undefined || !secretMatches(registration.secret, headers[SECRET_HEADER])) {
+	if (!registration || !secretMatches(registration.secret, headers[SECRET_HEADER])) {
 		return refuse.call(this, 401, 'Missing or invalid webhook secret');
 	}
 
@@ -111,40 +105,27 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const typeHeader = headers[EVENT_TYPE_HEADER];
 	const events = readDeliveredEvents(this.getBodyData(), typeof typeHeader === 'string' && typeHeader !== '' ? typeHeader : undefined);
 	if (events === undefined) {
-		return refuse.call(this, 400, 'The body is not an Inventory Ops event: expected JSON (an event, an array of events, or a record)');
+		return refuse.call(this, 400, 'The body is not an Inventory Ops event: expected JSON (an event, a list of events or a record)');
 	}
 
-	const registeredTypes = registration.handlers.map((record) => record.type);
-	const { ignoreRepeats, includeHeaders } = registration;
-	const warnings = registration.handlers.filter((record) => record.id === undefined).map(unremovableNotice);
+	const { handlers, ignoreRepeats, includeHeaders } = registration;
+	const warnings = handlers.filter((record) => record.id === undefined).map(unremovableNotice);
 	const receivedAt = new Date().toISOString();
 	const ignored: string[] = [];
 	const items: IDataObject[] = [];
-	for (const event of events) {
-		if (!matchesAnyEventType(registeredTypes, event.type)) {
-			ignored.push(`event type ${event.type} is not selected`);
-			continue;
+	for (const { id, type, createdAt, data, raw } of events) {
+		if (!handlers.some((record) => matchesEventType(record.type, type))) {
+			ignored.push(`event type ${type} is not selected`);
+		} else if (ignoreRepeats && id !== undefined && isRepeatedDelivery(registration, id)) {
+			ignored.push(`event ${id} was already received`);
+		} else {
+			const json: IDataObject = { eventId: id ?? null, eventType: type, createdAt: createdAt ?? null, receivedAt, data: data as IDataObject };
+			if (raw !== undefined) json.rawBody = raw as IDataObject;
+			if (includeHeaders) json.headers = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== SECRET_HEADER));
+			if (warnings.length > 0) json.warnings = warnings;
+			items.push(json);
 		}
-		if (ignoreRepeats && event.id !== undefined && isRepeatedDelivery(registration, event.id)) {
-			ignored.push(`event ${event.id} was already received`);
-			continue;
-		}
-		const json: IDataObject = {
-			eventId: event.id ?? null,
-			eventType: event.type,
-			createdAt: event.createdAt ?? null,
-			receivedAt,
-			data: event.data as IDataObject,
-		};
-		if (event.raw !== undefined) json.rawBody = event.raw as IDataObject;
-		if (includeHeaders) {
-			json.headers = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== SECRET_HEADER));
-		}
-		if (warnings.length > 0) json.warnings = warnings;
-		items.push(json);
 	}
-	if (items.length === 0) {
-		return { webhookResponse: { received: true, ignored: ignored.length === 1 ? ignored[0] : ignored } };
-	}
+	if (items.length === 0) return { webhookResponse: { received: true, ignored: ignored.length === 1 ? ignored[0] : ignored } };
 	return { workflowData: [this.helpers.returnJsonArray(items)] };
 }

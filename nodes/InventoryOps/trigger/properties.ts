@@ -1,18 +1,14 @@
 import type { INodeProperties, TriggerPanelDefinition } from 'n8n-workflow';
 
-import { EVENT_TYPE_OPTIONS, isWildcardPattern } from '../shared/events';
-import { SECRET_HEADER } from './delivery';
+import { EVENT_TYPE_OPTIONS } from '../shared/events';
 
-const OVERLAP_TEXT =
-	'A type another selected pattern already covers (order.status.shipped under order.status.*) gets no handler of its own: one event, one execution';
+const WILDCARD_EVENTS = EVENT_TYPE_OPTIONS.map((option) => String(option.value)).filter((value) => value.endsWith('.*'));
 
-const WILDCARD_EVENTS = EVENT_TYPE_OPTIONS.map((option) => String(option.value)).filter(isWildcardPattern);
-
-// One notice per way a custom type can overlap (displayOptions cannot say "or"), each hidden where an earlier one shows.
+// One notice per way of overlap (displayOptions cannot say "or"), each hidden where an earlier one shows.
 const EXISTS = [{ _cnd: { exists: true as const } }];
 const HAS_STAR = [{ _cnd: { includes: '*' } }];
 const overlapNotice = (name: string, displayOptions: INodeProperties['displayOptions']): INodeProperties => ({
-	displayName: OVERLAP_TEXT,
+	displayName: 'A type another selected pattern covers (order.status.shipped under order.status.*) gets no handler of its own: one event, one execution',
 	name,
 	type: 'notice',
 	default: '',
@@ -21,8 +17,8 @@ const overlapNotice = (name: string, displayOptions: INodeProperties['displayOpt
 const overlapNotices = [
 	overlapNotice('overlapNotice', { show: { events: WILDCARD_EVENTS, customEventTypes: EXISTS } }),
 	overlapNotice('overlapNoticeCustomPattern', { show: { events: EXISTS, customEventTypes: HAS_STAR }, hide: { events: WILDCARD_EVENTS } }),
-	// A "*" and a comma or a line break. No regex: n8n evaluates display conditions for every delivery too, and a regex
-	// over its 250 ms budget (safeRegex, under load) fails the delivery with 500.
+	// A "*" and a comma or a line break. No regex: n8n checks display conditions at every delivery too, and a regex over
+	// its 250 ms budget (under load) fails the delivery with 500.
 	overlapNotice('overlapNoticeCustomTypes', {
 		show: { customEventTypes: HAS_STAR, '/customEventTypes': [{ _cnd: { includes: ',' } }, { _cnd: { includes: '\n' } }] },
 		hide: { events: EXISTS },
@@ -59,35 +55,29 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'ignoreRepeatedDeliveries',
 				type: 'boolean',
 				default: true,
-				description:
-					'Whether to skip an event ID this n8n process already received since the workflow was published (the service repeats deliveries it thinks failed)',
+				description: 'Whether to skip an event ID this n8n process already received since publishing (the service repeats deliveries it thinks failed)',
 			},
 			{
 				displayName: 'Include Request Headers',
 				name: 'includeHeaders',
 				type: 'boolean',
 				default: false,
-				description: `Whether to add the delivery's HTTP headers to the output, without the secret header ${SECRET_HEADER}`,
+				description: "Whether to add the delivery's HTTP headers, except the secret one, to the output",
 			},
 		],
 	},
 ];
 
-const REACH_N8N =
-	"Inventory Ops must be able to reach n8n's webhook URL: on localhost or a private network, set n8n's WEBHOOK_URL to its public address.";
+const REACH_N8N = "Inventory Ops must reach n8n's webhook URL: on localhost or a private network, set n8n's WEBHOOK_URL to its public address.";
 
 export const triggerPanel: TriggerPanelDefinition = {
 	executionsHelp: {
-		inactive:
-			"<b>While building your workflow</b>, click 'Execute step' (n8n then shows 'Listening for test event'): a test webhook handler is registered for each selected event type; the trigger removes them when the event has arrived or you stop listening.<br /><br /><b>Once you publish the workflow</b> (1.x: activate), it registers one handler per event type, and every matching event starts an execution. Unpublishing removes those handlers.<br /><br />" +
-			REACH_N8N,
-		active:
-			'<b>The workflow is published</b> (1.x: active): every event of a selected type starts an execution. Unpublishing removes its handlers.<br /><br />' +
-			REACH_N8N,
+		inactive: `<b>While building</b>, click 'Execute step' (n8n then shows 'Listening for test event'): a test webhook handler is added for each selected event type; the trigger removes them once the event arrives or you stop.<br /><br /><b>Once you publish</b> (1.x: activate), it adds one handler per event type and each event starts an execution. Unpublishing removes those handlers.<br /><br />${REACH_N8N}`,
+		active: `<b>Published</b> (1.x: active): each event of a selected type starts an execution. Unpublishing removes the handlers.<br /><br />${REACH_N8N}`,
 	},
 	activationHint: {
-		inactive: 'Once the workflow is built, publish it (1.x: activate it): each event then starts an execution (see Executions).',
-		active: 'The workflow is published: its handlers are registered with Inventory Ops.',
+		inactive: 'Once built, publish the workflow (1.x: activate it): each event then starts an execution.',
+		active: 'Published: the handlers are registered with Inventory Ops.',
 	},
 };
 

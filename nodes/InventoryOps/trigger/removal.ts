@@ -1,90 +1,67 @@
 import { NodeApiError, sleep, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
-import {
-	apiErrorFromUnexpectedAnswer,
-	inventoryOpsApiRequest,
-	NOTHING_REMOVED,
-	readRemovalAnswer,
-	saysHandlerUnknown,
-} from '../transport';
+import { apiErrorFromUnexpectedAnswer, inventoryOpsApiRequest, NOTHING_REMOVED, readRemovalAnswer, saysHandlerUnknown } from '../transport';
 import type { HandlerRecord } from './state';
-import { isPlainObject } from '../shared/objects';
 
-export type RemovalFailure = { record: HandlerRecord; error: Error };
+type RemovalFailure = { record: HandlerRecord; error: Error };
 
-// Rounds of removal at unpublish at about 0, 1, 3 and 7 s; none starts later than 10 s after the first.
-const RETRY_WAITS_MS = [1000, 2000, 4000];
+// Unpublish tries at about 0, 1, 3 and 7 s; none starts later than 10 s after the first.
+export const RETRY_WAITS_MS = [1000, 2000, 4000];
 const RETRY_BUDGET_MS = 10_000;
 
-export function logContext(this: IHookFunctions) {
-	return { workflowId: this.getWorkflow().id, node: this.getNode().name };
+export function warn(this: IHookFunctions, text: string): void {
+	this.logger.warn(text, { workflowId: this.getWorkflow().id, node: this.getNode().name });
 }
 
-export function unremovableNotice(record: HandlerRecord): string {
-	return `The Inventory Ops service did not return an id for the webhook handler "${record.name}" (event type ${record.type}, URL ${record.url}), so this trigger cannot remove it when the workflow is deactivated: remove it in Inventory Ops yourself.`;
-}
+export const unremovableNotice = ({ name, type, url }: HandlerRecord) =>
+	`The Inventory Ops service did not return an id for the webhook handler "${name}" (event type ${type}, URL ${url}), so this trigger cannot remove it: remove it in Inventory Ops yourself.`;
 
-/** Undefined when the handler is gone (or unknown), read as Webhook Handler → Remove reads it. */
+/** Undefined when the handler is gone or unknown, read as Webhook Handler → Remove reads it. */
 async function removeOnce(this: IHookFunctions, record: HandlerRecord): Promise<Error | undefined> {
 	let answer;
 	try {
 		answer = await inventoryOpsApiRequest.call(this, 'webhookRemoveHandler', { _id: record.id } as IDataObject);
 	} catch (error) {
-		if (error instanceof NodeApiError) {
-			const code = isPlainObject(error.errorResponse) ? error.errorResponse.code : undefined;
-			if (saysHandlerUnknown(error.httpCode, code, error.message)) return undefined;
-		}
+		if (error instanceof NodeApiError && saysHandlerUnknown(error.httpCode, error.errorResponse?.code, error.message)) return undefined;
 		return error instanceof Error ? error : new Error(String(error));
 	}
 	const reading = readRemovalAnswer(answer as IDataObject);
 	if ('problem' in reading) {
 		return apiErrorFromUnexpectedAnswer(reading.problem, { node: this.getNode(), endpoint: 'webhookRemoveHandler' });
 	}
-	if (!reading.removed) {
-		this.logger.warn(`Inventory Ops Trigger: handler ${describeHandler(record)}: ${NOTHING_REMOVED}`, logContext.call(this));
-	}
+	if (!reading.removed) warn.call(this, `Inventory Ops Trigger: handler ${describeHandler(record)}: ${NOTHING_REMOVED}`);
 	return undefined;
 }
 
-/** 5xx or no answer: a repeat is safe (an unknown handler reads as removed); a 4xx would come again. */
+/** 5xx or no answer: a repeat is safe (an unknown handler reads as removed), a 4xx would recur. */
 function worthRetrying(error: Error): boolean {
 	if (!(error instanceof NodeApiError)) return false;
-	const noAnswer = isPlainObject(error.errorResponse) && error.errorResponse.networkError !== undefined;
-	return noAnswer || Number(error.httpCode) >= 500;
+	return error.errorResponse?.networkError !== undefined || Number(error.httpCode) >= 500;
 }
 
-async function removalFailures(this: IHookFunctions, records: HandlerRecord[]): Promise<RemovalFailure[]> {
-	const errors = await Promise.all(records.map(async (record) => await removeOnce.call(this, record)));
-	return records.flatMap((record, index) => {
-		const error = errors[index];
-		return error === undefined ? [] : [{ record, error }];
-	});
-}
-
-// All at once: while n8n republishes, events find no handler. `retry` at unpublish, the last chance.
-export async function removeHandlerRecords(
-	this: IHookFunctions,
-	records: HandlerRecord[],
-	retry = false,
-): Promise<RemovalFailure[]> {
+// All at once: while n8n republishes, events find no handler. Retried (`waits`) at unpublish, the last chance.
+export async function removeHandlerRecords(this: IHookFunctions, records: HandlerRecord[], waits: readonly number[]): Promise<RemovalFailure[]> {
 	const started = Date.now();
-	let failures = await removalFailures.call(this, records.filter((record) => record.id !== undefined));
-	for (const wait of retry ? RETRY_WAITS_MS : []) {
+	const attempt = async (list: HandlerRecord[]) =>
+		(await Promise.all(list.map(async (record) => ({ record, error: await removeOnce.call(this, record) })))).filter(
+			(failure): failure is RemovalFailure => failure.error !== undefined,
+		);
+	let failures = await attempt(records.filter((record) => record.id !== undefined));
+	for (const wait of waits) {
 		const retried = failures.filter(({ error }) => worthRetrying(error));
 		if (retried.length === 0 || Date.now() - started + wait > RETRY_BUDGET_MS) break;
 		await sleep(wait);
-		const again = await removalFailures.call(this, retried.map(({ record }) => record));
+		const again = await attempt(retried.map(({ record }) => record));
 		failures = [...failures.filter((failure) => !retried.includes(failure)), ...again];
 	}
 	return failures;
 }
 
-export function describeHandler(record: HandlerRecord): string {
-	return `"${record.name}" (type ${record.type}${record.id ? `, id ${record.id}` : ', no id'})`;
-}
+export const describeHandler = ({ name, type, id }: HandlerRecord) => `"${name}" (type ${type}${id ? `, id ${id}` : ', no id'})`;
+
+export const asSentence = (error: unknown) => (error instanceof Error ? error.message : String(error)).replace(/[^.!?]$/, '$&.');
 
 export function unremovedReport(failures: RemovalFailure[], whose = ''): string {
-	const reason = failures[0].error.message.replace(/[^.!?]$/, '$&.');
 	const list = failures.map(({ record }) => `${record.id} (${record.type})`).join(', ');
-	return `${failures.length} webhook handler(s)${whose} could not be removed: ${list}. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID. ${reason}`;
+	return `${failures.length} webhook handler(s)${whose} could not be removed: ${list}. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID. ${asSentence(failures[0].error)}`;
 }

@@ -135,7 +135,7 @@ test('an answer lost after the service added the handler: the node fails and add
 
 describe('the event type and method are checked before any call, naming the item and the field', () => {
 	const HINT =
-		'Write event types as dot-separated words, for example order.status.cancelled, and use ".*" only at the end (order.status.*).';
+		'Write event types as dot-separated words (order.status.cancelled), with ".*" only at the end (order.status.*).';
 	/** Runs Add with continueOnFail over `items`; returns each output item's json (an error item or an answer). */
 	async function addEach(extra, items) {
 		const result = await ctx.run(addParameters({ headers: {}, ...extra }), { items, continueOnFail: true });
