@@ -37,10 +37,11 @@ describe('Retry-After', () => {
 
 	test('retries are bounded in number and in total wait', () => {
 		const policy = { maxRetries: 2, maxTotalWaitMs: 5000, baseDelayMs: 100 };
-		expect(nextRetryDelay(policy, 0, 0, undefined)).toBe(100);
-		expect(nextRetryDelay(policy, 1, 100, undefined)).toBe(200);
-		expect(nextRetryDelay(policy, 2, 300, '1')).toBeUndefined();
-		expect(nextRetryDelay(policy, 0, 0, '6')).toBeUndefined();
+		expect(nextRetryDelay(policy, 0, undefined)).toBe(100);
+		expect(nextRetryDelay(policy, 1, undefined)).toBe(200);
+		expect(nextRetryDelay(policy, 2, '1')).toBeUndefined();
+		expect(nextRetryDelay(policy, 0, '6')).toBeUndefined();
+		expect(nextRetryDelay(policy, 0, '5')).toBe(5000);
 	});
 });
 

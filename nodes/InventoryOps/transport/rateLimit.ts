@@ -1,13 +1,10 @@
 import { sleep } from 'n8n-workflow';
 
-export interface RetryPolicy {
-	/** How many times one call retries a 429. */
-	maxRetries: number;
-	/** The most the gate stays closed in all (for one call, or for a run when shared). */
-	maxTotalWaitMs: number;
-	/** The first backoff without a Retry-After, doubled on each retry. */
-	baseDelayMs: number;
-}
+/**
+ * `maxRetries` of one call's 429; `maxTotalWaitMs`, the most the gate stays closed in all (for one call, or a run when
+ * shared); `baseDelayMs`, the first backoff without a Retry-After, doubled on each retry.
+ */
+export type RetryPolicy = Record<'maxRetries' | 'maxTotalWaitMs' | 'baseDelayMs', number>;
 
 const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 3, maxTotalWaitMs: 30_000, baseDelayMs: 500 };
 
@@ -17,28 +14,17 @@ export function runRetryPolicy(maxTotalWaitMs: number): RetryPolicy {
 }
 
 /** Retry-After (seconds or an HTTP date) in milliseconds; undefined when absent or unreadable. */
-export function parseRetryAfter(value: unknown, now: number = Date.now()): number | undefined {
-	const header = Array.isArray(value) ? value[0] : value;
-	if (typeof header !== 'string' && typeof header !== 'number') return undefined;
-	const text = String(header).trim();
-	if (text === '') return undefined;
+export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
+	const text = String(Array.isArray(value) ? value[0] : value).trim();
 	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
 	const date = Date.parse(text);
-	if (Number.isNaN(date)) return undefined;
-	return Math.max(0, date - now);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /** The wait before retry `attempt` (0-based), or undefined when the policy says stop. */
-export function nextRetryDelay(
-	policy: RetryPolicy,
-	attempt: number,
-	waitedMs: number,
-	retryAfterHeader: unknown,
-): number | undefined {
-	if (attempt >= policy.maxRetries) return undefined;
+export function nextRetryDelay(policy: RetryPolicy, attempt: number, retryAfterHeader: unknown): number | undefined {
 	const delay = parseRetryAfter(retryAfterHeader) ?? policy.baseDelayMs * 2 ** attempt;
-	if (waitedMs + delay > policy.maxTotalWaitMs) return undefined;
-	return delay;
+	return attempt >= policy.maxRetries || delay > policy.maxTotalWaitMs ? undefined : delay;
 }
 
 /**
@@ -63,7 +49,7 @@ export class RateLimitGate {
 	close(attempt: number, retryAfterHeader: unknown): boolean {
 		const now = Date.now();
 		const from = Math.max(now, this.openAt);
-		const delay = nextRetryDelay(this.policy, attempt, 0, retryAfterHeader);
+		const delay = nextRetryDelay(this.policy, attempt, retryAfterHeader);
 		if (delay === undefined) return false;
 		const extension = Math.max(0, now + delay - from);
 		if (this.closedMs + extension > this.policy.maxTotalWaitMs) return false;
