@@ -106,7 +106,7 @@ describe('the service error shape', () => {
 			{ node, endpoint: 'kitCreate', accessToken: token },
 		);
 		expect(error.message).toBe('The access token expired at 2023-11-14T22:13:20.000Z. The service said: Token expired.');
-		expect(error.description).toBe("Create a new token and update the Inventory Ops API credential. The service's code: TOKEN_EXPIRED.");
+		expect(error.description).toBe("Create a new token and put it in the credential. The service's code: TOKEN_EXPIRED.");
 		expect(JSON.stringify({ ...error, message: error.message, description: error.description })).not.toContain(
 			token.split('.')[2],
 		);

@@ -1,11 +1,10 @@
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import { isPlainObject } from '../shared/objects';
 
-// The spec leaves open where a new handler's id is, what a 200 `success: false` means and what an error body holds
-// beyond `{ error }`: each reading copes with every answer docs/service-interface.md lists.
+// Each reading copes with every answer docs/service-interface.md lists where the spec is open.
 
 type Texts = 'message' | 'code' | 'overview' | 'origin' | 'serviceTraceId' | 'type' | 'display';
-/** `page`: the body was a web page (a gateway's), whose title is the message. */
+/** `page`: the body was a web page (a gateway's); its title is the message. */
 export type ServiceError = Partial<Record<Texts, string>> & { statusCode?: number; user_error?: boolean; page?: boolean };
 
 const SERVICE_ERROR_FIELDS = {
@@ -83,7 +82,7 @@ export function unexpectedShape(endpoint: Endpoint, answer: unknown): string | u
 
 type BulkEntry = { entry: Record<string, unknown>; storeId?: unknown; orderNumber: unknown };
 
-/** Fields beside an entry's order (the pair asked for is repeated for an order not found). */
+/** Beside an entry's order (the pair asked for is repeated for an order not found). */
 const BESIDE_ORDER = new Set(['metrics', 'barcode_generation_failed', 'store_id', 'order_number']);
 
 /**
@@ -105,10 +104,7 @@ function asEntry({ metrics, barcode_generation_failed: failed, ...order }: Recor
 	return { order, ...(metrics === undefined ? {} : { metrics }), ...(failed === undefined ? {} : { barcode_generation_failed: failed }) };
 }
 
-/**
- * The bulk lookup's entries whose order has an order_number, and what every other one was, so that no reference is
- * called not found for an entry the node could not read. One without an order is skipped.
- */
+/** Also what every unreadable entry was, so that no reference is called not found for one of them. */
 export function readBulkAnswer(answer: unknown[]): { entries: BulkEntry[]; unreadable: string[] } {
 	const entries: BulkEntry[] = [];
 	const unreadable: string[] = [];
@@ -144,7 +140,7 @@ function selectorValue(record: Record<string, unknown>, selector: keyof Shipment
 	return selector === 'tracking_number' ? response.tracking_number : response.shipment_id;
 }
 
-/** The restore answer `{ _id, shipments }`: a shipment's `_id` is its shipment_id, the others are in `response`. */
+/** A shipment's `_id` is its shipment_id; the other selectors are in `response`. */
 export function readRestoreAnswer(answer: Record<string, unknown>, selectors: ShipmentSelectors): RestoreAnswer {
 	const missing = isIdLike(answer._id) ? [] : [`_id (got ${summaryOf(answer._id)})`];
 	const { shipments } = answer;
@@ -182,14 +178,11 @@ export function saysHandlerUnknown(httpCode: string | null | undefined, code: un
 	return httpCode === '200' && /not[\s_-]?found|unknown|no such|does not exist/i.test(`${String(code ?? '')} ${message}`);
 }
 
-const ID_KEYS = ['_id', 'id', 'handler_id', 'handlerId'];
-
-/** The add_handler answer's id: at its top, or in `handler`, `data`, `result` or `webhook`. */
 export function findHandlerId(answer: unknown): string | undefined {
 	if (!isPlainObject(answer)) return undefined;
 	for (const object of [answer, answer.handler, answer.data, answer.result, answer.webhook]) {
 		if (!isPlainObject(object)) continue;
-		const key = ID_KEYS.find((name) => isIdLike(object[name]));
+		const key = ['_id', 'id', 'handler_id', 'handlerId'].find((name) => isIdLike(object[name]));
 		if (key !== undefined) return String(object[key]);
 	}
 	return undefined;

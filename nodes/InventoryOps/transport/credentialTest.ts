@@ -6,7 +6,7 @@ import { jwtExpiry, networkReason, SSRF_ADVICE } from './errors';
 import { RateLimitGate } from './rateLimit';
 import { withoutUrlCredentials } from '../shared/redact';
 
-// The dialog's Test button waits: a 429 is retried for 5 s at most, a longer Retry-After is reported.
+// The Test button waits: a Retry-After longer than 5 s in all is reported, not waited for.
 const RETRY_POLICY = { maxRetries: 3, maxTotalWaitMs: 5_000, baseDelayMs: 500 };
 const TIMEOUT_MS = 15_000;
 const NOWHERE = 'no-such-operation-n8n-credential-test';
@@ -18,8 +18,8 @@ type Session = { helpers: ICredentialTestFunctions['helpers']; token: unknown; g
 /** `shown`: the URL without a password. */
 type Check = { app: boolean; field: string; url: string; shown: string; body: IDataObject };
 
-export function joinUrl(base: unknown, path: string): string {
-	return `${String(base ?? '').replace(/\/+$/, '')}${path}`;
+export function joinUrl(base: string, path: string): string {
+	return `${base.replace(/\/+$/, '')}${path}`;
 }
 
 export function isHttpUrl(value: string): boolean {
@@ -30,7 +30,7 @@ const ok = (message: string): Verdict => ({ status: 'OK', message });
 const failed = (message: string): Verdict => ({ status: 'Error', message });
 const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 
-/** Nothing for a web page: a gateway's words, not the service's. */
+/** Nothing for a web page: a gateway's words. */
 function serviceSaid(body: unknown): string {
 	const { message, code, page } = readServiceError(body);
 	const text = [code, message].filter(Boolean).join(': ');
@@ -49,10 +49,10 @@ function wrongAddress({ app, field, shown }: Check, what: string, said = ''): Ve
 
 function unanswered(check: Check, error: unknown): Verdict {
 	const { reason, timedOut, refusedByN8n } = networkReason(error);
-	if (refusedByN8n) return failed(`${withoutUrlCredentials(reason)} (${check.shown}). ${SSRF_ADVICE}`);
+	if (refusedByN8n) return failed(`${reason} (${check.shown}). ${SSRF_ADVICE}`);
 	return timedOut
 		? failed(`No answer from ${check.shown} within ${seconds(TIMEOUT_MS)}: check the ${check.field}, and that n8n can reach the service.`)
-		: wrongAddress(check, `could not be reached (${withoutUrlCredentials(reason)})`);
+		: wrongAddress(check, `could not be reached (${reason})`);
 }
 
 function failureVerdict(check: Check, response: Response, { rateLimited, gate }: Session): Verdict | undefined {
@@ -61,27 +61,23 @@ function failureVerdict(check: Check, response: Response, { rateLimited, gate }:
 		const retryAfter = headers?.['retry-after'];
 		const asked = typeof retryAfter === 'string' ? `; it asked for Retry-After: ${retryAfter}` : '';
 		const tries = `${rateLimited} answer(s) 429 and ${seconds(gate.waitedMs)} of waiting${asked}`;
-		return failed(`The service is rate limiting (429) ${check.shown}, still after ${tries}. This says nothing about the credential: test again in a moment.`);
+		return failed(`The service is rate limiting (429) ${check.shown}, still after ${tries}. Test again soon: this says nothing about the credential.`);
 	}
 	if (status < 500) return undefined;
 	const what = check.app ? 'the App Base URL' : 'the Base URL and the access token';
 	const gateway = readServiceError(response.body).page === true ? ', from a gateway or proxy' : '';
-	const later = `Test again later; if it persists, check the ${check.field}.${serviceSaid(response.body)}`;
+	const later = `Test again later, or check the ${check.field}.${serviceSaid(response.body)}`;
 	return failed(`${check.shown} failed (${statusText(response)})${gateway}: ${what} could not be checked. ${later}`);
 }
 
-/** What the lookup's answer proves alone, or undefined. */
 function lookUpVerdict(check: Check, response: Response, session: Session): Verdict | undefined {
 	const { statusCode: status, body } = response;
+	const expiry = jwtExpiry(session.token);
 	// The status first: a gateway may answer 401, 403 or 429 with its own page, and they mean the same.
-	if (status === 401) {
-		const expiry = jwtExpiry(session.token);
-		return failed(
-			expiry !== undefined && expiry.getTime() <= Date.now()
-				? `The access token expired at ${expiry.toISOString()} (401). Create a new token and paste it into Access Token.`
-				: `The service refused the access token (401). Check Access Token.${serviceSaid(body)}`,
-		);
+	if (status === 401 && expiry !== undefined && expiry.getTime() <= Date.now()) {
+		return failed(`The access token expired at ${expiry.toISOString()} (401). Create a new token and paste it into Access Token.`);
 	}
+	if (status === 401) return failed(`The service refused the access token (401). Check Access Token.${serviceSaid(body)}`);
 	if (status === 403) {
 		const scopes = 'use a token with the scopes for orders, kits, shipments and webhook handlers';
 		return failed(`The access token is valid but lacks the permission (scope) for the order lookup (403): ${scopes}.${serviceSaid(body)}`);
@@ -93,11 +89,10 @@ function lookUpVerdict(check: Check, response: Response, session: Session): Verd
 	return ok(`The access token works: the service accepted an empty order lookup at ${check.shown}${afterRetries}.`);
 }
 
-/** What the restore probe's answer proves alone, or undefined. */
 function probeVerdict(check: Check, response: Response, session: Session): Verdict | undefined {
 	const { statusCode: status, body } = response;
 	if (status !== 401 && status !== 403) return failureVerdict(check, response, session);
-	const what = 'Check that both are of one account, and that the token may restore inventory.';
+	const what = 'Check that both are of one account and the token may restore inventory.';
 	return failed(`The Base URL accepted the access token, but the App Base URL ${check.shown} refused it (${status}). ${what}${serviceSaid(body)}`);
 }
 
@@ -147,7 +142,7 @@ async function comparedVerdict(session: Session, check: Check, answer: Response)
 	if (comparable && !same) {
 		return ok(
 			check.app
-				? `The App Base URL takes restore requests: ${check.shown} ${words}; the restore named no order and no shipment, so nothing was restored.${said}`
+				? `The App Base URL takes restore requests: ${check.shown} ${words}; the restore named no shipment, so nothing was restored.${said}`
 				: `Something at the Base URL serves the order lookup: ${check.shown} ${words}. It refused an empty lookup, so the access token is not confirmed.${said}`,
 		);
 	}
@@ -155,7 +150,7 @@ async function comparedVerdict(session: Session, check: Check, answer: Response)
 	return ok(`Could not confirm the ${what}: ${check.shown} ${words}. If the node's calls fail, check the ${check.field}.${said}`);
 }
 
-/** Calls that cannot change data; docs/service-interface.md (Authentication) says what each answer proves. */
+/** docs/service-interface.md (Authentication) says what each answer proves. */
 export async function testInventoryOpsApiCredential(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,

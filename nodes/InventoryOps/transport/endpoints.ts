@@ -1,8 +1,6 @@
 /**
- * Every operation of the service (docs/service-interface.md, The five operations): the base URL it lives under,
- * whether a call may change data (never sent twice unless the service said it did nothing: 429), the shape of its
- * 200 answer, and whether a 200 `{ success: false }` without a reason is a refusal (for remove_handler it is the
- * ambiguous answer `readRemovalAnswer` reads).
+ * docs/service-interface.md, The five operations. A call that changes data is never sent twice unless the service
+ * said it did nothing (429). A bare 200 `{ success: false }` from remove_handler is not a refusal: readRemovalAnswer.
  */
 const operation = <B extends 'baseUrl' | 'appBaseUrl'>(
 	path: string,

@@ -20,13 +20,13 @@ export function jwtExpiry(token: unknown): Date | undefined {
 
 type Reading = [conclusion: string, advice: string];
 
-// Only the status is read: the service's `code` values are not known, so a code is only quoted.
+// The service's `code` values are not known: a code is only quoted, the status read.
 const STATUS_READINGS: Record<number, Reading> = {
 	400: ['The service refused {path} as invalid (400)', 'Check the fields the service names.'],
 	401: ['The service refused the access token (401)', 'Check the Access Token in the credential.'],
 	403: ['The access token lacks the permission (scope) {path} needs (403)', 'Use a token with that scope in the credential.'],
 	404: ['The service answered {path} with 404 (not found)', 'Check the identifiers sent and the Base URL.'],
-	409: ['The service refused {path} as a conflict with data it holds (409)', 'Check the request against the data on the service.'],
+	409: ['The service refused {path} as a conflict (409)', 'Check the request against the data on the service.'],
 	429: ['The service is rate limiting (429), still after the retries allowed', 'Try again later, or lower Batch Size or Calls in Flight.'],
 	500: ['The service failed ({status}) during {path}', 'This call only reads data: run it again later.'],
 };
@@ -71,11 +71,8 @@ export function apiErrorFromUnexpectedAnswer(problem: string, context: ErrorCont
 	const description = changesData
 		? `The success status says the change was probably applied, ${CHECK_BEFORE_RERUN}`
 		: 'This call only reads data; nothing was changed.';
-	return new NodeApiError(context.node, { endpoint: path, unexpectedAnswer: problem } as JsonObject, {
-		message: `The service answered ${path} with ${problem}`,
-		description,
-		itemIndex: context.itemIndex,
-	});
+	const message = `The service answered ${path} with ${problem}`;
+	return new NodeApiError(context.node, { endpoint: path, unexpectedAnswer: problem }, { message, description, itemIndex: context.itemIndex });
 }
 
 function readingOf(status: number, endpoint: Endpoint): Reading {
@@ -87,7 +84,6 @@ function readingOf(status: number, endpoint: Endpoint): Reading {
 	return [fill(conclusion), status >= 500 && changesData ? `It may have applied the change, ${CHECK_BEFORE_RERUN}` : fill(advice)];
 }
 
-/** For a status other than 2xx, or 200 for a `success: false`. */
 export function apiErrorFromResponse(status: number, body: unknown, context: ErrorContext): NodeApiError {
 	// The service may repeat a URL it was sent, password included.
 	const serviceError = withoutUrlCredentialsDeep(readServiceError(body));
@@ -101,14 +97,14 @@ export function apiErrorFromResponse(status: number, body: unknown, context: Err
 		page === true ? `${conclusion}. The answer was a web page titled "${said}", from a gateway or proxy.` : withServiceWords(conclusion, said ?? overview);
 	const fields = { ...serviceError, page: undefined, statusCode: status, endpoint: ENDPOINTS[context.endpoint].path };
 	const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as JsonObject;
-	const moreThanSaid = said !== undefined && saysMoreThanStatus(overview) && overview !== said ? overview : '';
+	const moreThanSaid = said !== undefined && saysMoreThanStatus(overview) && overview !== said ? overview.trim() : '';
 	const codeText = code ? `The service's code: ${code}.` : '';
 	const description = [moreThanSaid, advice, codeText, serviceTraceId ? `Trace id: ${serviceTraceId}.` : ''].filter(Boolean).join(' ');
 	return new NodeApiError(context.node, defined, { message, description, httpCode: String(status), itemIndex: context.itemIndex });
 }
 
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT']);
-/** The HTTP client's words for a time-out; a host name such as "timeout.example" is not one. */
+// Not a host name such as "timeout.example".
 const TIMEOUT_WORDS = /\btimeout of \d+ ?ms exceeded\b|\btimed out\b/i;
 
 /** n8n wraps the client's error under a generic message, so the cause is read first. */
@@ -120,7 +116,7 @@ export function networkReason(error: unknown): { reason: string; timedOut: boole
 		(text): text is string => typeof text === 'string' && text !== '' && !/^\d+$/.test(text),
 	);
 	return {
-		reason: texts[0] ?? 'unknown network error',
+		reason: withoutUrlCredentials(texts[0] ?? 'unknown network error'),
 		timedOut: texts.some((text) => TIMEOUT_CODES.has(text) || TIMEOUT_WORDS.test(text)),
 		// n8n 2.x's SSRF protection (SsrfBlockedIpError, SsrfBlockedHostnameError).
 		refusedByN8n: [error.name, cause.name].some((name) => typeof name === 'string' && name.startsWith('SsrfBlocked')),
@@ -132,8 +128,7 @@ export const SSRF_ADVICE =
 
 export function apiErrorFromNetworkFailure(error: unknown, context: ErrorContext): NodeApiError {
 	const { path, changesData } = ENDPOINTS[context.endpoint];
-	const { reason: rawReason, timedOut, refusedByN8n } = networkReason(error);
-	const reason = withoutUrlCredentials(rawReason);
+	const { reason, timedOut, refusedByN8n } = networkReason(error);
 	const fields = { networkError: reason, endpoint: path, changesData, timedOut } as JsonObject;
 	const { node, itemIndex } = context;
 	if (refusedByN8n) return new NodeApiError(node, fields, { message: `${reason}: ${path} was not sent`, description: SSRF_ADVICE, itemIndex });

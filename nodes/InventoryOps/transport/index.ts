@@ -23,9 +23,6 @@ export const CREDENTIAL_TYPE = 'inventoryOpsApi';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
-const CREDENTIAL_FIELDS = { baseUrl: 'Base URL', appBaseUrl: 'App Base URL' } as const;
-
-/** The action node's run, or the trigger's publish/unpublish hooks. */
 type InventoryOpsContext = IExecuteFunctions | IHookFunctions;
 
 interface RequestOptions {
@@ -69,7 +66,7 @@ export async function inventoryOpsApiRequest<T = unknown>(
 	const forItem = itemIndex === undefined ? '' : ` for item ${itemIndex}`;
 	const refused = (message: string, description: string) => new NodeOperationError(this.getNode(), message, { itemIndex, description });
 	if (changesData && this.getNode().retryOnFail === true) {
-		const message = `'Retry On Fail' is on, and ${path} changes data: n8n would send it again after a time-out even if it was applied`;
+		const message = `'Retry On Fail' is on, and ${path} changes data: n8n would resend it after a time-out even if it was applied`;
 		throw refused(message, "Turn off Retry On Fail in the node's Settings (the node retries a 429 itself).");
 	}
 	let credentials;
@@ -82,15 +79,15 @@ export async function inventoryOpsApiRequest<T = unknown>(
 		const message = `Could not read the Inventory Ops API credential${forItem}: ${reason}. Nothing was sent to ${path}`;
 		throw refused(message, `Check that the node has an Inventory Ops API credential, and that ${expressions}.`);
 	}
-	// Trimmed as the credential test reads it, else a pasted address that passed the test would fail here.
+	// Trimmed as the credential test reads it, so that an address that passed the test works.
 	const baseUrl = typeof credentials[base] === 'string' ? credentials[base].trim() : '';
 	if (!isHttpUrl(baseUrl)) {
 		// Else n8n's client fails before sending, and the node would report a lost connection.
-		const field = CREDENTIAL_FIELDS[base];
+		const field = base === 'baseUrl' ? 'Base URL' : 'App Base URL';
 		const what = baseUrl !== '' ? `"${baseUrl}", not an http(s) address` : 'empty';
 		// An expression n8n cannot resolve for the item leaves the field empty.
 		const perItem = forItem && ' An expression there must give it for every item.';
-		const description = `Set ${field} in the Inventory Ops API credential to the service's https:// (or http://) address.${perItem}`;
+		const description = `Set ${field} in the credential to the service's https:// (or http://) address.${perItem}`;
 		throw refused(`The credential's ${field} is ${what}${forItem}: nothing was sent to ${path}`, description);
 	}
 	const request: IHttpRequestOptions = {
@@ -107,7 +104,7 @@ export async function inventoryOpsApiRequest<T = unknown>(
 	const gate = options.rateLimitGate ?? new RateLimitGate();
 	let readRetries = 0;
 
-	// The credential test has a loop of its own: its context has only n8n's legacy request helper.
+	// The credential test's context has only n8n's legacy request helper: it has a loop of its own.
 	for (let attempt = 0; ; attempt++) {
 		let response: FullResponse;
 		await options.observer?.admit();
