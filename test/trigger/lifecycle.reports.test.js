@@ -81,7 +81,7 @@ test('a credential whose Base URL is empty: activation fails naming the field, a
 			`Publishing failed at the webhook handler for "order.shipped" (1 of 1). The credential's Base URL is empty: nothing was sent to /webhook/add_handler.`,
 		);
 		expect(error.description).toBe(
-			"Open the Inventory Ops API credential and set Base URL to the service's address, starting with https:// (or http://).",
+			"Set Base URL in the credential to the service's https:// (or http://) address.",
 		);
 		expect(await calls(ADD_ROUTE)).toHaveLength(0);
 	} finally {

@@ -104,7 +104,7 @@ function asEntry({ metrics, barcode_generation_failed: failed, ...order }: Recor
 	return { order, ...(metrics === undefined ? {} : { metrics }), ...(failed === undefined ? {} : { barcode_generation_failed: failed }) };
 }
 
-/** Also what every unreadable entry was, so that no reference is called not found for one of them. */
+/** And what each unreadable entry was, so that no reference is called not found for one. */
 export function readBulkAnswer(answer: unknown[]): { entries: BulkEntry[]; unreadable: string[] } {
 	const entries: BulkEntry[] = [];
 	const unreadable: string[] = [];

@@ -6,7 +6,7 @@ import { jwtExpiry, networkReason, SSRF_ADVICE } from './errors';
 import { RateLimitGate } from './rateLimit';
 import { withoutUrlCredentials } from '../shared/redact';
 
-// The Test button waits: a Retry-After longer than 5 s in all is reported, not waited for.
+// The Test button waits: 5 s at most for 429s.
 const RETRY_POLICY = { maxRetries: 3, maxTotalWaitMs: 5_000, baseDelayMs: 500 };
 const TIMEOUT_MS = 15_000;
 const NOWHERE = 'no-such-operation-n8n-credential-test';
@@ -43,7 +43,9 @@ function statusText({ statusCode, body }: Response): string {
 }
 
 function wrongAddress({ app, field, shown }: Check, what: string, said = ''): Verdict {
-	const [kind, works] = app ? ['shipping address (usually ending in /s)', ' The Base URL and the access token work.'] : ['API address (usually ending in /api)', ''];
+	const [kind, works] = app
+		? ['shipping address (usually ending in /s)', ' The Base URL and the access token work.']
+		: ['API address (usually ending in /api)', ''];
 	return failed(`Wrong ${field}: ${shown} ${what}.${said} Use your account's ${kind}, without the operation path.${works}`);
 }
 

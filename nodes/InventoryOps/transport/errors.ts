@@ -94,7 +94,9 @@ export function apiErrorFromResponse(status: number, body: unknown, context: Err
 		? [`The access token expired at ${expiry.toISOString()}`, 'Create a new token and put it in the credential.']
 		: readingOf(status, context.endpoint);
 	const message =
-		page === true ? `${conclusion}. The answer was a web page titled "${said}", from a gateway or proxy.` : withServiceWords(conclusion, said ?? overview);
+		page === true
+			? `${conclusion}. The answer was a web page titled "${said}", from a gateway or proxy.`
+			: withServiceWords(conclusion, said ?? overview);
 	const fields = { ...serviceError, page: undefined, statusCode: status, endpoint: ENDPOINTS[context.endpoint].path };
 	const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as JsonObject;
 	const moreThanSaid = said !== undefined && saysMoreThanStatus(overview) && overview !== said ? overview.trim() : '';

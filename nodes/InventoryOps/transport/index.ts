@@ -86,7 +86,7 @@ export async function inventoryOpsApiRequest<T = unknown>(
 		const field = base === 'baseUrl' ? 'Base URL' : 'App Base URL';
 		const what = baseUrl !== '' ? `"${baseUrl}", not an http(s) address` : 'empty';
 		// An expression n8n cannot resolve for the item leaves the field empty.
-		const perItem = forItem && ' An expression there must give it for every item.';
+		const perItem = forItem && ' If it is an expression, it must give that address for every item.';
 		const description = `Set ${field} in the credential to the service's https:// (or http://) address.${perItem}`;
 		throw refused(`The credential's ${field} is ${what}${forItem}: nothing was sent to ${path}`, description);
 	}
