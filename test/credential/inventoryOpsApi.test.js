@@ -199,7 +199,7 @@ describe('what a failed test says', () => {
 	test('a Base URL where the service has no such route: 404 as the path nothing serves; wrong where the answer names the path', async () => {
 		const result = await testCredential({ ...sandbox.credentials(), baseUrl: sandbox.appBaseUrl });
 		expect(result.status).toBe(namesUnknownPaths ? 'Error' : 'OK');
-		const verdict = namesUnknownPaths ? 'Wrong Base URL' : 'Could not confirm the Base URL';
+		const verdict = namesUnknownPaths ? 'Wrong Base URL' : 'Could not confirm the Base URL or the access token';
 		expect(result.message).toMatch(new RegExp(`^${verdict}: .*/s/order/get_single_bulk answered 404`));
 	});
 

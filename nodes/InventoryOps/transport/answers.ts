@@ -1,7 +1,7 @@
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import { isPlainObject } from '../shared/objects';
 
-// Each reading copes with every answer docs/service-interface.md lists where the spec is open.
+// Each reading copes with every answer docs/service-interface.md lists where the service's description is open.
 
 type Texts = 'message' | 'code' | 'overview' | 'origin' | 'serviceTraceId' | 'type' | 'display';
 /** `page`: the body was a web page (a gateway's); its title is the message. */
