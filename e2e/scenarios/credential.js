@@ -68,7 +68,7 @@ module.exports = (getContext) => {
 			// Not Found could be a service's answer to a missing order too, so the test passes and says it could not confirm.
 			const proven = answers.errorBodies !== 'html' && answers.unknownPaths !== 'service-error';
 			expect(result.status).toBe(proven ? 'Error' : 'OK');
-			expect(result.message).toMatch(proven ? /^Wrong Base URL: .*answered 404/ : /^Could not confirm the Base URL: .*answered 404/);
+			expect(result.message).toMatch(proven ? /^Wrong Base URL: .*answered 404/ : /^Could not confirm the Base URL or the access token: .*answered 404/);
 		});
 	});
 };

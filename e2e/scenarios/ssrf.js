@@ -72,10 +72,10 @@ module.exports = (getContext) => {
 			const result = await testOn(n8n, '127.0.0.1');
 			expect(result.status).toBe('Error');
 			expect(result.message).toContain(BLOCKED);
-			// n8n refused, not the address: never "Wrong Base URL" or "no service answers there".
+			// n8n refused, not the address: never "Wrong Base URL" or "could not be reached".
 			expect(result.message).toContain('nothing was sent');
 			expect(result.message).toContain('N8N_SSRF_ALLOWED_IP_RANGES');
-			expect(result.message).not.toMatch(/Wrong Base URL|no service answers/);
+			expect(result.message).not.toMatch(/Wrong Base URL|could not be reached/);
 			process.stdout.write(`ssrf: credential test on 127.0.0.1 with the protection on: ${result.message}\n`);
 			expect(await bulkCalls()).toBe(before);
 		});

@@ -27,7 +27,7 @@ test.each([
 		{
 			error: message,
 			details: {
-				description: `Open the Inventory Ops API credential and set ${field} to the service's address, starting with https:// (or http://). If it is an expression, it must give that address for every item.`,
+				description: `Set ${field} in the credential to the service's https:// (or http://) address. If it is an expression, it must give that address for every item.`,
 			},
 		},
 	]);

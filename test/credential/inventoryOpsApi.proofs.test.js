@@ -84,7 +84,7 @@ describe('the Base URL check: an empty order lookup', () => {
 		expect(result).toEqual({
 			status: 'Error',
 			message:
-				'The request was blocked because it resolves to a restricted IP address (http://10.0.0.5/api/order/get_single_bulk). n8n refused to send it (its SSRF protection, N8N_SSRF_PROTECTION_ENABLED): nothing was sent. To allow it, add its host name to N8N_SSRF_ALLOWED_HOSTNAMES (an IP address: its range to N8N_SSRF_ALLOWED_IP_RANGES) and restart n8n.',
+				"The request was blocked because it resolves to a restricted IP address (http://10.0.0.5/api/order/get_single_bulk). n8n's SSRF protection refused it: nothing was sent. Add the host to N8N_SSRF_ALLOWED_HOSTNAMES (an IP address: to N8N_SSRF_ALLOWED_IP_RANGES) and restart n8n.",
 		});
 		expect(request).toHaveBeenCalledTimes(1);
 	});
@@ -103,14 +103,14 @@ describe('the Base URL check: an empty order lookup', () => {
 	test('429 beyond the bounded retries: rate limited, nothing said about the token', async () => {
 		await sandbox.fault({ route: BULK, count: 10, status: 429, retryAfter: 0 });
 		const result = await testCredential(sandbox.credentials());
-		expect(result.message).toMatch(/^The service is rate limiting \(429\) and still was after 4 answer\(s\) 429/);
+		expect(result.message).toMatch(/^The service is rate limiting \(429\) \S+, still after 4 answer\(s\) 429/);
 		expect(await calls()).toEqual(Array(4).fill(`${BULK} 429`));
 	});
 
 	test('5xx: the service failed, test again later', async () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 503 });
 		const result = await testCredential(sandbox.credentials());
-		expect(result.message).toMatch(/^The service failed \(503\) before it checked the token: test again later\. The service said: SERVICE_UNAVAILABLE: /);
+		expect(result.message).toMatch(/get_single_bulk failed \(503\): the Base URL and the access token could not be checked\. Test again later, or check the Base URL\. The service said: SERVICE_UNAVAILABLE: /);
 	});
 
 	test('2xx JSON: the token works, with nothing compared', async () => {
@@ -157,7 +157,7 @@ describe('the Base URL check: an empty order lookup', () => {
 		const result = await testCredential({ ...sandbox.credentials(), baseUrl: sandbox.appBaseUrl });
 		const [lookupBeside] = await beside();
 		expect(result.status).toBe('OK');
-		const expected = `Could not confirm the Base URL: ${sandbox.appBaseUrl}/order/get_single_bulk answered ${answered} just as ${origin()}${lookupBeside}, a path nothing serves, does, so the answers do not show whether the order lookup is there, nor whether the access token works. If the node's calls fail, check the Base URL.${said} The App Base URL takes restore requests: `;
+		const expected = `Could not confirm the Base URL or the access token: ${sandbox.appBaseUrl}/order/get_single_bulk answered ${answered} just as ${origin()}${lookupBeside}, a path nothing serves, does. If the node's calls fail, check the Base URL.${said} The App Base URL takes restore requests: `;
 		expect(result.message.slice(0, expected.length)).toBe(expected);
 	});
 
@@ -167,7 +167,7 @@ describe('the Base URL check: an empty order lookup', () => {
 		const result = await testCredential(viaGateway(sandbox.credentials()));
 		expect(result.status).toBe('OK');
 		expect(result.message).toMatch(
-			/^Could not confirm the Base URL: http:\/\/127\.0\.0\.1:\d+\/api\/order\/get_single_bulk answered 400; http:\/\/127\.0\.0\.1:\d+\/api\/order\/\S+, a path nothing serves, answered 503 \(nothing to compare with\), so the answers do not show whether the order lookup is there, nor whether the access token works\. If the node's calls fail, check the Base URL\. The service said: order must not be empty\. The App Base URL takes restore requests: /,
+			/^Could not confirm the Base URL or the access token: http:\/\/127\.0\.0\.1:\d+\/api\/order\/get_single_bulk answered 400; http:\/\/127\.0\.0\.1:\d+\/api\/order\/\S+, a path nothing serves, answered 503 \(nothing to compare with\)\. If the node's calls fail, check the Base URL\. The service said: order must not be empty\. The App Base URL takes restore requests: /,
 		);
 	});
 	test.each([
@@ -181,7 +181,7 @@ describe('the Base URL check: an empty order lookup', () => {
 		expect(result.status).toBe('OK');
 		expect(result.message).toMatch(
 			new RegExp(
-				`^Could not confirm the Base URL: http://127\\.0\\.0\\.1:\\d+/api/order/get_single_bulk answered 400; http://127\\.0\\.0\\.1:\\d+/api/order/\\S+, a path nothing serves, answered ${answered} \\(nothing to compare with\\), so the answers do not show whether the order lookup is there, nor whether the access token works\\. If the node's calls fail, check the Base URL\\. The service said: order must not be empty\\. The App Base URL takes restore requests: `,
+				`^Could not confirm the Base URL or the access token: http://127\\.0\\.0\\.1:\\d+/api/order/get_single_bulk answered 400; http://127\\.0\\.0\\.1:\\d+/api/order/\\S+, a path nothing serves, answered ${answered} \\(nothing to compare with\\)\\. If the node's calls fail, check the Base URL\\. The service said: order must not be empty\\. The App Base URL takes restore requests: `,
 			),
 		);
 	});
@@ -195,7 +195,7 @@ describe('the Base URL check: an empty order lookup', () => {
 			const result = await testCredential({ ...sandbox.credentials(), baseUrl: `${at}/api`, appBaseUrl: `${at}/s` });
 			expect(result.status).toBe('OK');
 			expect(result.message).toMatch(
-				new RegExp(`^Could not confirm the Base URL: ${at}/api/order/get_single_bulk answered 101 just as ${at}/api/order/\\S+, a path nothing serves, does, so the answers do not show .* nor whether the access token works\\.`),
+				new RegExp(`^Could not confirm the Base URL or the access token: ${at}/api/order/get_single_bulk answered 101 just as ${at}/api/order/\\S+, a path nothing serves, does\\. If the node's calls fail, check the Base URL\\.`),
 			);
 		} finally {
 			await new Promise((resolve) => server.close(resolve));
@@ -218,7 +218,7 @@ describe('the App Base URL check: a restore naming no order and no shipment', ()
 	test('429 beyond the bounded retries: rate limited', async () => {
 		await sandbox.fault({ route: RESTORE, count: 10, status: 429, retryAfter: 0 });
 		const result = await testCredential(sandbox.credentials());
-		expect(result.message).toMatch(/^The service is rate limiting \(429\) the App Base URL /);
+		expect(result.message).toMatch(/^The service is rate limiting \(429\) \S+restore_inventory, /);
 	});
 
 	test('5xx: the App Base URL could not be checked', async () => {
@@ -238,7 +238,7 @@ describe('the App Base URL check: a restore naming no order and no shipment', ()
 		expect(restoreBeside).toMatch(/^\/s\/ship\/shipping\/[^/]+$/);
 		expect(result).toEqual({
 			status: 'OK',
-			message: `The access token works: the service accepted an empty order lookup at ${sandbox.baseUrl}/order/get_single_bulk. The App Base URL takes restore requests: ${sandbox.appBaseUrl}/ship/shipping/restore_inventory answered ${status}, unlike ${origin()}${restoreBeside}, a path nothing serves (404); the restore named no order and no shipment, so nothing was restored. The service said: ${said}.`,
+			message: `The access token works: the service accepted an empty order lookup at ${sandbox.baseUrl}/order/get_single_bulk. The App Base URL takes restore requests: ${sandbox.appBaseUrl}/ship/shipping/restore_inventory answered ${status}, unlike ${origin()}${restoreBeside}, a path nothing serves (404); the restore named no shipment, so nothing was restored. The service said: ${said}.`,
 		});
 		expect(await calls()).toEqual([`${BULK} 200`, `${RESTORE} ${status}`, `${restoreBeside} 404`]);
 	});
@@ -269,7 +269,7 @@ describe('the App Base URL check: a restore naming no order and no shipment', ()
 		const result = await testCredential(credentials);
 		const [restoreBeside] = await beside();
 		expect(result.status).toBe('OK');
-		const expected = ` Could not confirm the App Base URL: ${credentials.appBaseUrl}/ship/shipping/restore_inventory answered ${answered} just as ${origin()}${restoreBeside}, a path nothing serves, does, so the answers do not show whether the restore operation is there. If the node's calls fail, check the App Base URL.${said}`;
+		const expected = ` Could not confirm the App Base URL: ${credentials.appBaseUrl}/ship/shipping/restore_inventory answered ${answered} just as ${origin()}${restoreBeside}, a path nothing serves, does. If the node's calls fail, check the App Base URL.${said}`;
 		expect(result.message.slice(-expected.length)).toBe(expected);
 	});
 });

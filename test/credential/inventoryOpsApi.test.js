@@ -139,7 +139,7 @@ describe('a transient 429 (the service did nothing)', () => {
 		const result = await testCredential(sandbox.credentials());
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/rate limiting \(429\)/);
-		expect(result.message).toMatch(/says nothing about the token/);
+		expect(result.message).toMatch(/says nothing about the credential/);
 		const seen = await statuses();
 		expect(seen.length).toBeGreaterThan(1);
 		expect(seen.length).toBeLessThanOrEqual(4);
@@ -199,7 +199,7 @@ describe('what a failed test says', () => {
 	test('a Base URL where the service has no such route: 404 as the path nothing serves; wrong where the answer names the path', async () => {
 		const result = await testCredential({ ...sandbox.credentials(), baseUrl: sandbox.appBaseUrl });
 		expect(result.status).toBe(namesUnknownPaths ? 'Error' : 'OK');
-		const verdict = namesUnknownPaths ? 'Wrong Base URL' : 'Could not confirm the Base URL';
+		const verdict = namesUnknownPaths ? 'Wrong Base URL' : 'Could not confirm the Base URL or the access token';
 		expect(result.message).toMatch(new RegExp(`^${verdict}: .*/s/order/get_single_bulk answered 404`));
 	});
 
@@ -207,7 +207,7 @@ describe('what a failed test says', () => {
 		await sandbox.config({ errorBodies: 'html' });
 		const result = await testCredential({ ...sandbox.credentials(), baseUrl: `${sandbox.server.origin}/nope` });
 		expect(result.status).toBe('OK');
-		expect(result.message).toMatch(/^Could not confirm the Base URL: .* answered 404 with a web page titled "404 /);
+		expect(result.message).toMatch(/^Could not confirm the Base URL or the access token: .* answered 404 with a web page titled "404 /);
 		expect(result.message).not.toMatch(/<[a-z]/i);
 	});
 
@@ -216,7 +216,7 @@ describe('what a failed test says', () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 504 });
 		const result = await testCredential(sandbox.credentials());
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/answered 504 with a web page titled .*gateway or proxy/);
+		expect(result.message).toMatch(/failed \(504 with a web page titled .*\), from a gateway or proxy/);
 		expect(result.message).not.toMatch(/<[a-z]/i);
 	});
 
@@ -245,10 +245,10 @@ describe('answers no other test gives', () => {
 	test('the lookup answered 503 (JSON) or 418: the status and what the service said, or nothing when it said nothing', async () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 503, body: { error: { code: 'MAINTENANCE', message: 'back at 6' } } });
 		const failed = await testCredential(sandbox.credentials());
-		expect(failed.message).toBe('The service failed (503) before it checked the token: test again later. The service said: MAINTENANCE: back at 6.');
+		expect(failed.message).toBe(`${sandbox.baseUrl}/order/get_single_bulk failed (503): the Base URL and the access token could not be checked. Test again later, or check the Base URL. The service said: MAINTENANCE: back at 6.`);
 		await sandbox.fault({ route: BULK, count: 1, status: 503, body: {} });
 		const silent = await testCredential(sandbox.credentials());
-		expect(silent.message).toBe('The service failed (503) before it checked the token: test again later.');
+		expect(silent.message).toBe(`${sandbox.baseUrl}/order/get_single_bulk failed (503): the Base URL and the access token could not be checked. Test again later, or check the Base URL.`);
 		await sandbox.fault({ route: BULK, count: 1, status: 418, body: { error: { message: 'short and stout' } } });
 		const other = await testCredential(sandbox.credentials());
 		expect(other.message).toMatch(/^Something at the Base URL serves the order lookup: .*\/api\/order\/get_single_bulk answered 418, unlike .*\. The service said: short and stout\. The App/);
@@ -257,28 +257,28 @@ describe('answers no other test gives', () => {
 	test('a 429 that lasts without Retry-After: no Retry-After named', async () => {
 		await sandbox.fault({ route: BULK, count: 50, status: 429 });
 		const result = await testCredential(sandbox.credentials());
-		expect(result.message).toMatch(/^The service is rate limiting \(429\) and still was after \d answer\(s\) 429 and [\d.]+ s of waiting\. This says nothing about the token/);
+		expect(result.message).toMatch(/^The service is rate limiting \(429\) \S+, still after \d answer\(s\) 429 and [\d.]+ s of waiting\. Test again soon: this says nothing about the credential/);
 	});
 
 	test('the App Base URL probe answered 401 or 403: both addresses, the same account, with what the service said', async () => {
 		await sandbox.fault({ route: RESTORE, count: 1, status: 403, body: { error: { message: 'not yours' } } });
 		const result = await testCredential(sandbox.credentials());
-		expect(result.message).toMatch(/^The Base URL accepted the access token, but the App Base URL .*\/s\/ship\/shipping\/restore_inventory refused it \(403\)\. Check that both addresses are of one account.* The service said: not yours\.$/);
+		expect(result.message).toMatch(/^The Base URL accepted the access token, but the App Base URL .*\/s\/ship\/shipping\/restore_inventory refused it \(403\)\. Check that both are of one account.* The service said: not yours\.$/);
 	});
 
 	test('the App Base URL probe rate limited for good: says so, not the credential', async () => {
 		await sandbox.fault({ route: RESTORE, count: 50, status: 429, retryAfter: 0 });
 		const result = await testCredential(sandbox.credentials());
-		expect(result.message).toMatch(/^The service is rate limiting \(429\) the App Base URL .*restore_inventory\. This says nothing about the credential/);
+		expect(result.message).toMatch(/^The service is rate limiting \(429\) \S+restore_inventory, still after .* this says nothing about the credential/);
 	});
 
 	test('the App Base URL probe failed with 5xx: JSON with what the service said, a page without its markup', async () => {
 		await sandbox.fault({ route: RESTORE, count: 1, status: 502, body: { error: { message: 'upstream down' } } });
 		const json = await testCredential(sandbox.credentials());
-		expect(json.message).toMatch(/restore_inventory failed \(502\): the App Base URL could not be checked\. Test again later; if it persists, check the App Base URL\. The service said: upstream down\.$/);
+		expect(json.message).toMatch(/restore_inventory failed \(502\): the App Base URL could not be checked\. Test again later, or check the App Base URL\. The service said: upstream down\.$/);
 		await sandbox.fault({ route: RESTORE, count: 1, status: 502, body: '<html><head><title>502 Bad Gateway</title></head></html>' });
 		const page = await testCredential(sandbox.credentials());
-		expect(page.message).toMatch(/failed \(502\): the App Base URL could not be checked\. Test again later; if it persists, check the App Base URL\.$/);
+		expect(page.message).toMatch(/failed \(502 with a web page titled "502 Bad Gateway"\), from a gateway or proxy: the App Base URL could not be checked\. Test again later, or check the App Base URL\.$/);
 	});
 
 	test('the App Base URL probe answered 200, unlike the path nothing serves: something there takes restore requests', async () => {

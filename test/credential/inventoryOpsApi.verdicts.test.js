@@ -25,7 +25,7 @@ const probeUrl = () => `${sandbox.appBaseUrl}/ship/shipping/restore_inventory`;
 /** The path beside an operation's that nothing serves, which the credential test compares with. */
 const besideUrl = (url) => url.replace(/[^/]+$/, 'no-such-operation-n8n-credential-test');
 const APP_WORKS = () =>
-	`The App Base URL takes restore requests: ${probeUrl()} answered 400, unlike ${besideUrl(probeUrl())}, a path nothing serves (404); the restore named no order and no shipment, so nothing was restored. The service said: MISSING_FIELD: body.store_id is required.`;
+	`The App Base URL takes restore requests: ${probeUrl()} answered 400, unlike ${besideUrl(probeUrl())}, a path nothing serves (404); the restore named no shipment, so nothing was restored. The service said: MISSING_FIELD: body.store_id is required.`;
 
 test('a credential that works, with no 429 on the way: the verdict in full, without a word about rate limits', async () => {
 	const result = await testCredential(sandbox.credentials());
@@ -98,7 +98,7 @@ describe('a wrong address where the service said nothing: the verdict in full, w
 		const result = await testCredential(sandbox.credentials());
 		expect(result).toEqual({
 			status: 'OK',
-			message: `The access token works: the service accepted an empty order lookup at ${lookupUrl()}. The App Base URL takes restore requests: ${probeUrl()} answered 200, unlike ${besideUrl(probeUrl())}, a path nothing serves (404); the restore named no order and no shipment, so nothing was restored.`,
+			message: `The access token works: the service accepted an empty order lookup at ${lookupUrl()}. The App Base URL takes restore requests: ${probeUrl()} answered 200, unlike ${besideUrl(probeUrl())}, a path nothing serves (404); the restore named no shipment, so nothing was restored.`,
 		});
 	});
 });
@@ -108,7 +108,7 @@ describe('the order lookup answered at the edge of a range', () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 500, body: '<html><head><title>500 Internal Server Error</title></head><body></body></html>' });
 		const result = await testCredential(sandbox.credentials());
 		expect(result.message).toBe(
-			`${lookupUrl()} answered 500 with a web page titled "500 Internal Server Error", from a gateway or proxy, not the service. Test again later; if it persists, check the Base URL.`,
+			`${lookupUrl()} failed (500 with a web page titled "500 Internal Server Error"), from a gateway or proxy: the Base URL and the access token could not be checked. Test again later, or check the Base URL.`,
 		);
 	});
 
@@ -117,7 +117,7 @@ describe('the order lookup answered at the edge of a range', () => {
 		const result = await testCredential(sandbox.credentials());
 		expect(result).toEqual({
 			status: 'Error',
-			message: 'The service failed (500) before it checked the token: test again later. The service said: disk full.',
+			message: `${lookupUrl()} failed (500): the Base URL and the access token could not be checked. Test again later, or check the Base URL. The service said: disk full.`,
 		});
 	});
 
@@ -136,14 +136,14 @@ describe('the App Base URL probe answered at the edge of a range', () => {
 		await sandbox.fault({ route: RESTORE, count: 1, status: 422, body: { error: { message: 'shipment selector required' } } });
 		const result = await testCredential(sandbox.credentials());
 		expect(result.status).toBe('OK');
-		expect(result.message).toMatch(/restore_inventory answered 422, unlike .*, a path nothing serves \(404\); the restore named no order and no shipment, so nothing was restored\. The service said: shipment selector required\.$/);
+		expect(result.message).toMatch(/restore_inventory answered 422, unlike .*, a path nothing serves \(404\); the restore named no shipment, so nothing was restored\. The service said: shipment selector required\.$/);
 	});
 
 	test('401: the App Base URL refused the token the Base URL accepted', async () => {
 		await sandbox.fault({ route: RESTORE, count: 1, status: 401, body: { error: { message: 'who are you' } } });
 		const result = await testCredential(sandbox.credentials());
 		expect(result.message).toBe(
-			`The Base URL accepted the access token, but the App Base URL ${probeUrl()} refused it (401). Check that both addresses are of one account, and that the token may restore inventory. The service said: who are you.`,
+			`The Base URL accepted the access token, but the App Base URL ${probeUrl()} refused it (401). Check that both are of one account and the token may restore inventory. The service said: who are you.`,
 		);
 	});
 
@@ -151,7 +151,7 @@ describe('the App Base URL probe answered at the edge of a range', () => {
 		await sandbox.fault({ route: RESTORE, count: 1, status: 500, body: { error: { message: 'restore queue down' } } });
 		const result = await testCredential(sandbox.credentials());
 		expect(result.message).toBe(
-			`${probeUrl()} failed (500): the App Base URL could not be checked. Test again later; if it persists, check the App Base URL. The service said: restore queue down.`,
+			`${probeUrl()} failed (500): the App Base URL could not be checked. Test again later, or check the App Base URL. The service said: restore queue down.`,
 		);
 	});
 
@@ -159,7 +159,7 @@ describe('the App Base URL probe answered at the edge of a range', () => {
 		await sandbox.fault({ route: RESTORE, count: 1, status: 300, body: { error: { message: 'moved.' } } });
 		const result = await testCredential(sandbox.credentials());
 		expect(result.status).toBe('OK');
-		expect(result.message).toMatch(/restore_inventory answered 300, unlike .*\(404\); the restore named no order and no shipment, so nothing was restored\. The service said: moved\.$/);
+		expect(result.message).toMatch(/restore_inventory answered 300, unlike .*\(404\); the restore named no shipment, so nothing was restored\. The service said: moved\.$/);
 	});
 
 	test('a 404 from the order lookup unlike the one of the path nothing serves: not a wrong Base URL, what the service said after that', async () => {

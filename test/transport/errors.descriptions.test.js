@@ -52,7 +52,7 @@ describe('the message: what the node concluded from the status, then what the se
 		await answer(RESTORE, 409, { message: 'Shipment s-1 was restored on Monday', ...(code ? { code } : {}) });
 		const { error } = await ctx.run(restore);
 		expect(error.message).toBe('The service refused the restore as a conflict (409), so nothing was restored. The service said: Shipment s-1 was restored on Monday.');
-		expect(error.description).toBe(`A restore may conflict when the shipment was already restored or never deducted stock: check the shipment in Inventory Ops.${code ? ` The service's code: ${code}.` : ''}`);
+		expect(error.description).toBe(`The shipment may be restored already, or never have deducted stock: check it in Inventory Ops.${code ? ` The service's code: ${code}.` : ''}`);
 	});
 
 	test('a message that ends in its own punctuation gets no second full stop', async () => {
@@ -132,7 +132,7 @@ describe('whether the change may have been applied', () => {
 		const { error } = await ctx.run(lookup);
 		expect(error.httpCode).toBe('500');
 		expect(error.message).toBe('The service failed (500) during /order/get_single_bulk. The service said: Lookup failed.');
-		expect(error.description).toBe("This call only reads data: run it again once the service works. The service's code: INTERNAL.");
+		expect(error.description).toBe("This call only reads data: run it again later. The service's code: INTERNAL.");
 	});
 
 	test('a 422 on a write: no advice the node does not have (not "failed"), the status and the words', async () => {
@@ -165,7 +165,7 @@ describe('whether the change may have been applied', () => {
 		await ctx.sandbox.fault({ route: BULK, count: 5, drop: 'before' });
 		const { error } = await ctx.run(lookup);
 		expect(error.message).toBe('The connection to the service was lost during /order/get_single_bulk before an answer arrived');
-		expect(error.description).toBe('No answer was received. This call only reads data and can be run again safely.');
+		expect(error.description).toBe('No answer came. This call only reads data: run it again.');
 	});
 });
 
@@ -184,9 +184,9 @@ describe('404 and 409: read from the status, never from the code', () => {
 		const { error } = await ctx.run(add);
 		expect(error.httpCode).toBe('409');
 		expect(error.message).toBe(
-			'The service refused /webhook/add_handler as a conflict with data it holds (409). The service said: A handler with this name exists.',
+			'The service refused /webhook/add_handler as a conflict (409). The service said: A handler with this name exists.',
 		);
-		expect(error.description).toBe("Check the request against the data already on the service. The service's code: HANDLER_EXISTS.");
+		expect(error.description).toBe("Check the request against the data on the service. The service's code: HANDLER_EXISTS.");
 	});
 
 	test.each([['NOT_FOUND_ROUTE'], ['SHIPMENT_NOT_FOUND'], [undefined]])(
@@ -196,7 +196,7 @@ describe('404 and 409: read from the status, never from the code', () => {
 			const { error } = await ctx.run(kit);
 			expect(error.message).toBe('The service answered /kit/create with 404 (not found). The service said: No such thing.');
 			expect(error.description).toBe(
-				`Check the identifiers sent, and the Base URL in the credential.${code ? ` The service's code: ${code}.` : ''}`,
+				`Check the identifiers sent and the Base URL.${code ? ` The service's code: ${code}.` : ''}`,
 			);
 		},
 	);
@@ -205,7 +205,7 @@ describe('404 and 409: read from the status, never from the code', () => {
 		await answer(RESTORE, 404, { message: 'No order 77' });
 		const { error } = await ctx.run(restore);
 		expect(error.message).toBe('The service answered /ship/shipping/restore_inventory with 404 (not found). The service said: No order 77.');
-		expect(error.description).toBe('Check Store ID, Order Number and the shipment identifiers, and the App Base URL in the credential.');
+		expect(error.description).toBe('Check Store ID, Order Number, the shipment identifiers and the App Base URL.');
 	});
 });
 
@@ -227,7 +227,7 @@ describe('what is said about the access token', () => {
 		expect(error.httpCode).toBe('401');
 		expect(error.message).toMatch(/^The service refused the access token \(401\)\. The service said: /);
 		expect(error.message).not.toMatch(/expired/);
-		expect(error.description).toMatch(/^Check the Access Token in the Inventory Ops API credential\./);
+		expect(error.description).toMatch(/^Check the Access Token in the credential\./);
 	});
 });
 

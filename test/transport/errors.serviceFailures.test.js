@@ -42,7 +42,7 @@ test('401 with an expired token: says it expired and when, and the token appears
 	const said = errorSeen(401).serviceMessage ? 'The service said: ' : 'The answer was a web page titled ';
 	const start = `The access token expired at ${expiry}. ${said}`;
 	expect(failed.error.message.slice(0, start.length)).toBe(start);
-	expect(failed.error.description).toMatch(/^Create a new token and update the Inventory Ops API credential\./);
+	expect(failed.error.description).toMatch(/^Create a new token and put it in the credential\./);
 	if (errorSeen(401).code) expect(failed.error.errorResponse.code).toBe(sandboxCode('TOKEN_EXPIRED'));
 	expect(everything(failed)).not.toContain(token);
 
@@ -68,7 +68,7 @@ test('403: a token without the needed scope', async () => {
 	expect(result.error.httpCode).toBe('403');
 	if (errorSeen(403).code) expect(result.error.errorResponse.code).toBe(sandboxCode('FORBIDDEN'));
 	expect(result.error.message).toMatch(/^The access token lacks the permission \(scope\) \/kit\/create needs \(403\)\./);
-	expect(result.error.description).toMatch(/^Use a token with that scope in the Inventory Ops API credential\./);
+	expect(result.error.description).toMatch(/^Use a token with that scope in the credential\./);
 	expect(await ctx.sandbox.kits()).toEqual([]);
 });
 
@@ -80,7 +80,7 @@ test('404: the Base URL is named among what to check', async () => {
 	const result = await ctx.run(lookup, { credentials });
 	expect(result.error.httpCode).toBe('404');
 	expect(result.error.message).toMatch(/^The service answered \/order\/get_single_bulk with 404 \(not found\)\./);
-	expect(result.error.description).toMatch(/^Check the identifiers sent, and the Base URL in the credential\./);
+	expect(result.error.description).toMatch(/^Check the identifiers sent and the Base URL\./);
 });
 
 test('500 on a create: reported once, with the advice to check before running again', async () => {
@@ -100,7 +100,7 @@ describe("n8n's Retry On Fail setting", () => {
 		await ctx.sandbox.fault({ route: KIT, count: 1, drop: 'after' });
 		const result = await ctx.run(kit('KIT-RETRY'), { settings: retrying });
 		expect(result.error.message).toBe(
-			"'Retry On Fail' is on for this node, and /kit/create changes data: n8n would send it again after a time-out even if the service had applied it",
+			"'Retry On Fail' is on, and /kit/create changes data: n8n would resend it after a time-out even if it was applied",
 		);
 		expect(result.error.description).toContain("Turn off Retry On Fail in the node's Settings");
 		expect(await ctx.sandbox.calls(KIT)).toEqual([]);

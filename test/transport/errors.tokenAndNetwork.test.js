@@ -26,7 +26,7 @@ describe('the credential test', () => {
 		const { accessToken: _token, ...withoutToken } = sandbox.credentials();
 		const result = await testCredential(withoutToken);
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^The service refused the access token \(401\): it is missing, mistyped, revoked or not for this service\./);
+		expect(result.message).toMatch(/^The service refused the access token \(401\)\. Check Access Token\./);
 	});
 });
 
@@ -37,7 +37,7 @@ describe('a 401 and the token expiry', () => {
 
 	test('a token whose expiry is this very millisecond has expired', () => {
 		expect(refused(exp * 1000).message).toBe('The access token expired at 2023-11-14T22:13:20.000Z. The service said: Token expired.');
-		expect(refused(exp * 1000).description).toBe('Create a new token and update the Inventory Ops API credential.');
+		expect(refused(exp * 1000).description).toBe('Create a new token and put it in the credential.');
 	});
 
 	test('a millisecond before its expiry it has not: the token refused, in the service\'s words', () => {

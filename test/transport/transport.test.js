@@ -37,10 +37,11 @@ describe('Retry-After', () => {
 
 	test('retries are bounded in number and in total wait', () => {
 		const policy = { maxRetries: 2, maxTotalWaitMs: 5000, baseDelayMs: 100 };
-		expect(nextRetryDelay(policy, 0, 0, undefined)).toBe(100);
-		expect(nextRetryDelay(policy, 1, 100, undefined)).toBe(200);
-		expect(nextRetryDelay(policy, 2, 300, '1')).toBeUndefined();
-		expect(nextRetryDelay(policy, 0, 0, '6')).toBeUndefined();
+		expect(nextRetryDelay(policy, 0, undefined)).toBe(100);
+		expect(nextRetryDelay(policy, 1, undefined)).toBe(200);
+		expect(nextRetryDelay(policy, 2, '1')).toBeUndefined();
+		expect(nextRetryDelay(policy, 0, '6')).toBeUndefined();
+		expect(nextRetryDelay(policy, 0, '5')).toBe(5000);
 	});
 });
 
@@ -105,7 +106,7 @@ describe('the service error shape', () => {
 			{ node, endpoint: 'kitCreate', accessToken: token },
 		);
 		expect(error.message).toBe('The access token expired at 2023-11-14T22:13:20.000Z. The service said: Token expired.');
-		expect(error.description).toBe("Create a new token and update the Inventory Ops API credential. The service's code: TOKEN_EXPIRED.");
+		expect(error.description).toBe("Create a new token and put it in the credential. The service's code: TOKEN_EXPIRED.");
 		expect(JSON.stringify({ ...error, message: error.message, description: error.description })).not.toContain(
 			token.split('.')[2],
 		);

@@ -67,7 +67,7 @@ test('a credential n8n cannot decrypt: activation fails with a node error naming
 		`Publishing failed at the webhook handler for "order.shipped" (1 of 1). Could not read the Inventory Ops API credential: ${CREDENTIAL_ERRORS.DECRYPTION_FAILED.replace(/\.$/, '')}. Nothing was sent to /webhook/add_handler.`,
 	);
 	expect(error.description).toBe(
-		'Check that the node has an Inventory Ops API credential this n8n can open, with no expression reading an input item: the trigger has none when it is published or unpublished.',
+		'Check that the node has an Inventory Ops API credential, and that no expression reads an input item (publishing has none).',
 	);
 	expect(await calls(ADD_ROUTE)).toHaveLength(0);
 });
@@ -81,7 +81,7 @@ test('a credential whose Base URL is empty: activation fails naming the field, a
 			`Publishing failed at the webhook handler for "order.shipped" (1 of 1). The credential's Base URL is empty: nothing was sent to /webhook/add_handler.`,
 		);
 		expect(error.description).toBe(
-			"Open the Inventory Ops API credential and set Base URL to the service's address, starting with https:// (or http://).",
+			"Set Base URL in the credential to the service's https:// (or http://) address.",
 		);
 		expect(await calls(ADD_ROUTE)).toHaveLength(0);
 	} finally {

@@ -1,25 +1,21 @@
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import { isPlainObject } from '../shared/objects';
 
-// The service's description leaves open where a new handler's id is, what a 200 `success: false` means, and what an
-// error body looks like beyond `{ error }`: each reading copes with every answer docs/service-interface.md lists.
+// Each reading copes with every answer docs/service-interface.md lists where the service's description is open.
 
 type Texts = 'message' | 'code' | 'overview' | 'origin' | 'serviceTraceId' | 'type' | 'display';
-/** `page`: the body was a web page (a gateway's), whose title is the message. */
+/** `page`: the body was a web page (a gateway's); its title is the message. */
 export type ServiceError = Partial<Record<Texts, string>> & { statusCode?: number; user_error?: boolean; page?: boolean };
 
 const SERVICE_ERROR_FIELDS = {
 	message: 'string', statusCode: 'number', code: 'string', overview: 'string', origin: 'string',
 	serviceTraceId: 'string', type: 'string', user_error: 'boolean', display: 'string',
 };
-const MAX_TEXT = 300;
-
-function oneLine(text: string): string {
+function oneLine(text: string, max = 300): string {
 	const line = text.replace(/\s+/g, ' ').trim();
-	return line.length > MAX_TEXT ? `${line.slice(0, MAX_TEXT)}…` : line;
+	return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
-/** A web page's title (or first heading), without markup; undefined when the text is not a page. */
 function pageTitle(text: string): string | undefined {
 	if (!/^\s*(<!doctype html|<html|<head|<body|<\?xml)|<title[\s>]/i.test(text)) return undefined;
 	const found = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text) ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text);
@@ -28,12 +24,10 @@ function pageTitle(text: string): string | undefined {
 }
 
 function textOf(body: unknown): string | undefined {
-	if (typeof body === 'string') return body;
-	if (body instanceof Uint8Array) return Buffer.from(body).toString('utf8');
-	return undefined;
+	return body instanceof Uint8Array ? Buffer.from(body).toString('utf8') : typeof body === 'string' ? body : undefined;
 }
 
-/** An error body of any shape: `{ error: {...} }`, the object bare, JSON as text, plain text, or a web page's title. */
+/** `{ error: {...} }`, the object bare, JSON as text, plain text, or a web page's title. */
 export function readServiceError(body: unknown): ServiceError {
 	const text = textOf(body);
 	if (text !== undefined) {
@@ -43,7 +37,7 @@ export function readServiceError(body: unknown): ServiceError {
 			try {
 				return readServiceError(JSON.parse(trimmed));
 			} catch {
-				// Not JSON: read as text.
+				// Text, not JSON.
 			}
 		}
 		const title = pageTitle(trimmed);
@@ -54,18 +48,12 @@ export function readServiceError(body: unknown): ServiceError {
 		return { ...readServiceError({ ...body, error: undefined }), message: body.error };
 	}
 	if (!isPlainObject(candidate)) return {};
-	const read: Record<string, unknown> = {};
-	for (const [field, type] of Object.entries(SERVICE_ERROR_FIELDS)) {
-		if (typeof candidate[field] === type) read[field] = candidate[field];
-	}
-	if (read.serviceTraceId === undefined && typeof candidate.traceId === 'string') read.serviceTraceId = candidate.traceId;
-	return read as ServiceError;
+	const read = Object.entries(SERVICE_ERROR_FIELDS).filter(([field, type]) => typeof candidate[field] === type);
+	const traceId = typeof candidate.traceId === 'string' ? { serviceTraceId: candidate.traceId } : {};
+	return { ...traceId, ...Object.fromEntries(read.map(([field]) => [field, candidate[field]])) } as ServiceError;
 }
 
-/**
- * A 200 `success: false` as the service's refusal, or undefined. With a reason it is one from every operation;
- * without, except from remove_handler, where readRemovalAnswer reads it.
- */
+/** A 200 `success: false` as a refusal (see `bareSuccessFalseIsRefusal`), or undefined. */
 export function refusalIn(endpoint: Endpoint, answer: unknown): ServiceError | undefined {
 	if (!isPlainObject(answer) || answer.success !== false) return undefined;
 	const refusal = readServiceError(answer);
@@ -73,42 +61,33 @@ export function refusalIn(endpoint: Endpoint, answer: unknown): ServiceError | u
 	return reasonless && !ENDPOINTS[endpoint].bareSuccessFalseIsRefusal ? undefined : refusal;
 }
 
-/** A value in a few words: "a list of 3 entries", "text "…"", "an object with ok, data". */
 export function summaryOf(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return `a list of ${value.length} entr${value.length === 1 ? 'y' : 'ies'}`;
 	const text = textOf(value);
-	if (text !== undefined) {
-		const line = oneLine(text);
-		if (line === '') return 'an empty body';
-		return `text "${line.length > 80 ? `${line.slice(0, 80)}…` : line}"`;
-	}
+	if (text !== undefined) return oneLine(text) === '' ? 'an empty body' : `text "${oneLine(text, 80)}"`;
 	if (isPlainObject(value)) {
 		const keys = Object.keys(value);
-		if (keys.length === 0) return 'an empty object';
-		return `an object with ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}`;
+		return keys.length === 0 ? 'an empty object' : `an object with ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}`;
 	}
 	return `${typeof value} ${String(value)}`;
 }
 
-/** How a 2xx answer differs from the shape the route's answer has, or undefined when it does not. */
 export function unexpectedShape(endpoint: Endpoint, answer: unknown): string | undefined {
 	const expected = ENDPOINTS[endpoint].answer;
 	const fits = expected === 'list' ? Array.isArray(answer) : isPlainObject(answer);
 	return fits ? undefined : `${summaryOf(answer)} where ${expected === 'list' ? 'a list' : 'an object'} was expected`;
 }
 
-/** A bulk lookup entry (a bare order wrapped as `{ order }`) and its order's pair. */
 type BulkEntry = { entry: Record<string, unknown>; storeId?: unknown; orderNumber: unknown };
 
-/** An entry's fields beside its order, the pair asked for included (repeated for an order not found). */
+/** Beside an entry's order (the pair asked for is repeated for an order not found). */
 const BESIDE_ORDER = new Set(['metrics', 'barcode_generation_failed', 'store_id', 'order_number']);
 
 /**
- * An entry's order: its `order`, else the entry itself when it holds more than BESIDE_ORDER (a bare record).
- * Undefined for no order in any form (null, `{}`, only the pair): not found. for...in, as Object.keys would list
- * every order's 41 fields.
+ * An entry's `order`, else the entry itself when it holds more than BESIDE_ORDER (a bare record); undefined (not
+ * found) for null, `{}` or only the pair. for...in: Object.keys would list every order's 41 fields.
  */
 function orderIn(entry: Record<string, unknown>): unknown {
 	if (!('order' in entry)) {
@@ -120,18 +99,12 @@ function orderIn(entry: Record<string, unknown>): unknown {
 	return undefined;
 }
 
-/** A bare order record as a wrapped entry, so that every output mode lays both out alike. */
-function asEntry(record: Record<string, unknown>): Record<string, unknown> {
-	if (record.metrics === undefined && record.barcode_generation_failed === undefined) return { order: record };
-	const { metrics, barcode_generation_failed: failed, ...order } = record;
-	const beside = { ...(metrics === undefined ? {} : { metrics }), ...(failed === undefined ? {} : { barcode_generation_failed: failed }) };
-	return { order, ...beside };
+/** Wrapped, so that every output mode lays a bare record out alike. */
+function asEntry({ metrics, barcode_generation_failed: failed, ...order }: Record<string, unknown>): Record<string, unknown> {
+	return { order, ...(metrics === undefined ? {} : { metrics }), ...(failed === undefined ? {} : { barcode_generation_failed: failed }) };
 }
 
-/**
- * A bulk lookup answer's entries, wrapped or bare, whose order has an order_number; and what every other one was,
- * so that no reference is called not found for an entry the node could not read. One without an order is skipped.
- */
+/** And what each unreadable entry was, so that no reference is called not found for one. */
 export function readBulkAnswer(answer: unknown[]): { entries: BulkEntry[]; unreadable: string[] } {
 	const entries: BulkEntry[] = [];
 	const unreadable: string[] = [];
@@ -156,14 +129,9 @@ export function missingFromKitAnswer(answer: Record<string, unknown>): string[] 
 	return ['_id', 'new_kit_id'].filter((field) => !isIdLike(answer[field]));
 }
 
-/** Only the selectors given. */
-export interface ShipmentSelectors {
-	shipment_id?: string;
-	tracking_number?: string;
-	carrier_shipment_id?: string;
-}
+export type ShipmentSelectors = Partial<Record<'shipment_id' | 'tracking_number' | 'carrier_shipment_id', string>>;
 
-/** `restored`: the one record the selectors match; `missing`: what the answer lacks, each with what arrived. */
+/** `restored`: the one record the selectors match; `missing`: what the answer lacks, with what arrived. */
 type RestoreAnswer = { shipments?: Array<Record<string, unknown>>; restored?: Record<string, unknown>; missing: string[] };
 
 function selectorValue(record: Record<string, unknown>, selector: keyof ShipmentSelectors): unknown {
@@ -172,14 +140,13 @@ function selectorValue(record: Record<string, unknown>, selector: keyof Shipment
 	return selector === 'tracking_number' ? response.tracking_number : response.shipment_id;
 }
 
-/** The restore answer `{ _id, shipments }`; the service's id of a shipment is its `_id`, the others are in `response`. */
+/** A shipment's `_id` is its shipment_id; the other selectors are in `response`. */
 export function readRestoreAnswer(answer: Record<string, unknown>, selectors: ShipmentSelectors): RestoreAnswer {
 	const missing = isIdLike(answer._id) ? [] : [`_id (got ${summaryOf(answer._id)})`];
 	const { shipments } = answer;
 	if (!Array.isArray(shipments) || !shipments.every(isPlainObject)) {
-		const got = Array.isArray(shipments)
-			? `a list with ${shipments.filter((record) => !isPlainObject(record)).length} entries that are not records`
-			: summaryOf(shipments);
+		const notRecords = Array.isArray(shipments) ? shipments.filter((record) => !isPlainObject(record)).length : 0;
+		const got = Array.isArray(shipments) ? `a list with ${notRecords} entries that are not records` : summaryOf(shipments);
 		return { missing: [...missing, `shipments (got ${got})`] };
 	}
 	const given = Object.keys(selectors) as Array<keyof ShipmentSelectors>;
@@ -196,7 +163,6 @@ export function restoredItemsOf(record: Record<string, unknown>): unknown[] | un
 	return Array.isArray(request.order_items) ? request.order_items : undefined;
 }
 
-/** remove_handler's 200 answer; a `false` with a reason never gets here (refusalIn). */
 export function readRemovalAnswer(answer: Record<string, unknown>): { removed: boolean } | { problem: string } {
 	if (answer.success === true) return { removed: true };
 	if (answer.success === false) return { removed: false };
@@ -204,22 +170,19 @@ export function readRemovalAnswer(answer: Record<string, unknown>): { removed: b
 }
 
 export const NOTHING_REMOVED =
-	'Nothing was removed: the service answered success: false without a reason, as it does for a handler it does not know or that is gone.';
+	'Nothing was removed: the service answered success: false without a reason, as for a handler it does not know.';
 
-/** A remove_handler error saying the handler is unknown: a 404 not about the route (a wrong Base URL), or a refusal. */
+/** A remove_handler error saying the handler is unknown: a 404 not about the route, or a refusal. */
 export function saysHandlerUnknown(httpCode: string | null | undefined, code: unknown, message: string): boolean {
 	if (httpCode === '404') return !/route/i.test(String(code ?? '')) && !/route|path/i.test(message);
 	return httpCode === '200' && /not[\s_-]?found|unknown|no such|does not exist/i.test(`${String(code ?? '')} ${message}`);
 }
 
-const ID_KEYS = ['_id', 'id', 'handler_id', 'handlerId'];
-
-/** A new handler's id in the add_handler answer: at its top, or one level down in `handler`, `data`, `result`, `webhook`. */
 export function findHandlerId(answer: unknown): string | undefined {
 	if (!isPlainObject(answer)) return undefined;
 	for (const object of [answer, answer.handler, answer.data, answer.result, answer.webhook]) {
 		if (!isPlainObject(object)) continue;
-		const key = ID_KEYS.find((name) => isIdLike(object[name]));
+		const key = ['_id', 'id', 'handler_id', 'handlerId'].find((name) => isIdLike(object[name]));
 		if (key !== undefined) return String(object[key]);
 	}
 	return undefined;

@@ -6,23 +6,20 @@ import { jwtExpiry, networkReason, SSRF_ADVICE } from './errors';
 import { RateLimitGate } from './rateLimit';
 import { withoutUrlCredentials } from '../shared/redact';
 
-// The dialog's Test button waits: a 429 is retried for 5 s at most, a longer Retry-After is reported.
+// The Test button waits: 5 s at most for 429s.
 const RETRY_POLICY = { maxRetries: 3, maxTotalWaitMs: 5_000, baseDelayMs: 500 };
 const TIMEOUT_MS = 15_000;
-/** The last segment of a path beside each operation's, one that no service serves. */
 const NOWHERE = 'no-such-operation-n8n-credential-test';
 
 type Response = { statusCode: number; headers?: Record<string, unknown>; body?: unknown };
 type Answer = { response: Response } | { error: unknown };
 type Verdict = INodeCredentialTestResult;
-/** What the calls of one test share; `rateLimited` counts the 429s. */
 type Session = { helpers: ICredentialTestFunctions['helpers']; token: unknown; gate: RateLimitGate; rateLimited: number };
-/** One address under test: `app` for the App Base URL; `shown` is the URL without a password. */
-type Check = { app: boolean; url: string; shown: string; body: IDataObject };
+/** `shown`: the URL without a password. */
+type Check = { app: boolean; field: string; url: string; shown: string; body: IDataObject };
 
-/** A base URL and an operation's path, without a doubled slash between them. */
-export function joinUrl(base: unknown, path: string): string {
-	return `${String(base ?? '').replace(/\/+$/, '')}${path}`;
+export function joinUrl(base: string, path: string): string {
+	return `${base.replace(/\/+$/, '')}${path}`;
 }
 
 export function isHttpUrl(value: string): boolean {
@@ -33,80 +30,72 @@ const ok = (message: string): Verdict => ({ status: 'OK', message });
 const failed = (message: string): Verdict => ({ status: 'Error', message });
 const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 
-/** Nothing for a web page: a gateway's words, not the service's. */
+/** Nothing for a web page: a gateway's words. */
 function serviceSaid(body: unknown): string {
 	const { message, code, page } = readServiceError(body);
 	const text = [code, message].filter(Boolean).join(': ');
 	return text === '' || page === true ? '' : ` The service said: ${withoutUrlCredentials(text).replace(/\.+$/, '')}.`;
 }
 
-/** The status, with a web page's title (never markup). */
 function statusText({ statusCode, body }: Response): string {
 	const { message, page } = readServiceError(body);
 	return page === true ? `${statusCode} with a web page titled "${message}"` : String(statusCode);
 }
 
-function wrongAddress({ app, shown }: Check, what: string, said = ''): Verdict {
-	const [field, kind, end] = app ? ['App Base URL', 'shipping', 's'] : ['Base URL', 'API', 'api'];
-	const works = app ? ' The Base URL and the access token work.' : '';
-	return failed(`Wrong ${field}: ${shown} ${what}.${said} Use your account's ${kind} address (usually ending in /${end}), without the operation path.${works}`);
+function wrongAddress({ app, field, shown }: Check, what: string, said = ''): Verdict {
+	const [kind, works] = app
+		? ['shipping address (usually ending in /s)', ' The Base URL and the access token work.']
+		: ['API address (usually ending in /api)', ''];
+	return failed(`Wrong ${field}: ${shown} ${what}.${said} Use your account's ${kind}, without the operation path.${works}`);
 }
 
 function unanswered(check: Check, error: unknown): Verdict {
 	const { reason, timedOut, refusedByN8n } = networkReason(error);
-	if (refusedByN8n) return failed(`${withoutUrlCredentials(reason)} (${check.shown}). ${SSRF_ADVICE}`);
+	if (refusedByN8n) return failed(`${reason} (${check.shown}). ${SSRF_ADVICE}`);
 	return timedOut
-		? failed(`No answer from ${check.shown} within ${seconds(TIMEOUT_MS)}: check the ${check.app ? 'App ' : ''}Base URL, and that n8n can reach the service.`)
-		: wrongAddress(check, `could not be reached (${withoutUrlCredentials(reason)}): no service answers there, or it is down`);
+		? failed(`No answer from ${check.shown} within ${seconds(TIMEOUT_MS)}: check the ${check.field}, and that n8n can reach the service.`)
+		: wrongAddress(check, `could not be reached (${reason})`);
 }
 
-/** What the lookup's answer proves alone, or undefined when only a comparison can tell. */
+function failureVerdict(check: Check, response: Response, { rateLimited, gate }: Session): Verdict | undefined {
+	const { statusCode: status, headers } = response;
+	if (status === 429) {
+		const retryAfter = headers?.['retry-after'];
+		const asked = typeof retryAfter === 'string' ? `; it asked for Retry-After: ${retryAfter}` : '';
+		const tries = `${rateLimited} answer(s) 429 and ${seconds(gate.waitedMs)} of waiting${asked}`;
+		return failed(`The service is rate limiting (429) ${check.shown}, still after ${tries}. Test again soon: this says nothing about the credential.`);
+	}
+	if (status < 500) return undefined;
+	const what = check.app ? 'the App Base URL' : 'the Base URL and the access token';
+	const gateway = readServiceError(response.body).page === true ? ', from a gateway or proxy' : '';
+	const later = `Test again later, or check the ${check.field}.${serviceSaid(response.body)}`;
+	return failed(`${check.shown} failed (${statusText(response)})${gateway}: ${what} could not be checked. ${later}`);
+}
+
 function lookUpVerdict(check: Check, response: Response, session: Session): Verdict | undefined {
 	const { statusCode: status, body } = response;
-	const { rateLimited, gate } = session;
+	const expiry = jwtExpiry(session.token);
 	// The status first: a gateway may answer 401, 403 or 429 with its own page, and they mean the same.
-	if (status === 401) {
-		const expiry = jwtExpiry(session.token);
-		return failed(
-			expiry !== undefined && expiry.getTime() <= Date.now()
-				? `The access token expired at ${expiry.toISOString()} (401). Create a new token and paste it into Access Token.`
-				: `The service refused the access token (401): it is missing, mistyped, revoked or not for this service. Check Access Token.${serviceSaid(body)}`,
-		);
+	if (status === 401 && expiry !== undefined && expiry.getTime() <= Date.now()) {
+		return failed(`The access token expired at ${expiry.toISOString()} (401). Create a new token and paste it into Access Token.`);
 	}
+	if (status === 401) return failed(`The service refused the access token (401). Check Access Token.${serviceSaid(body)}`);
 	if (status === 403) {
-		return failed(
-			`The access token is valid but lacks the permission (scope) for the order lookup (403): use a token with the scopes for orders, kits, shipments and webhook handlers.${serviceSaid(body)}`,
-		);
+		const scopes = 'use a token with the scopes for orders, kits, shipments and webhook handlers';
+		return failed(`The access token is valid but lacks the permission (scope) for the order lookup (403): ${scopes}.${serviceSaid(body)}`);
 	}
-	if (status === 429) {
-		const retryAfter = response.headers?.['retry-after'];
-		return failed(
-			`The service is rate limiting (429) and still was after ${rateLimited} answer(s) 429 and ${seconds(gate.waitedMs)} of waiting${typeof retryAfter === 'string' ? `; it asked for Retry-After: ${retryAfter}` : ''}. This says nothing about the token: test again in a moment.`,
-		);
-	}
-	if (status >= 500) {
-		return readServiceError(body).page === true
-			? failed(`${check.shown} answered ${statusText(response)}, from a gateway or proxy, not the service. Test again later; if it persists, check the Base URL.`)
-			: failed(`The service failed (${status}) before it checked the token: test again later.${serviceSaid(body)}`);
-	}
-	if (status < 200 || status >= 300) return undefined;
+	if (status < 200 || status >= 300) return failureVerdict(check, response, session);
 	if (typeof body === 'string') return wrongAddress(check, `answered ${status} with text, not the service's JSON`);
+	const { rateLimited, gate } = session;
 	const afterRetries = rateLimited > 0 ? ` (after ${rateLimited} answer(s) 429, rate limited, waited ${seconds(gate.waitedMs)})` : '';
 	return ok(`The access token works: the service accepted an empty order lookup at ${check.shown}${afterRetries}.`);
 }
 
-/** What the restore probe's answer proves alone, or undefined. */
-function probeVerdict({ shown: url }: Check, { statusCode: status, body }: Response): Verdict | undefined {
-	if (status === 401 || status === 403) {
-		return failed(
-			`The Base URL accepted the access token, but the App Base URL ${url} refused it (${status}). Check that both addresses are of one account, and that the token may restore inventory.${serviceSaid(body)}`,
-		);
-	}
-	if (status === 429) return failed(`The service is rate limiting (429) the App Base URL ${url}. This says nothing about the credential: test again in a moment.`);
-	if (status >= 500) {
-		return failed(`${url} failed (${status}): the App Base URL could not be checked. Test again later; if it persists, check the App Base URL.${serviceSaid(body)}`);
-	}
-	return undefined;
+function probeVerdict(check: Check, response: Response, session: Session): Verdict | undefined {
+	const { statusCode: status, body } = response;
+	if (status !== 401 && status !== 403) return failureVerdict(check, response, session);
+	const what = 'Check that both are of one account and the token may restore inventory.';
+	return failed(`The Base URL accepted the access token, but the App Base URL ${check.shown} refused it (${status}). ${what}${serviceSaid(body)}`);
 }
 
 async function send(session: Session, url: string, body: IDataObject): Promise<Answer> {
@@ -129,9 +118,9 @@ async function send(session: Session, url: string, body: IDataObject): Promise<A
 }
 
 /**
- * The verdict on an answer that proves nothing alone, from the answer of the path beside it that nothing serves: a
- * different answer proves something serves the operation; the same one proves nothing does only when it names the path
- * it was sent (a service may answer a missing order just like a missing path). Otherwise the test passes, saying so.
+ * An answer that proves nothing alone, beside that of a path nothing serves: a different one proves something serves
+ * the operation; the same one proves nothing does only when it names the path (a service may answer a missing order
+ * like a missing path). Otherwise the test passes, saying so.
  */
 async function comparedVerdict(session: Session, check: Check, answer: Response): Promise<Verdict> {
 	const at = check.url.lastIndexOf('/') + 1;
@@ -147,23 +136,23 @@ async function comparedVerdict(session: Session, check: Check, answer: Response)
 	let words = `answered ${statusText(answer)}`;
 	if (!comparable) words += `; ${beside}, answered ${answered} (nothing to compare with)`;
 	else words += same ? ` just as ${beside}, does` : `, unlike ${beside} (${answered})`;
-	const [field, operation] = check.app ? ['App Base URL', 'restore operation'] : ['Base URL', 'order lookup'];
 	const said = serviceSaid(answer.body);
-	if (same && theirs.includes(NOWHERE)) return wrongAddress(check, `${words}, naming the path: the service has no ${operation} there`, said);
+	if (same && theirs.includes(NOWHERE)) {
+		const operation = check.app ? 'restore operation' : 'order lookup';
+		return wrongAddress(check, `${words}, naming the path: the service has no ${operation} there`, said);
+	}
 	if (comparable && !same) {
 		return ok(
 			check.app
-				? `The App Base URL takes restore requests: ${check.shown} ${words}; the restore named no order and no shipment, so nothing was restored.${said}`
+				? `The App Base URL takes restore requests: ${check.shown} ${words}; the restore named no shipment, so nothing was restored.${said}`
 				: `Something at the Base URL serves the order lookup: ${check.shown} ${words}. It refused an empty lookup, so the access token is not confirmed.${said}`,
 		);
 	}
-	const token = check.app ? '' : ', nor whether the access token works';
-	return ok(
-		`Could not confirm the ${field}: ${check.shown} ${words}, so the answers do not show whether the ${operation} is there${token}. If the node's calls fail, check the ${field}.${said}`,
-	);
+	const what = check.app ? 'App Base URL' : 'Base URL or the access token';
+	return ok(`Could not confirm the ${what}: ${check.shown} ${words}. If the node's calls fail, check the ${check.field}.${said}`);
 }
 
-/** Calls that cannot change data; docs/service-interface.md (Authentication) says what each answer proves. */
+/** docs/service-interface.md (Authentication) says what each answer proves. */
 export async function testInventoryOpsApiCredential(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
@@ -171,16 +160,15 @@ export async function testInventoryOpsApiCredential(
 	const data = credential.data ?? {};
 	const baseUrl = typeof data.baseUrl === 'string' ? data.baseUrl.trim() : '';
 	const appBaseUrl = typeof data.appBaseUrl === 'string' ? data.appBaseUrl.trim() : '';
-	for (const [field, url, example] of [['Base URL', baseUrl, 'api'], ['App Base URL', appBaseUrl, 's']]) {
-		if (!isHttpUrl(url)) {
-			return failed(`${field} must start with http:// or https://, for example https://inventory.example.com/${example} (got "${withoutUrlCredentials(url)}").`);
-		}
+	for (const [field, url, end] of [['Base URL', baseUrl, 'api'], ['App Base URL', appBaseUrl, 's']]) {
+		const example = `for example https://inventory.example.com/${end} (got "${withoutUrlCredentials(url)}")`;
+		if (!isHttpUrl(url)) return failed(`${field} must start with http:// or https://, ${example}.`);
 	}
-	// This context has only n8n's legacy request helper, without credential authentication: send() sets the header.
+	// This context's legacy request helper does not authenticate: send() sets the header.
 	const gate = new RateLimitGate(RETRY_POLICY);
 	const session: Session = { helpers: this.helpers, token: data.accessToken, gate, rateLimited: 0 };
 	const verdict = async (app: boolean, url: string, body: IDataObject, alone: typeof lookUpVerdict): Promise<Verdict> => {
-		const check = { app, url, shown: withoutUrlCredentials(url), body };
+		const check = { app, field: app ? 'App Base URL' : 'Base URL', url, shown: withoutUrlCredentials(url), body };
 		const answer = await send(session, url, body);
 		if ('error' in answer) return unanswered(check, answer.error);
 		return alone(check, answer.response, session) ?? (await comparedVerdict(session, check, answer.response));

@@ -10,7 +10,7 @@ const ctx = useInventoryOps({ orders: 5 });
 const REMOVE = { resource: 'webhookHandler', operation: 'remove', handlerId: '={{ $json.id }}' };
 const ITEMS = [{ id: 'h-1' }, { id: 'h-2' }];
 const DESCRIPTION =
-	'Check that the node has an Inventory Ops API credential, and that any expression in its fields works for this item.';
+	'Check that the node has an Inventory Ops API credential, and that its expressions work for this item.';
 
 describe('no Inventory Ops credential selected (a workflow imported without one)', () => {
 	// n8n's own NodeOperationError, raised without an item: the node names the item it was working on.
