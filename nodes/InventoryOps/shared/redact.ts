@@ -6,10 +6,6 @@ export function withoutUrlCredentials(text: string): string {
 	return text.replace(USER_INFO, '$1');
 }
 
-export function hasUrlCredentials(text: string): boolean {
-	return withoutUrlCredentials(text) !== text;
-}
-
 /** A JSON value with URL credentials removed from every string in it (keys kept as they are). */
 export function withoutUrlCredentialsDeep<T>(value: T): T {
 	if (typeof value === 'string') return withoutUrlCredentials(value) as T;

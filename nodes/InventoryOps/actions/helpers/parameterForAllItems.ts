@@ -20,8 +20,8 @@ export function parameterForAllItems(
 	itemCount: number,
 ): unknown {
 	const first = this.getNodeParameter(name, 0, fallback);
-	const fail = (message: string, itemIndex: number, description: string) => {
-		throw new NodeOperationError(this.getNode(), `'${displayName}' ${message}`, { itemIndex, description });
+	const fail = (problem: string, itemIndex: number, description: string) => {
+		throw new NodeOperationError(this.getNode(), `'${displayName}' ${problem}`, { itemIndex, description });
 	};
 	if (typeof first === 'string' && /\{\{[\s\S]*\}\}/.test(first)) {
 		const passed = `takes no expression: it holds for the whole run, and n8n passed ${shown(first)} on as text`;
@@ -34,11 +34,8 @@ export function parameterForAllItems(
 	for (let itemIndex = 1; itemIndex < itemCount; itemIndex++) {
 		const value = this.getNodeParameter(name, itemIndex, fallback);
 		if (JSON.stringify(value) === JSON.stringify(first)) continue;
-		fail(
-			`must be the same for every input item: item 0 gives ${shown(first)}, item ${itemIndex} gives ${shown(value)}`,
-			itemIndex,
-			`'${displayName}' applies to the whole run. Set it without an expression that depends on the item, or split the items into separate runs.`,
-		);
+		const differs = `must be the same for every input item: item 0 gives ${shown(first)}, item ${itemIndex} gives ${shown(value)}`;
+		fail(differs, itemIndex, 'Set it without an expression that depends on the item, or split the items into separate runs.');
 	}
 	return first;
 }

@@ -31,17 +31,17 @@ function failedItem(this: IExecuteFunctions, error: unknown, itemIndex: number):
 		httpCode: nodeError.httpCode ?? undefined,
 		...(nodeError.errorResponse as JsonObject),
 	};
-	// Only `error` and `details`: n8n 2.x sends an item to the error output by such a json; n8n 1.x only by the
-	// item's own `error`, which on the regular output would make n8n replace the item by its input item.
+	// n8n 2.x routes an item to the error output by this json; n8n 1.x by the item's `error`, which on the regular
+	// output would make n8n replace the item by its input item.
 	const json = { error: message, details: compact({ description: description ?? undefined, ...api }) };
 	const routed = this.getNode().onError === 'continueErrorOutput' ? { error: nodeError } : {};
 	return { json, pairedItem: { item: itemIndex }, ...routed };
 }
 
 /**
- * Runs `handleItem` for each input item in turn; with "continue on fail" a failed item never stops the others. A
- * handler that makes no call (Get Many's output) answers at once, so no promise is awaited per item. Not
- * constructExecutionMetaData, which copies every item twice and unwraps an output object holding a `json` field.
+ * Runs `handleItem` for each input item; with "continue on fail" a failed item never stops the others. A handler that
+ * makes no call (Get Many's) answers at once, so nothing is awaited. Not constructExecutionMetaData: it copies every
+ * item twice and unwraps an output object holding a `json` field.
  */
 export async function forEachItem(
 	this: IExecuteFunctions,

@@ -1,10 +1,4 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection, requiredText } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/perItem';
@@ -12,17 +6,29 @@ import { isPlainObject } from '../../shared/objects';
 import { compact, ItemValidator } from '../helpers/validation';
 import { missingFromKitAnswer } from '../../transport';
 
-const TEXT_FIELDS = ['listing_sku', 'fulfillment_sku', 'image', 'description', 'notes'];
-const NUMBER_FIELDS = ['cost', 'retail', 'wholesale', 'sale', 'weight', 'lag_time'];
-const OPTIONAL_FIELDS = ['barcodes', 'tags', ...TEXT_FIELDS, ...NUMBER_FIELDS, 'active'];
-const FORM_TO_SERVICE: Record<string, string> = { listingSku: 'listing_sku', fulfillmentSku: 'fulfillment_sku', lagTime: 'lag_time' };
-
-const fieldsOnly = { show: { inputMode: ['fields'] } };
 const amount = (displayName: string, name: string, description?: string): INodeProperties =>
 	({ displayName, name, type: 'number', typeOptions: { minValue: 0 }, default: 0, description });
 const text = (displayName: string, name: string, rows?: number): INodeProperties =>
 	({ displayName, name, type: 'string', typeOptions: rows ? { rows } : undefined, default: '' });
-const unitless = (what: string) => `${what} as the service counts it (the service gives no unit)`;
+const unitless = 'In the unit the service counts in (it names none)';
+
+const ADDITIONAL_FIELDS: INodeProperties[] = [
+	{ displayName: 'Active', name: 'active', type: 'boolean', default: true, description: 'Whether the kit is active' },
+	amount('Cost', 'cost'),
+	text('Description', 'description', 3),
+	text('Fulfillment SKU', 'fulfillmentSku'),
+	text('Image URL', 'image'),
+	amount('Lag Time', 'lagTime', unitless),
+	text('Listing SKU', 'listingSku'),
+	text('Notes', 'notes', 3),
+	amount('Retail Price', 'retail'),
+	amount('Sale Price', 'sale'),
+	amount('Weight', 'weight', unitless),
+	amount('Wholesale Price', 'wholesale'),
+];
+/** The service's name of a form field: lag_time for lagTime. */
+const serviceName = (name: string): string => name.replace(/[A-Z]/g, '_$&').toLowerCase();
+const OPTIONAL_FIELDS = ['barcodes', 'tags', ...ADDITIONAL_FIELDS.map((field) => serviceName(field.name))];
 
 const properties: INodeProperties[] = [
 	{
@@ -35,60 +41,46 @@ const properties: INodeProperties[] = [
 		],
 		default: 'fields',
 	},
-	{ ...requiredText('Name', 'name', 'The name of the kit', 'e.g. Starter Bundle'), displayOptions: fieldsOnly },
-	{ ...requiredText('SKU', 'sku', 'The SKU of the kit itself', 'e.g. KIT-STARTER-01'), displayOptions: fieldsOnly },
-	{
-		displayName: 'Component Items',
-		name: 'kitItems',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Component Item',
-		default: {},
-		description: 'The items the kit is made of, each with its quantity',
-		displayOptions: fieldsOnly,
-		options: [
-			{
-				displayName: 'Item',
-				name: 'item',
-				values: [
-					{ displayName: 'Item ID', name: 'itemId', type: 'string', default: '', description: 'The item_id of the component' },
-					{ displayName: 'SKU', name: 'sku', type: 'string', default: '', description: 'The SKU of the component' },
-					{ ...amount('Quantity', 'quantity', 'How many of this item one kit contains'), default: 1 },
-					{ displayName: 'Type', name: 'type', type: 'string', default: '', description: 'Sent as given (the service publishes no list)' },
-				],
-			},
-		],
-	},
-	...['Barcode', 'Tag'].map((entry): INodeProperties => ({
-		displayName: `${entry}s`,
-		name: `${entry.toLowerCase()}s`,
-		type: 'string',
-		typeOptions: { multipleValues: true, multipleValueButtonText: `Add ${entry}` },
-		default: [],
-		displayOptions: fieldsOnly,
-	})),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: fieldsOnly,
-		options: [
-			{ displayName: 'Active', name: 'active', type: 'boolean', default: true, description: 'Whether the kit is active' },
-			amount('Cost', 'cost'),
-			text('Description', 'description', 3),
-			text('Fulfillment SKU', 'fulfillmentSku'),
-			text('Image URL', 'image'),
-			amount('Lag Time', 'lagTime', unitless('Lag time')),
-			text('Listing SKU', 'listingSku'),
-			text('Notes', 'notes', 3),
-			amount('Retail Price', 'retail'),
-			amount('Sale Price', 'sale'),
-			amount('Weight', 'weight', unitless('Weight')),
-			amount('Wholesale Price', 'wholesale'),
-		],
-	},
+	...updateDisplayOptions({ show: { inputMode: ['fields'] } }, [
+		requiredText('Name', 'name', 'The name of the kit', 'e.g. Starter Bundle'),
+		requiredText('SKU', 'sku', 'The SKU of the kit itself', 'e.g. KIT-STARTER-01'),
+		{
+			displayName: 'Component Items',
+			name: 'kitItems',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Component Item',
+			default: {},
+			description: 'The items the kit is made of, each with its quantity',
+			options: [
+				{
+					displayName: 'Item',
+					name: 'item',
+					values: [
+						{ displayName: 'Item ID', name: 'itemId', type: 'string', default: '', description: 'The item_id of the component' },
+						{ displayName: 'SKU', name: 'sku', type: 'string', default: '', description: 'The SKU of the component' },
+						{ ...amount('Quantity', 'quantity', 'How many of this item one kit contains'), default: 1 },
+						{ displayName: 'Type', name: 'type', type: 'string', default: '', description: 'Sent as given (the service publishes no list)' },
+					],
+				},
+			],
+		},
+		...['Barcode', 'Tag'].map((entry): INodeProperties => ({
+			displayName: `${entry}s`,
+			name: `${entry.toLowerCase()}s`,
+			type: 'string',
+			typeOptions: { multipleValues: true, multipleValueButtonText: `Add ${entry}` },
+			default: [],
+		})),
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: ADDITIONAL_FIELDS,
+		},
+	]),
 	{
 		displayName: 'Kit Data (JSON)',
 		name: 'kitData',
@@ -123,11 +115,12 @@ function checkComponent(check: ItemValidator, component: unknown, field: string)
 function checkKit(check: ItemValidator, data: IDataObject, prefix: string): IDataObject {
 	check.knownKeys(data, ['name', 'sku', 'items', ...OPTIONAL_FIELDS], prefix, 'a kit');
 	const kit: IDataObject = { name: check.text(data.name, `${prefix}name`), sku: check.text(data.sku, `${prefix}sku`) };
-	for (const field of TEXT_FIELDS) kit[field] = check.optionalText(data[field], `${prefix}${field}`);
-	for (const field of NUMBER_FIELDS) kit[field] = check.optionalNumber(data[field], `${prefix}${field}`);
-	kit.active = check.optionalBoolean(data.active, `${prefix}active`);
-	kit.barcodes = check.textList(data.barcodes, `${prefix}barcodes`);
-	kit.tags = check.textList(data.tags, `${prefix}tags`);
+	for (const { name, type } of ADDITIONAL_FIELDS) {
+		const field = serviceName(name);
+		const read = type === 'number' ? check.optionalNumber : type === 'boolean' ? check.optionalBoolean : check.optionalText;
+		kit[field] = read.call(check, data[field], `${prefix}${field}`);
+	}
+	for (const field of ['barcodes', 'tags']) kit[field] = check.textList(data[field], `${prefix}${field}`);
 	if (data.items !== undefined && data.items !== null) {
 		const components = check.list(data.items, `${prefix}items`);
 		kit.items = components.map((component, index) => checkComponent(check, component, `${prefix}items[${index}]`));
@@ -145,7 +138,7 @@ function kitFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject {
 		tags: this.getNodeParameter('tags', itemIndex, []),
 	};
 	if (rows.length > 0) data.items = rows.map(({ itemId, sku, quantity, type }) => ({ item_id: itemId, sku, quantity, type }));
-	for (const [key, value] of Object.entries(additional)) data[FORM_TO_SERVICE[key] ?? key] = value;
+	for (const [key, value] of Object.entries(additional)) data[serviceName(key)] = value;
 	return data;
 }
 

@@ -1,33 +1,17 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection, requiredText } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/perItem';
-import { readRestoreAnswer, restoredItemsOf, type ShipmentSelectors } from '../../transport';
 import { compact } from '../helpers/validation';
+import { readRestoreAnswer, restoredItemsOf, type ShipmentSelectors } from '../../transport';
 
-const selector = (displayName: string, name: string, what: string): INodeProperties => ({
-	displayName,
-	name,
-	type: 'string',
-	default: '',
-	description: `${what} of the shipment. Leave empty to pick the shipment by one of the other two.`,
-});
+const selector = (displayName: string, name: string, what: string): INodeProperties =>
+	({ displayName, name, type: 'string', default: '', description: `${what} of the shipment; leave empty to pick it by another` });
 
 const properties: INodeProperties[] = [
 	requiredText('Store ID', 'storeId', 'The ID of the store the shipped order belongs to', 'e.g. 1002'),
 	requiredText('Order Number', 'orderNumber', 'The number of the order whose shipment deducted the inventory', 'e.g. 1001'),
-	{
-		displayName: 'Give at least one of Shipment ID, Tracking Number or Carrier Shipment ID to pick the shipment',
-		name: 'shipmentNotice',
-		type: 'notice',
-		default: '',
-	},
+	{ displayName: 'Give at least one of the three IDs below to pick the shipment', name: 'shipmentNotice', type: 'notice', default: '' },
 	selector('Shipment ID', 'shipmentId', "The service's ID"),
 	selector('Tracking Number', 'trackingNumber', 'The tracking number'),
 	selector('Carrier Shipment ID', 'carrierShipmentId', "The carrier's ID"),
@@ -44,18 +28,16 @@ const properties: INodeProperties[] = [
 			name: 'splitShipments',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to output one item per shipment record of the answer instead of one item with it all',
+			description: 'Whether to output one item per shipment record of the answer',
 		},
 	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['shipment'], operation: ['restoreInventory'] } }, properties);
 
-
 /**
- * The service answered 200, so the restore was applied and there is always an item: the answer with the shipment
- * the selectors pick (`restoredShipment`) and what it put back (`restoredItems`); or, split, one item per shipment
- * record with `restored` true on that one only. What the answer lacks goes to `missingFromAnswer`, with a notice.
+ * A 200 means the restore was applied, so there is always an item: the answer with the shipment the selectors pick
+ * and what it put back; or, split, one item per shipment record, `restored` true on that one only.
  */
 function restoreOutput(response: IDataObject, selectors: ShipmentSelectors, split: boolean): IDataObject[] {
 	const { shipments, restored, missing } = readRestoreAnswer(response, selectors);
@@ -70,9 +52,7 @@ function restoreOutput(response: IDataObject, selectors: ShipmentSelectors, spli
 	} else if (lacks) {
 		extra.notice = `${said} lacks: ${lacks}. Do not run this item again.`;
 	}
-	if (split && shipments?.length) {
-		return shipments.map((record) => ({ ...record, restored: record === restored, ...extra }));
-	}
+	if (split && shipments?.length) return shipments.map((record) => ({ ...record, restored: record === restored, ...extra }));
 	return [compact({ restored: true, ...response, ...extra, restoredShipment: restored, restoredItems })];
 }
 
@@ -94,9 +74,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			no_refresh: check.optionalBoolean(this.getNodeParameter('noRefresh', itemIndex, false), 'Skip Cache Refresh'),
 		});
 		// Read before the call: a bad value found after it would fail an item whose restore was applied.
-		const split = this.getNodeParameter('options.splitShipments', itemIndex, false);
-		const splitShipments = check.optionalBoolean(split, 'Split Into Shipments') === true;
+		const split = check.optionalBoolean(this.getNodeParameter('options.splitShipments', itemIndex, false), 'Split Into Shipments');
 		const response = await requestForItem.call(this, 'shipmentRestoreInventory', body, check);
-		return restoreOutput(response, selectors, splitShipments);
+		return restoreOutput(response, selectors, split === true);
 	});
 }

@@ -1,9 +1,4 @@
-import {
-	updateDisplayOptions,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection, requiredText } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/perItem';
@@ -25,7 +20,6 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		if ('problem' in reading) {
 			throw apiErrorFromUnexpectedAnswer(reading.problem, { node: this.getNode(), endpoint: 'webhookRemoveHandler', itemIndex });
 		}
-		if (reading.removed) return { _id: handlerId, ...response, removed: true };
-		return { _id: handlerId, ...response, removed: false, notice: NOTHING_REMOVED };
+		return { _id: handlerId, ...response, removed: reading.removed, ...(reading.removed ? {} : { notice: NOTHING_REMOVED }) };
 	});
 }
