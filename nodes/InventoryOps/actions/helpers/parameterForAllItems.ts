@@ -8,9 +8,8 @@ function shown(value: unknown): string {
 }
 
 /**
- * A setting that holds for the whole run (noDataExpression), read once. An imported workflow may still give it an
- * expression: newer n8n passes that on as text, which fails naming the setting; n8n 1.99 evaluates it, so it is read
- * for every item, and items that disagree stop the run rather than all silently getting item 0's value.
+ * A setting for the whole run (noDataExpression), read once. An imported workflow may give it an expression: newer
+ * n8n passes it on as text, which fails; n8n 1.99 evaluates it per item, and items that disagree stop the run.
  */
 export function parameterForAllItems(
 	this: IExecuteFunctions,

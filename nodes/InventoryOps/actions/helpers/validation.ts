@@ -71,7 +71,7 @@ export class ItemValidator {
 		return number;
 	}
 
-	/** One of an options field's values (an expression can give anything). */
+	/** An options field's value: an expression can give anything. */
 	oneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T {
 		if (allowed.includes(value as T)) return value as T;
 		return this.fail(field, `must be one of ${allowed.join(', ')}, got ${describe(value)}`);
@@ -94,10 +94,10 @@ export class ItemValidator {
 		return texts.length > 0 ? texts : undefined;
 	}
 
-	/** An http(s) address with a host as written (a lenient parser finds one in "https:///x" or "https:\\x"). */
+	/** An http(s) address with a host as written (a lenient parser finds one in "https:///x"). */
 	url(value: unknown, field: string): { url: string; shown: string; hasCredentials: boolean } {
 		const url = this.text(value, field);
-		// Whitespace or a control character (C0, DEL, C1): the service would store the URL and fail every call.
+		// Whitespace or a C0, DEL or C1 control: the service would store the URL and fail every call.
 		if (/\s|[^!-~\xa0-\uffff]/.test(url)) this.fail(field, 'must not contain spaces, line breaks or other control characters');
 		if (!/^https?:\/\/[^/?#\\][^\\]*$/i.test(url) || !URL.canParse(url)) {
 			this.fail(field, 'must be an http:// or https:// address with a host, e.g. https://example.com/hook');
@@ -106,7 +106,7 @@ export class ItemValidator {
 		return { url, shown, hasCredentials: shown !== url };
 	}
 
-	/** Header rows: names by HTTP's token rule and unique ignoring letter case, values without control characters. */
+	/** Header names by HTTP's token rule, unique ignoring letter case; values without control characters. */
 	headers(rows: IDataObject[], field: string): IDataObject {
 		const seen = new Map<string, number>();
 		const entries = rows.map((row, index) => {
@@ -117,7 +117,7 @@ export class ItemValidator {
 			if (first !== undefined) this.fail(`${at}.name`, `repeats the header of ${field}[${first}] (letter case aside)`);
 			seen.set(name.toLowerCase(), index);
 			const value = this.optionalText(row.value, `${at}.value`) ?? '';
-			// Tab and Latin-1's upper half (HTTP's obs-text, C1 included) are allowed.
+			// Tab and Latin-1's upper half (HTTP's obs-text) are allowed.
 			if (/[^\t -~\x80-\xff]/.test(value)) this.fail(`${at}.value`, 'must not contain line breaks or other control characters');
 			return [name, value];
 		});
@@ -125,7 +125,7 @@ export class ItemValidator {
 		return Object.fromEntries(entries) as IDataObject;
 	}
 
-	/** Refuses unknown keys: a misspelt field would otherwise be dropped unnoticed. */
+	/** Refuses unknown keys: a misspelt field would be dropped unnoticed. */
 	knownKeys(object: IDataObject, known: readonly string[], prefix: string, what: string): void {
 		for (const key of Object.keys(object)) {
 			if (known.includes(key)) continue;

@@ -10,7 +10,7 @@ const amount = (displayName: string, name: string, description?: string): INodeP
 	({ displayName, name, type: 'number', typeOptions: { minValue: 0 }, default: 0, description });
 const text = (displayName: string, name: string, rows?: number): INodeProperties =>
 	({ displayName, name, type: 'string', typeOptions: rows ? { rows } : undefined, default: '' });
-const unitless = 'In the unit the service counts in (it names none)';
+const unitless = "In the service's unit (it names none)";
 
 const ADDITIONAL_FIELDS: INodeProperties[] = [
 	{ displayName: 'Active', name: 'active', type: 'boolean', default: true, description: 'Whether the kit is active' },
@@ -26,8 +26,10 @@ const ADDITIONAL_FIELDS: INodeProperties[] = [
 	amount('Weight', 'weight', unitless),
 	amount('Wholesale Price', 'wholesale'),
 ];
-/** The service's name of a form field: lag_time for lagTime. */
+/** The service's names of form fields: lag_time for lagTime. */
 const serviceName = (name: string): string => name.replace(/[A-Z]/g, '_$&').toLowerCase();
+const withServiceNames = (fields: IDataObject): IDataObject =>
+	Object.fromEntries(Object.entries(fields).map(([key, value]) => [serviceName(key), value]));
 const OPTIONAL_FIELDS = ['barcodes', 'tags', ...ADDITIONAL_FIELDS.map((field) => serviceName(field.name))];
 
 const properties: INodeProperties[] = [
@@ -36,14 +38,14 @@ const properties: INodeProperties[] = [
 		name: 'inputMode',
 		type: 'options',
 		options: [
-			{ name: 'Form Fields', value: 'fields', description: 'Fill in the kit field by field' },
-			{ name: 'JSON', value: 'json', description: 'Give the whole kit "data" object as JSON' },
+			{ name: 'Form Fields', value: 'fields' },
+			{ name: 'JSON', value: 'json', description: 'The whole kit "data" object' },
 		],
 		default: 'fields',
 	},
 	...updateDisplayOptions({ show: { inputMode: ['fields'] } }, [
 		requiredText('Name', 'name', 'The name of the kit', 'e.g. Starter Bundle'),
-		requiredText('SKU', 'sku', 'The SKU of the kit itself', 'e.g. KIT-STARTER-01'),
+		requiredText('SKU', 'sku', 'The SKU of the kit', 'e.g. KIT-STARTER-01'),
 		{
 			displayName: 'Component Items',
 			name: 'kitItems',
@@ -51,16 +53,15 @@ const properties: INodeProperties[] = [
 			typeOptions: { multipleValues: true },
 			placeholder: 'Add Component Item',
 			default: {},
-			description: 'The items the kit is made of, each with its quantity',
 			options: [
 				{
 					displayName: 'Item',
 					name: 'item',
 					values: [
-						{ displayName: 'Item ID', name: 'itemId', type: 'string', default: '', description: 'The item_id of the component' },
-						{ displayName: 'SKU', name: 'sku', type: 'string', default: '', description: 'The SKU of the component' },
-						{ ...amount('Quantity', 'quantity', 'How many of this item one kit contains'), default: 1 },
-						{ displayName: 'Type', name: 'type', type: 'string', default: '', description: 'Sent as given (the service publishes no list)' },
+						{ ...text('Item ID', 'itemId'), description: 'The item_id of the component; or give its SKU' },
+						text('SKU', 'sku'),
+						{ ...amount('Quantity', 'quantity', 'How many one kit contains'), default: 1 },
+						{ ...text('Type', 'type'), description: 'Sent as given: the service lists no types' },
 					],
 				},
 			],
@@ -104,20 +105,19 @@ function checkComponent(check: ItemValidator, component: unknown, field: string)
 		quantity: check.optionalNumber(component.quantity, `${field}.quantity`),
 		type: check.optionalText(component.type, `${field}.type`),
 	});
-	if (checked.item_id === undefined && checked.sku === undefined) {
-		check.fail(`${field}.item_id`, 'is required (or give the sku) so the service knows which item is meant');
-	}
+	if (checked.item_id === undefined && checked.sku === undefined) check.fail(`${field}.item_id`, 'is required unless the sku is given');
 	if (!checked.quantity) check.fail(`${field}.quantity`, 'must be a number greater than 0');
 	return checked;
 }
 
-/** The kit as sent: texts trimmed, numbers as numbers, lists as lists, nothing the user left out. */
+/** The kit as sent: texts trimmed, numbers and lists typed, nothing the user left out. */
 function checkKit(check: ItemValidator, data: IDataObject, prefix: string): IDataObject {
 	check.knownKeys(data, ['name', 'sku', 'items', ...OPTIONAL_FIELDS], prefix, 'a kit');
 	const kit: IDataObject = { name: check.text(data.name, `${prefix}name`), sku: check.text(data.sku, `${prefix}sku`) };
 	for (const { name, type } of ADDITIONAL_FIELDS) {
 		const field = serviceName(name);
-		const read = type === 'number' ? check.optionalNumber : type === 'boolean' ? check.optionalBoolean : check.optionalText;
+		const read: (value: unknown, at: string) => string | number | boolean | undefined =
+			type === 'number' ? check.optionalNumber : type === 'boolean' ? check.optionalBoolean : check.optionalText;
 		kit[field] = read.call(check, data[field], `${prefix}${field}`);
 	}
 	for (const field of ['barcodes', 'tags']) kit[field] = check.textList(data[field], `${prefix}${field}`);
@@ -129,17 +129,11 @@ function checkKit(check: ItemValidator, data: IDataObject, prefix: string): IDat
 }
 
 function kitFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	const rows = this.getNodeParameter('kitItems.item', itemIndex, []) as IDataObject[];
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const data: IDataObject = {
-		name: this.getNodeParameter('name', itemIndex, ''),
-		sku: this.getNodeParameter('sku', itemIndex, ''),
-		barcodes: this.getNodeParameter('barcodes', itemIndex, []),
-		tags: this.getNodeParameter('tags', itemIndex, []),
-	};
-	if (rows.length > 0) data.items = rows.map(({ itemId, sku, quantity, type }) => ({ item_id: itemId, sku, quantity, type }));
-	for (const [key, value] of Object.entries(additional)) data[serviceName(key)] = value;
-	return data;
+	const read = (name: string, fallback: unknown = '') => this.getNodeParameter(name, itemIndex, fallback);
+	const rows = read('kitItems.item', []) as IDataObject[];
+	const data: IDataObject = { name: read('name'), sku: read('sku'), barcodes: read('barcodes', []), tags: read('tags', []) };
+	if (rows.length > 0) data.items = rows.map(withServiceNames);
+	return { ...data, ...withServiceNames(read('additionalFields', {}) as IDataObject) };
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
@@ -150,10 +144,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			: kitFromForm.call(this, itemIndex);
 		const kit = checkKit(check, data, fromJson ? 'data.' : '');
 		const response = await requestForItem.call(this, 'kitCreate', { data: kit }, check);
-		// The service answered 200, so the kit exists: the item leaves, saying what the answer lacks.
+		// A 200 means the kit exists: the item leaves, saying what the answer lacks.
 		const missing = missingFromKitAnswer(response);
 		if (missing.length === 0) return response;
 		const lacks = `The service created the kit, but its answer lacks ${missing.join(' and ')}.`;
-		return { ...response, missingFromAnswer: missing, notice: `${lacks} Find it by its SKU (${String(kit.sku)}); do not run this item again.` };
+		const notice = `${lacks} Find it by its SKU (${String(kit.sku)}); do not run this item again.`;
+		return { ...response, missingFromAnswer: missing, notice };
 	});
 }

@@ -16,7 +16,7 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		options: [...EVENT_TYPE_OPTIONS, { name: 'Custom', value: CUSTOM_EVENT, description: 'Any other event type, typed below' }],
 		default: 'order.shipped',
-		description: 'The event type the handler is for; one ending in .* matches every event under it',
+		description: 'One ending in .* matches every event type under it',
 	},
 	{
 		...requiredText('Custom Event Type', 'customEventType', 'End it with .* to match every event type under it', 'e.g. order.status.*'),
@@ -24,13 +24,7 @@ const properties: INodeProperties[] = [
 	},
 	requiredText('Name', 'name', 'A name for the handler', 'e.g. Notify warehouse'),
 	requiredText('URL', 'url', 'The address the service calls when the event happens', 'e.g. https://example.com/hooks/inventory'),
-	{
-		displayName: 'Method',
-		name: 'method',
-		type: 'options',
-		options: HTTP_METHODS.map((method) => ({ name: method, value: method })),
-		default: 'POST',
-	},
+	{ displayName: 'Method', name: 'method', type: 'options', options: HTTP_METHODS.map((name) => ({ name, value: name })), default: 'POST' },
 	{
 		displayName: 'Headers',
 		name: 'headers',
@@ -69,7 +63,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const result: IDataObject = withoutUrlCredentialsDeep({ ...response, type, name, url: url.shown, method });
 		if (url.hasCredentials) {
 			result.urlCredentialsRemoved = true;
-			result.warning = 'The service stores the URL with its user name and password (removed here): prefer a header for secrets.';
+			result.warning = 'The user name and password are removed here, but the service stores the URL as given: prefer a header for secrets.';
 		}
 		const _id = findHandlerId(response);
 		const notice = 'The service did not return an _id for the new handler: find it on the service to remove it.';
