@@ -23,8 +23,9 @@ const SUBTITLES: Record<string, string> = {
 const subtitle = `={{ ${JSON.stringify(SUBTITLES)}[$parameter["resource"] + "." + $parameter["operation"]] }}`;
 
 function operationSelector(resource: string, options: INodePropertyOptions[]): INodeProperties {
+	const [{ value }] = options;
 	const displayOptions = { show: { resource: [resource] } };
-	return { displayName: 'Operation', name: 'operation', type: 'options', noDataExpression: true, displayOptions, options, default: options[0].value };
+	return { displayName: 'Operation', name: 'operation', type: 'options', noDataExpression: true, displayOptions, options, default: value };
 }
 
 const properties: INodeProperties[] = [
@@ -34,10 +35,10 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			{ name: 'Kit', value: 'kit', description: 'Component items sold together under one SKU' },
-			{ name: 'Order', value: 'order', description: 'An order, named by store ID and order number' },
-			{ name: 'Shipment', value: 'shipment', description: 'The shipment of an order' },
-			{ name: 'Webhook Handler', value: 'webhookHandler', description: 'A URL the service calls on an event' },
+			{ name: 'Kit', value: 'kit' },
+			{ name: 'Order', value: 'order' },
+			{ name: 'Shipment', value: 'shipment' },
+			{ name: 'Webhook Handler', value: 'webhookHandler' },
 		],
 		default: 'order',
 	},
@@ -47,12 +48,7 @@ const properties: INodeProperties[] = [
 	]),
 	...OPERATIONS.kit.create.description,
 	operationSelector('shipment', [
-		{
-			name: 'Restore Inventory',
-			value: 'restoreInventory',
-			description: 'Put back the stock a shipment took out, e.g. after it was voided',
-			action: 'Restore inventory deducted by a shipment',
-		},
+		{ name: 'Restore Inventory', value: 'restoreInventory', description: 'Put back the stock a shipment took out', action: 'Restore inventory deducted by a shipment' },
 	]),
 	...OPERATIONS.shipment.restoreInventory.description,
 	operationSelector('webhookHandler', [

@@ -13,7 +13,7 @@ export function optionsCollection(operationOptions: INodeProperties[] = [], { fo
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: DEFAULT_TIMEOUT_MS,
-		description: 'Milliseconds to wait for an answer; a call that may have changed data is not sent again after a time-out',
+		description: 'Milliseconds to wait for an answer; a call that may have changed data is never sent again',
 		noDataExpression: forAllItems,
 	};
 	const options = [...operationOptions, timeout];

@@ -22,19 +22,6 @@ export function asNodeError(node: INode, error: unknown, itemIndex?: number): No
 	return error;
 }
 
-/** With "continue on fail" an error item paired with its input item; otherwise it throws. */
-function failedItem(this: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData {
-	const nodeError = asNodeError(this.getNode(), error, itemIndex);
-	if (!this.continueOnFail()) throw nodeError;
-	const { message, description } = nodeError;
-	const api = nodeError instanceof NodeApiError && { httpCode: nodeError.httpCode ?? undefined, ...(nodeError.errorResponse as JsonObject) };
-	// n8n 2.x routes an item to the error output by this json; n8n 1.x by the item's `error`, which on the regular
-	// output would make n8n replace the item by its input item.
-	const json = { error: message, details: compact({ description: description ?? undefined, ...api }) };
-	const routed = this.getNode().onError === 'continueErrorOutput' ? { error: nodeError } : {};
-	return { json, pairedItem: { item: itemIndex }, ...routed };
-}
-
 /**
  * Runs `handleItem` for each item; a handler that makes no call (Get Many's) answers at once, so nothing is awaited.
  * Not constructExecutionMetaData: it copies every item twice and unwraps an output holding a `json` field.
@@ -46,15 +33,23 @@ export async function forEachItem(
 ): Promise<INodeExecutionData[]> {
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const pairedItem = { item: itemIndex };
 		try {
 			const handled = handleItem(itemIndex, new ItemValidator(this.getNode(), itemIndex));
 			// By `then`, not instanceof: a promise may come from another realm (a test's).
 			const result = typeof (handled as Promise<unknown>).then === 'function' ? await handled : (handled as ItemResult);
-			const pairedItem = { item: itemIndex };
 			// One by one: spreading 100,000 outputs into push() overflows the stack.
 			for (const json of Array.isArray(result) ? result : [result]) returnData.push({ json, pairedItem });
 		} catch (error) {
-			returnData.push(failedItem.call(this, error, itemIndex));
+			const nodeError = asNodeError(this.getNode(), error, itemIndex);
+			if (!this.continueOnFail()) throw nodeError;
+			const { message, description } = nodeError;
+			const api = nodeError instanceof NodeApiError &&
+				{ httpCode: nodeError.httpCode ?? undefined, ...(nodeError.errorResponse as JsonObject) };
+			// n8n 2.x routes an item to the error output by this json; n8n 1.x by the item's `error`, which on the
+			// regular output would make n8n replace the item by its input item.
+			const json = { error: message, details: compact({ description: description ?? undefined, ...api }) };
+			returnData.push({ json, pairedItem, ...(this.getNode().onError === 'continueErrorOutput' ? { error: nodeError } : {}) });
 		}
 	}
 	return returnData;

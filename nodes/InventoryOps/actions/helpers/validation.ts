@@ -3,7 +3,7 @@ import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 import { isPlainObject } from '../../shared/objects';
 import { withoutUrlCredentials } from '../../shared/redact';
 
-// The service names no limit (docs/service-interface.md, Size limits); this only stops runaway expressions.
+// The service names no limit; this stops runaway expressions.
 const MAX_TEXT_LENGTH = 10_000;
 // The longest a timer can wait (2^31 - 1 ms).
 export const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -20,7 +20,7 @@ function describe(value: unknown): string {
 	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** Without keys holding undefined: a request body carries only what the user gave. */
+/** Without keys holding undefined: a body carries only what the user gave. */
 export function compact<T extends IDataObject>(object: T): T {
 	return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;
 }
@@ -71,7 +71,6 @@ export class ItemValidator {
 		return number;
 	}
 
-	/** An options field's value: an expression can give anything. */
 	oneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T {
 		if (allowed.includes(value as T)) return value as T;
 		return this.fail(field, `must be one of ${allowed.join(', ')}, got ${describe(value)}`);
@@ -137,21 +136,20 @@ export class ItemValidator {
 	}
 
 	object(value: unknown, field: string): IDataObject {
-		const parsed = this.parsed(value, field);
-		return isPlainObject(parsed) ? parsed : this.fail(field, `must be a JSON object, got ${describe(parsed)}`);
+		return this.json(value, field, isPlainObject, 'object') as IDataObject;
 	}
 
 	list(value: unknown, field: string): unknown[] {
-		const parsed = this.parsed(value, field);
-		return Array.isArray(parsed) ? parsed : this.fail(field, `must be a JSON array, got ${describe(parsed)}`);
+		return this.json(value, field, Array.isArray, 'array') as unknown[];
 	}
 
-	private parsed(value: unknown, field: string): unknown {
-		if (typeof value !== 'string') return value;
+	private json(value: unknown, field: string, fits: (parsed: unknown) => boolean, kind: string): unknown {
+		let parsed = value;
 		try {
-			return JSON.parse(value) as unknown;
+			if (typeof value === 'string') parsed = JSON.parse(value);
 		} catch {
-			return this.fail(field, 'is not valid JSON');
+			this.fail(field, 'is not valid JSON');
 		}
+		return fits(parsed) ? parsed : this.fail(field, `must be a JSON ${kind}, got ${describe(parsed)}`);
 	}
 }

@@ -5,23 +5,21 @@ import { forEachItem, requestForItem } from '../helpers/perItem';
 import { compact } from '../helpers/validation';
 import { readRestoreAnswer, restoredItemsOf, type ShipmentSelectors } from '../../transport';
 
-const selector = (displayName: string, name: string, what: string): INodeProperties =>
-	({ displayName, name, type: 'string', default: '', description: `${what} of the shipment; leave empty to pick it by another` });
+const SELECTORS: Array<[keyof ShipmentSelectors, string, string, string]> = [
+	['shipment_id', 'shipmentId', 'Shipment ID', "The service's ID"],
+	['tracking_number', 'trackingNumber', 'Tracking Number', 'The tracking number'],
+	['carrier_shipment_id', 'carrierShipmentId', 'Carrier Shipment ID', "The carrier's ID"],
+];
 
 const properties: INodeProperties[] = [
 	requiredText('Store ID', 'storeId', 'The ID of the store the shipped order belongs to', 'e.g. 1002'),
 	requiredText('Order Number', 'orderNumber', 'The number of the order whose shipment deducted the inventory', 'e.g. 1001'),
 	{ displayName: 'Give at least one of the three IDs below to pick the shipment', name: 'shipmentNotice', type: 'notice', default: '' },
-	selector('Shipment ID', 'shipmentId', "The service's ID"),
-	selector('Tracking Number', 'trackingNumber', 'The tracking number'),
-	selector('Carrier Shipment ID', 'carrierShipmentId', "The carrier's ID"),
-	{
-		displayName: 'Skip Cache Refresh',
-		name: 'noRefresh',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to skip the cache refresh after restoring (sent as no_refresh)',
-	},
+	...SELECTORS.map(([, name, displayName, what]): INodeProperties => {
+		const description = `${what} of the shipment; leave empty to pick it by another`;
+		return { displayName, name, type: 'string', default: '', description };
+	}),
+	{ displayName: 'Skip Cache Refresh', name: 'noRefresh', type: 'boolean', default: false, description: 'Whether to skip the cache refresh' },
 	optionsCollection([
 		{
 			displayName: 'Split Into Shipments',
@@ -35,10 +33,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['shipment'], operation: ['restoreInventory'] } }, properties);
 
-/**
- * A 200 means the restore was applied, so there is always an item: the answer with the shipment the selectors pick
- * and what it put back; or, split, one item per shipment record, `restored` true on that one only.
- */
+/** A 200 means the restore was applied, so there is always an item, saying what the answer lacks. */
 function restoreOutput(response: IDataObject, selectors: ShipmentSelectors, split: boolean): IDataObject[] {
 	const { shipments, restored, missing } = readRestoreAnswer(response, selectors);
 	const restoredItems = restored && restoredItemsOf(restored);
@@ -46,7 +41,6 @@ function restoreOutput(response: IDataObject, selectors: ShipmentSelectors, spli
 	const lacks = missing.join('; ');
 	const said = 'The service restored the inventory (it answered 200), but its answer';
 	const extra: IDataObject = lacks ? { missingFromAnswer: missing } : {};
-	// An empty list holds no restored shipment either, so the answer always lacks something there.
 	if (split && shipments?.length === 0) {
 		extra.notice = `${said} holds no shipment records to split into; this item stands for the restore. It also lacks: ${lacks}.`;
 	} else if (lacks) {
@@ -59,11 +53,8 @@ function restoreOutput(response: IDataObject, selectors: ShipmentSelectors, spli
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex, check) => {
 		const read = (name: string) => this.getNodeParameter(name, itemIndex, '');
-		const selectors: ShipmentSelectors = compact({
-			shipment_id: check.optionalText(read('shipmentId'), 'Shipment ID'),
-			tracking_number: check.optionalText(read('trackingNumber'), 'Tracking Number'),
-			carrier_shipment_id: check.optionalText(read('carrierShipmentId'), 'Carrier Shipment ID'),
-		});
+		const given = SELECTORS.map(([key, name, displayName]) => [key, check.optionalText(read(name), displayName)]);
+		const selectors = compact(Object.fromEntries(given) as IDataObject) as ShipmentSelectors;
 		if (Object.keys(selectors).length === 0) {
 			check.fail('Shipment ID', 'is empty, and so are Tracking Number and Carrier Shipment ID: give at least one');
 		}
@@ -73,7 +64,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			...selectors,
 			no_refresh: check.optionalBoolean(this.getNodeParameter('noRefresh', itemIndex, false), 'Skip Cache Refresh'),
 		});
-		// Read before the call: a bad value found after it would fail an item whose restore was applied.
+		// Read before the call: failing after it would fail an item whose restore was applied.
 		const split = check.optionalBoolean(this.getNodeParameter('options.splitShipments', itemIndex, false), 'Split Into Shipments');
 		const response = await requestForItem.call(this, 'shipmentRestoreInventory', body, check);
 		return restoreOutput(response, selectors, split === true);
