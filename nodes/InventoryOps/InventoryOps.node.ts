@@ -12,7 +12,6 @@ import * as order from './actions/order';
 import { OPERATIONS, router } from './actions/router';
 import { testInventoryOpsApiCredential } from './transport';
 
-// The canvas shows these under the node, rather than the internal values.
 const SUBTITLES: Record<string, string> = {
 	'order.lookUp': 'Get many orders',
 	'kit.create': 'Create a kit',

@@ -11,13 +11,7 @@ function shown(value: unknown): string {
  * A setting for the whole run (noDataExpression), read once. An imported workflow may give it an expression: newer
  * n8n passes it on as text, which fails; n8n 1.99 evaluates it per item, and items that disagree stop the run.
  */
-export function parameterForAllItems(
-	this: IExecuteFunctions,
-	name: string,
-	displayName: string,
-	fallback: unknown,
-	itemCount: number,
-): unknown {
+export function parameterForAllItems(this: IExecuteFunctions, name: string, displayName: string, fallback: unknown, count: number) {
 	const first = this.getNodeParameter(name, 0, fallback);
 	const fail = (problem: string, itemIndex: number, description: string) => {
 		throw new NodeOperationError(this.getNode(), `'${displayName}' ${problem}`, { itemIndex, description });
@@ -30,7 +24,7 @@ export function parameterForAllItems(
 	let stored: unknown = this.getNode().parameters;
 	for (const part of name.split('.')) stored = isPlainObject(stored) ? stored[part] : undefined;
 	if (typeof stored !== 'string' || !stored.startsWith('=')) return first;
-	for (let itemIndex = 1; itemIndex < itemCount; itemIndex++) {
+	for (let itemIndex = 1; itemIndex < count; itemIndex++) {
 		const value = this.getNodeParameter(name, itemIndex, fallback);
 		if (JSON.stringify(value) === JSON.stringify(first)) continue;
 		const differs = `must be the same for every input item: item 0 gives ${shown(first)}, item ${itemIndex} gives ${shown(value)}`;

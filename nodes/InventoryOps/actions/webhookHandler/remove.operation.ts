@@ -15,7 +15,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await forEachItem.call(this, items, async (itemIndex, check) => {
 		const handlerId = check.text(this.getNodeParameter('handlerId', itemIndex, ''), 'Handler ID');
 		const response = await requestForItem.call(this, 'webhookRemoveHandler', { _id: handlerId }, check);
-		// Read as the trigger's removal reads it; a refusal with a reason has failed in transport already.
+		// A refusal with a reason has failed in transport already.
 		const reading = readRemovalAnswer(response);
 		if ('problem' in reading) {
 			throw apiErrorFromUnexpectedAnswer(reading.problem, { node: this.getNode(), endpoint: 'webhookRemoveHandler', itemIndex });
