@@ -66,10 +66,13 @@ const properties: INodeProperties[] = [
 				},
 			],
 		},
-		...['Barcode', 'Tag'].map((entry): INodeProperties => {
-			const typeOptions = { multipleValues: true, multipleValueButtonText: `Add ${entry}` };
-			return { displayName: `${entry}s`, name: `${entry.toLowerCase()}s`, type: 'string', typeOptions, default: [] };
-		}),
+		...['Barcode', 'Tag'].map((entry): INodeProperties => ({
+			displayName: `${entry}s`,
+			name: `${entry.toLowerCase()}s`,
+			type: 'string',
+			typeOptions: { multipleValues: true, multipleValueButtonText: `Add ${entry}` },
+			default: [],
+		})),
 		{
 			displayName: 'Additional Fields',
 			name: 'additionalFields',
