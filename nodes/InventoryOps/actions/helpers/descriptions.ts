@@ -5,7 +5,7 @@ import { DEFAULT_TIMEOUT_MS } from '../../transport';
 export const requiredText = (displayName: string, name: string, description: string, placeholder?: string): INodeProperties =>
 	({ displayName, name, type: 'string', required: true, default: '', description, placeholder });
 
-/** An operation's Options: its own, plus the time-out. `forAllItems`: read once for all items, so no expression. */
+/** An operation's Options and the time-out; `forAllItems`: read once, so no expression. */
 export function optionsCollection(operationOptions: INodeProperties[] = [], { forAllItems = false } = {}): INodeProperties {
 	const timeout: INodeProperties = {
 		displayName: 'Timeout',

@@ -43,7 +43,7 @@ export class ItemValidator {
 		return this.optionalText(value, field) ?? this.fail(field, 'is required and must not be empty');
 	}
 
-	/** Trimmed; a number is read as text, as the service's identifiers are strings. */
+	/** A number is read as text: the service's identifiers are strings. */
 	optionalText(value: unknown, field: string): string | undefined {
 		if (value === undefined || value === null) return undefined;
 		if (typeof value === 'number' && Number.isFinite(value)) return String(value);
@@ -53,7 +53,7 @@ export class ItemValidator {
 		return text === '' ? undefined : text;
 	}
 
-	/** A finite number, not negative; decimal text ("12.50") is read as a number. */
+	/** Not negative; decimal text ("12.50") is read as a number. */
 	optionalNumber(value: unknown, field: string): number | undefined {
 		if (value === undefined || value === null || value === '') return undefined;
 		// Number() skips the same surrounding whitespace as trim().

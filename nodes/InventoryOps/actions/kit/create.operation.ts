@@ -110,7 +110,7 @@ function checkComponent(check: ItemValidator, component: unknown, field: string)
 	return checked;
 }
 
-/** The kit as sent: texts trimmed, numbers and lists typed, nothing the user left out. */
+/** The kit as sent: nothing the user left out. */
 function checkKit(check: ItemValidator, data: IDataObject, prefix: string): IDataObject {
 	check.knownKeys(data, ['name', 'sku', 'items', ...OPTIONAL_FIELDS], prefix, 'a kit');
 	const kit: IDataObject = { name: check.text(data.name, `${prefix}name`), sku: check.text(data.sku, `${prefix}sku`) };
