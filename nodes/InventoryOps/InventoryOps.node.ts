@@ -12,7 +12,6 @@ import * as order from './actions/order';
 import { OPERATIONS, router } from './actions/router';
 import { testInventoryOpsApiCredential } from './transport';
 
-// What the canvas shows under the node, in words ("Get many orders"), not the internal values.
 const SUBTITLES: Record<string, string> = {
 	'order.lookUp': 'Get many orders',
 	'kit.create': 'Create a kit',
@@ -35,45 +34,25 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			{ name: 'Kit', value: 'kit', description: 'A sellable bundle of component items with its own SKU' },
-			{ name: 'Order', value: 'order', description: 'Orders of a store, each named by store ID and order number' },
-			{ name: 'Shipment', value: 'shipment', description: 'The shipment of an order, whose deducted stock can be put back' },
-			{ name: 'Webhook Handler', value: 'webhookHandler', description: 'A URL the service calls when an event happens' },
+			{ name: 'Kit', value: 'kit' },
+			{ name: 'Order', value: 'order' },
+			{ name: 'Shipment', value: 'shipment' },
+			{ name: 'Webhook Handler', value: 'webhookHandler' },
 		],
 		default: 'order',
 	},
 	...order.description,
 	operationSelector('kit', [
-		{
-			name: 'Create',
-			value: 'create',
-			description: 'Create a kit from a name, a SKU and its component items. Returns the ID of the new kit.',
-			action: 'Create a kit from component items',
-		},
+		{ name: 'Create', value: 'create', description: 'Create a kit from its name, SKU and component items', action: 'Create a kit from component items' },
 	]),
 	...OPERATIONS.kit.create.description,
 	operationSelector('shipment', [
-		{
-			name: 'Restore Inventory',
-			value: 'restoreInventory',
-			description: 'Put back the stock a shipment took out of inventory, e.g. after it was voided',
-			action: 'Restore inventory deducted by a shipment',
-		},
+		{ name: 'Restore Inventory', value: 'restoreInventory', description: 'Put back the stock a shipment took out', action: 'Restore inventory deducted by a shipment' },
 	]),
 	...OPERATIONS.shipment.restoreInventory.description,
 	operationSelector('webhookHandler', [
-		{
-			name: 'Add',
-			value: 'add',
-			description: 'Register a URL the service calls on an event. Returns the handler ID, needed to remove it.',
-			action: 'Add a webhook handler for an event type',
-		},
-		{
-			name: 'Remove',
-			value: 'remove',
-			description: 'Unregister a webhook handler by the ID returned when it was added',
-			action: 'Remove a webhook handler by ID',
-		},
+		{ name: 'Add', value: 'add', description: 'Register a URL the service calls on an event', action: 'Add a webhook handler for an event type' },
+		{ name: 'Remove', value: 'remove', description: 'Unregister a handler by the ID it was added with', action: 'Remove a webhook handler by ID' },
 	]),
 	...OPERATIONS.webhookHandler.add.description,
 	...OPERATIONS.webhookHandler.remove.description,
@@ -86,11 +65,10 @@ export class InventoryOps implements INodeType {
 		icon: { light: 'file:inventoryOps.svg', dark: 'file:inventoryOps.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		// From the codex file n8n would append its tracking query after the #anchor, which then matches no heading.
+		// Here, not in the codex file: n8n would append its tracking query after the #anchor there.
 		documentationUrl: 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#inventory-ops-node',
 		subtitle,
-		description:
-			'Look up orders by store and order number, create kits, restore the inventory a shipment deducted, and add or remove webhook handlers in Inventory Ops',
+		description: 'Look up orders, create kits, restore shipment inventory and manage webhook handlers in Inventory Ops',
 		defaults: { name: 'Inventory Ops' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -99,7 +77,7 @@ export class InventoryOps implements INodeType {
 		properties,
 	};
 
-	// The credential's Test button runs this (n8n finds it by the name in credentials[].testedBy).
+	// The credential's Test button (by the name in credentials[].testedBy).
 	methods = { credentialTest: { inventoryOpsApiTest: testInventoryOpsApiCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -22,7 +22,7 @@ test('a resource given as a list instead of one name: the run fails naming the o
 	expect(result.error).toMatchObject({
 		name: 'NodeOperationError',
 		message: 'The operation "add" of resource ["webhookHandler"] is not supported',
-		description: 'Open the node and choose the resource and the operation again.',
+		description: 'Choose the resource and operation again.',
 	});
 	expect(await ctx.sandbox.calls()).toEqual([]);
 });

@@ -7,9 +7,6 @@ import * as restoreInventory from './shipment/restoreInventory.operation';
 import * as addHandler from './webhookHandler/add.operation';
 import * as removeHandler from './webhookHandler/remove.operation';
 
-type Execute = (this: IExecuteFunctions, items: INodeExecutionData[]) => Promise<INodeExecutionData[]>;
-
-/** The operation modules by resource and operation value. */
 export const OPERATIONS = {
 	order: { lookUp: order.lookUp },
 	kit: { create: kitCreate },
@@ -22,14 +19,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const resource = parameterForAllItems.call(this, 'resource', 'Resource', undefined, items.length);
 	const operation = parameterForAllItems.call(this, 'operation', 'Operation', undefined, items.length);
 	// The editor offers only real pairs, but an imported workflow may hold a list, or another resource's operation.
-	const known: Record<string, Record<string, { execute: Execute }>> = OPERATIONS;
+	const known: Record<string, Record<string, { execute: typeof kitCreate.execute }>> = OPERATIONS;
 	const ofResource = typeof resource === 'string' && Object.hasOwn(known, resource) ? known[resource] : {};
 	if (typeof operation !== 'string' || !Object.hasOwn(ofResource, operation)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The operation ${JSON.stringify(operation)} of resource ${JSON.stringify(resource)} is not supported`,
-			{ description: 'Open the node and choose the resource and the operation again.' },
-		);
+		const pair = `The operation ${JSON.stringify(operation)} of resource ${JSON.stringify(resource)}`;
+		throw new NodeOperationError(this.getNode(), `${pair} is not supported`, { description: 'Choose the resource and operation again.' });
 	}
 	return [await ofResource[operation].execute.call(this, items)];
 }

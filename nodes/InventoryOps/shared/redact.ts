@@ -1,13 +1,9 @@
-// The user-info (`user:password@`) of URLs, so that credentials in a URL never reach an output or an error. It runs
-// to the LAST '@' of the authority, as URL parsers read it: a password holding '@' is removed whole.
+// A URL's `user:password@`, so that they never reach an output or an error. To the LAST '@' of the authority, as URL
+// parsers read it: a password holding '@' is removed whole.
 const USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\\?#\s]*@/gi;
 
 export function withoutUrlCredentials(text: string): string {
 	return text.replace(USER_INFO, '$1');
-}
-
-export function hasUrlCredentials(text: string): boolean {
-	return withoutUrlCredentials(text) !== text;
 }
 
 /** A JSON value with URL credentials removed from every string in it (keys kept as they are). */

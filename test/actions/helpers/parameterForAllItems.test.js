@@ -40,8 +40,7 @@ test('the error of items that disagree names the item that differs and says how 
 	}
 	expect(error).toMatchObject({
 		name: 'NodeOperationError',
-		description:
-			"'Look Up By' applies to the whole run. Set it without an expression that depends on the item, or split the items into separate runs.",
+		description: 'Set it without an expression that depends on the item, or split the items into separate runs.',
 	});
 	expect(error.context.itemIndex).toBe(2);
 });

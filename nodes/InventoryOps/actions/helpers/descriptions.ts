@@ -2,17 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS } from '../../transport';
 
-export const requiredText = (displayName: string, name: string, description: string, placeholder?: string): INodeProperties => ({
-	displayName,
-	name,
-	type: 'string',
-	required: true,
-	default: '',
-	description,
-	placeholder,
-});
+export const requiredText = (displayName: string, name: string, description: string, placeholder?: string): INodeProperties =>
+	({ displayName, name, type: 'string', required: true, default: '', description, placeholder });
 
-/** An operation's Options: its own, plus the time-out. `forAllItems`: read once for all items, so no expression. */
+/** An operation's Options and the time-out; `forAllItems`: read once, so no expression. */
 export function optionsCollection(operationOptions: INodeProperties[] = [], { forAllItems = false } = {}): INodeProperties {
 	const timeout: INodeProperties = {
 		displayName: 'Timeout',
@@ -20,7 +13,7 @@ export function optionsCollection(operationOptions: INodeProperties[] = [], { fo
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: DEFAULT_TIMEOUT_MS,
-		description: 'Milliseconds to wait for an answer. A call that may have changed data is not sent again after a time-out.',
+		description: 'Milliseconds to wait for an answer; a call that may have changed data is never sent again',
 		noDataExpression: forAllItems,
 	};
 	const options = [...operationOptions, timeout];

@@ -8,20 +8,13 @@ function shown(value: unknown): string {
 }
 
 /**
- * A setting that holds for the whole run (noDataExpression), read once. An imported workflow may still give it an
- * expression: newer n8n passes that on as text, which fails naming the setting; n8n 1.99 evaluates it, so it is read
- * for every item, and items that disagree stop the run rather than all silently getting item 0's value.
+ * A setting for the whole run (noDataExpression), read once. An imported workflow may give it an expression: newer
+ * n8n passes it on as text, which fails; n8n 1.99 evaluates it per item, and items that disagree stop the run.
  */
-export function parameterForAllItems(
-	this: IExecuteFunctions,
-	name: string,
-	displayName: string,
-	fallback: unknown,
-	itemCount: number,
-): unknown {
+export function parameterForAllItems(this: IExecuteFunctions, name: string, displayName: string, fallback: unknown, count: number) {
 	const first = this.getNodeParameter(name, 0, fallback);
-	const fail = (message: string, itemIndex: number, description: string) => {
-		throw new NodeOperationError(this.getNode(), `'${displayName}' ${message}`, { itemIndex, description });
+	const fail = (problem: string, itemIndex: number, description: string) => {
+		throw new NodeOperationError(this.getNode(), `'${displayName}' ${problem}`, { itemIndex, description });
 	};
 	if (typeof first === 'string' && /\{\{[\s\S]*\}\}/.test(first)) {
 		const passed = `takes no expression: it holds for the whole run, and n8n passed ${shown(first)} on as text`;
@@ -31,14 +24,11 @@ export function parameterForAllItems(
 	let stored: unknown = this.getNode().parameters;
 	for (const part of name.split('.')) stored = isPlainObject(stored) ? stored[part] : undefined;
 	if (typeof stored !== 'string' || !stored.startsWith('=')) return first;
-	for (let itemIndex = 1; itemIndex < itemCount; itemIndex++) {
+	for (let itemIndex = 1; itemIndex < count; itemIndex++) {
 		const value = this.getNodeParameter(name, itemIndex, fallback);
 		if (JSON.stringify(value) === JSON.stringify(first)) continue;
-		fail(
-			`must be the same for every input item: item 0 gives ${shown(first)}, item ${itemIndex} gives ${shown(value)}`,
-			itemIndex,
-			`'${displayName}' applies to the whole run. Set it without an expression that depends on the item, or split the items into separate runs.`,
-		);
+		const differs = `must be the same for every input item: item 0 gives ${shown(first)}, item ${itemIndex} gives ${shown(value)}`;
+		fail(differs, itemIndex, 'Set it without an expression that depends on the item, or split the items into separate runs.');
 	}
 	return first;
 }

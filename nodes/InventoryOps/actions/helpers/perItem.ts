@@ -22,26 +22,9 @@ export function asNodeError(node: INode, error: unknown, itemIndex?: number): No
 	return error;
 }
 
-/** With "continue on fail" (or an error output) an error item paired with its input item; otherwise it throws. */
-function failedItem(this: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData {
-	const nodeError = asNodeError(this.getNode(), error, itemIndex);
-	if (!this.continueOnFail()) throw nodeError;
-	const { message, description } = nodeError;
-	const api = nodeError instanceof NodeApiError && {
-		httpCode: nodeError.httpCode ?? undefined,
-		...(nodeError.errorResponse as JsonObject),
-	};
-	// Only `error` and `details`: n8n 2.x sends an item to the error output by such a json; n8n 1.x only by the
-	// item's own `error`, which on the regular output would make n8n replace the item by its input item.
-	const json = { error: message, details: compact({ description: description ?? undefined, ...api }) };
-	const routed = this.getNode().onError === 'continueErrorOutput' ? { error: nodeError } : {};
-	return { json, pairedItem: { item: itemIndex }, ...routed };
-}
-
 /**
- * Runs `handleItem` for each input item in turn; with "continue on fail" a failed item never stops the others. A
- * handler that makes no call (Get Many's output) answers at once, so no promise is awaited per item. Not
- * constructExecutionMetaData, which copies every item twice and unwraps an output object holding a `json` field.
+ * Runs `handleItem` for each item; a handler that makes no call (Get Many's) answers at once, so nothing is awaited.
+ * Not constructExecutionMetaData: it copies every item twice and unwraps an output holding a `json` field.
  */
 export async function forEachItem(
 	this: IExecuteFunctions,
@@ -50,21 +33,29 @@ export async function forEachItem(
 ): Promise<INodeExecutionData[]> {
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const pairedItem = { item: itemIndex };
 		try {
 			const handled = handleItem(itemIndex, new ItemValidator(this.getNode(), itemIndex));
-			// By `then`, not instanceof: a promise made in another realm (a test's) is a promise all the same.
+			// By `then`, not instanceof: a promise may come from another realm (a test's).
 			const result = typeof (handled as Promise<unknown>).then === 'function' ? await handled : (handled as ItemResult);
-			const pairedItem = { item: itemIndex };
-			// One by one: spreading 100,000 outputs into push() overflows the call stack.
+			// One by one: spreading 100,000 outputs into push() overflows the stack.
 			for (const json of Array.isArray(result) ? result : [result]) returnData.push({ json, pairedItem });
 		} catch (error) {
-			returnData.push(failedItem.call(this, error, itemIndex));
+			const nodeError = asNodeError(this.getNode(), error, itemIndex);
+			if (!this.continueOnFail()) throw nodeError;
+			const { message, description } = nodeError;
+			const api = nodeError instanceof NodeApiError &&
+				{ httpCode: nodeError.httpCode ?? undefined, ...(nodeError.errorResponse as JsonObject) };
+			// n8n 2.x routes an item to the error output by this json; n8n 1.x by the item's `error`, which on the
+			// regular output would make n8n replace the item by its input item.
+			const json = { error: message, details: compact({ description: description ?? undefined, ...api }) };
+			returnData.push({ json, pairedItem, ...(this.getNode().onError === 'continueErrorOutput' ? { error: nodeError } : {}) });
 		}
 	}
 	return returnData;
 }
 
-/** One call for one input item, with the item's time-out from Options. */
+/** One call for one input item, with its time-out from Options. */
 export async function requestForItem(
 	this: IExecuteFunctions,
 	endpoint: Endpoint,

@@ -1,19 +1,15 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/objects';
-import { hasUrlCredentials, withoutUrlCredentials } from '../../shared/redact';
+import { withoutUrlCredentials } from '../../shared/redact';
 
-// The service names no limit (docs/service-interface.md, Size limits); this only stops runaway expressions.
+// The service names no limit; this stops runaway expressions.
 const MAX_TEXT_LENGTH = 10_000;
-/** The longest a timer can wait (2^31 - 1 ms, about 24.8 days). */
+// The longest a timer can wait (2^31 - 1 ms).
 export const MAX_TIMEOUT_MS = 2_147_483_647;
-/** "12", "-3", "12.50", ".5"; not "0x10", "1e3", "Infinity" or "12 kg". */
+// Not "0x10", "1e3" or "Infinity", which Number() reads.
 const DECIMAL = /^-?(\d+(\.\d*)?|\.\d+)$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-const codes = (text: string): number[] => Array.from(text, (char) => char.charCodeAt(0));
-/** C0 (NUL, CR, LF, tab...), DEL or C1. */
-const isControl = (code: number): boolean => code < 0x20 || (code >= 0x7f && code <= 0x9f);
 
 /** A bad value described without repeating it (it may be a secret). */
 function describe(value: unknown): string {
@@ -24,7 +20,7 @@ function describe(value: unknown): string {
 	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** Drops keys holding undefined, so a request body carries only what the user gave. */
+/** Without keys holding undefined: a body carries only what the user gave. */
 export function compact<T extends IDataObject>(object: T): T {
 	return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;
 }
@@ -47,7 +43,7 @@ export class ItemValidator {
 		return this.optionalText(value, field) ?? this.fail(field, 'is required and must not be empty');
 	}
 
-	/** Trimmed text; a number is sent as text, as the service's identifiers are strings. */
+	/** A number is read as text: the service's identifiers are strings. */
 	optionalText(value: unknown, field: string): string | undefined {
 		if (value === undefined || value === null) return undefined;
 		if (typeof value === 'number' && Number.isFinite(value)) return String(value);
@@ -57,17 +53,12 @@ export class ItemValidator {
 		return text === '' ? undefined : text;
 	}
 
-	/** A finite number, not negative; decimal text such as "12.50" is sent as a number. */
+	/** Not negative; decimal text ("12.50") is read as a number. */
 	optionalNumber(value: unknown, field: string): number | undefined {
 		if (value === undefined || value === null || value === '') return undefined;
-		if (typeof value === 'string' && !DECIMAL.test(value.trim())) {
-			this.fail(field, `must be a decimal number such as 12 or 12.50, got ${describe(value)}`);
-		}
 		// Number() skips the same surrounding whitespace as trim().
-		const number = typeof value === 'string' ? Number(value) : value;
-		if (typeof number !== 'number' || !Number.isFinite(number)) {
-			this.fail(field, `must be a number, got ${describe(value)}`);
-		}
+		const number = typeof value === 'string' && DECIMAL.test(value.trim()) ? Number(value) : value;
+		if (typeof number !== 'number' || !Number.isFinite(number)) this.fail(field, `must be a number, got ${describe(value)}`);
 		if (number < 0) this.fail(field, `must not be negative, got ${number}`);
 		return number;
 	}
@@ -80,7 +71,6 @@ export class ItemValidator {
 		return number;
 	}
 
-	/** One of an options field's values (an expression can give anything). */
 	oneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T {
 		if (allowed.includes(value as T)) return value as T;
 		return this.fail(field, `must be one of ${allowed.join(', ')}, got ${describe(value)}`);
@@ -93,43 +83,29 @@ export class ItemValidator {
 		this.fail(field, `must be true or false, got ${describe(value)}`);
 	}
 
-	/** A list of texts; one text is read as a comma-separated list. Empty entries are dropped. */
+	/** One text is read as a comma-separated list; empty entries are dropped. */
 	textList(value: unknown, field: string): string[] | undefined {
 		if (value === undefined || value === null) return undefined;
-		if (!Array.isArray(value) && typeof value !== 'string') {
-			this.fail(field, `must be a list of texts, got ${describe(value)}`);
-		}
+		if (!Array.isArray(value) && typeof value !== 'string') this.fail(field, `must be a list of texts, got ${describe(value)}`);
 		const texts = (Array.isArray(value) ? value : value.split(','))
 			.map((entry, index) => this.optionalText(entry, `${field}[${index}]`))
 			.filter((entry) => entry !== undefined);
 		return texts.length > 0 ? texts : undefined;
 	}
 
-	/**
-	 * An http(s) address with a host as written (a lenient parser finds a host in "https:///x" or "https:\\x"), with
-	 * no whitespace or control character (the service would store it and fail every call). `shown`: for outputs.
-	 */
+	/** An http(s) address with a host as written (a lenient parser finds one in "https:///x"). */
 	url(value: unknown, field: string): { url: string; shown: string; hasCredentials: boolean } {
 		const url = this.text(value, field);
-		if (/\s/.test(url) || codes(url).some(isControl)) {
-			this.fail(field, 'must not contain spaces, line breaks or other control characters');
-		}
-		let protocol: string | undefined;
-		try {
-			protocol = new URL(url).protocol;
-		} catch {
-			// Refused below.
-		}
-		if (!/^https?:\/\/[^/?#\\][^\\]*$/i.test(url) || (protocol !== 'http:' && protocol !== 'https:')) {
+		// Whitespace or a C0, DEL or C1 control: the service would store the URL and fail every call.
+		if (/\s|[^!-~\xa0-\uffff]/.test(url)) this.fail(field, 'must not contain spaces, line breaks or other control characters');
+		if (!/^https?:\/\/[^/?#\\][^\\]*$/i.test(url) || !URL.canParse(url)) {
 			this.fail(field, 'must be an http:// or https:// address with a host, e.g. https://example.com/hook');
 		}
-		return { url, shown: withoutUrlCredentials(url), hasCredentials: hasUrlCredentials(url) };
+		const shown = withoutUrlCredentials(url);
+		return { url, shown, hasCredentials: shown !== url };
 	}
 
-	/**
-	 * Header rows (n8n hands a fixedCollection's rows as objects of its fields only): names by HTTP's token rule and
-	 * unique ignoring letter case, values without control characters.
-	 */
+	/** Header names by HTTP's token rule, unique ignoring letter case; values without control characters. */
 	headers(rows: IDataObject[], field: string): IDataObject {
 		const seen = new Map<string, number>();
 		const entries = rows.map((row, index) => {
@@ -140,21 +116,19 @@ export class ItemValidator {
 			if (first !== undefined) this.fail(`${at}.name`, `repeats the header of ${field}[${first}] (letter case aside)`);
 			seen.set(name.toLowerCase(), index);
 			const value = this.optionalText(row.value, `${at}.value`) ?? '';
-			// Tab and Latin-1's upper half (HTTP's obs-text, C1 included) are allowed.
-			if (codes(value).some((code) => code > 0xff || (code < 0x80 && isControl(code) && code !== 0x09))) {
-				this.fail(`${at}.value`, 'must not contain line breaks or other control characters');
-			}
+			// Tab and Latin-1's upper half (HTTP's obs-text) are allowed.
+			if (/[^\t -~\x80-\xff]/.test(value)) this.fail(`${at}.value`, 'must not contain line breaks or other control characters');
 			return [name, value];
 		});
 		// fromEntries: a header named like an Object.prototype key stays an ordinary entry.
 		return Object.fromEntries(entries) as IDataObject;
 	}
 
-	/** Refuses unknown keys: a misspelt field would otherwise be dropped unnoticed. */
+	/** Refuses unknown keys: a misspelt field would be dropped unnoticed. */
 	knownKeys(object: IDataObject, known: readonly string[], prefix: string, what: string): void {
 		for (const key of Object.keys(object)) {
 			if (known.includes(key)) continue;
-			// Quotes, spaces or control characters shown as JSON text, so the message stays one line.
+			// A key with quotes, spaces or line breaks shown as JSON, so the message stays one line.
 			const shortened = key.length > 60 ? `${key.slice(0, 60)}…` : key;
 			const shown = /^[\w$-]+$/.test(shortened) ? shortened : JSON.stringify(shortened);
 			this.fail(`${prefix}${shown}`, `is not a field of ${what} (known: ${known.join(', ')})`);
@@ -162,21 +136,20 @@ export class ItemValidator {
 	}
 
 	object(value: unknown, field: string): IDataObject {
-		const parsed = this.parsed(value, field);
-		return isPlainObject(parsed) ? parsed : this.fail(field, `must be a JSON object, got ${describe(parsed)}`);
+		return this.json(value, field, isPlainObject, 'object') as IDataObject;
 	}
 
 	list(value: unknown, field: string): unknown[] {
-		const parsed = this.parsed(value, field);
-		return Array.isArray(parsed) ? parsed : this.fail(field, `must be a JSON array, got ${describe(parsed)}`);
+		return this.json(value, field, Array.isArray, 'array') as unknown[];
 	}
 
-	private parsed(value: unknown, field: string): unknown {
-		if (typeof value !== 'string') return value;
+	private json(value: unknown, field: string, fits: (parsed: unknown) => boolean, kind: string): unknown {
+		let parsed = value;
 		try {
-			return JSON.parse(value) as unknown;
+			if (typeof value === 'string') parsed = JSON.parse(value);
 		} catch {
-			return this.fail(field, 'is not valid JSON');
+			this.fail(field, 'is not valid JSON');
 		}
+		return fits(parsed) ? parsed : this.fail(field, `must be a JSON ${kind}, got ${describe(parsed)}`);
 	}
 }

@@ -1,10 +1,4 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection, requiredText } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/perItem';
@@ -12,17 +6,31 @@ import { isPlainObject } from '../../shared/objects';
 import { compact, ItemValidator } from '../helpers/validation';
 import { missingFromKitAnswer } from '../../transport';
 
-const TEXT_FIELDS = ['listing_sku', 'fulfillment_sku', 'image', 'description', 'notes'];
-const NUMBER_FIELDS = ['cost', 'retail', 'wholesale', 'sale', 'weight', 'lag_time'];
-const OPTIONAL_FIELDS = ['barcodes', 'tags', ...TEXT_FIELDS, ...NUMBER_FIELDS, 'active'];
-const FORM_TO_SERVICE: Record<string, string> = { listingSku: 'listing_sku', fulfillmentSku: 'fulfillment_sku', lagTime: 'lag_time' };
-
-const fieldsOnly = { show: { inputMode: ['fields'] } };
 const amount = (displayName: string, name: string, description?: string): INodeProperties =>
 	({ displayName, name, type: 'number', typeOptions: { minValue: 0 }, default: 0, description });
 const text = (displayName: string, name: string, rows?: number): INodeProperties =>
 	({ displayName, name, type: 'string', typeOptions: rows ? { rows } : undefined, default: '' });
-const unitless = (what: string) => `${what} as the service counts it (the service gives no unit)`;
+const unitless = "In the service's unit (it names none)";
+
+const ADDITIONAL_FIELDS: INodeProperties[] = [
+	{ displayName: 'Active', name: 'active', type: 'boolean', default: true, description: 'Whether the kit is active' },
+	amount('Cost', 'cost'),
+	text('Description', 'description', 3),
+	text('Fulfillment SKU', 'fulfillmentSku'),
+	text('Image URL', 'image'),
+	amount('Lag Time', 'lagTime', unitless),
+	text('Listing SKU', 'listingSku'),
+	text('Notes', 'notes', 3),
+	amount('Retail Price', 'retail'),
+	amount('Sale Price', 'sale'),
+	amount('Weight', 'weight', unitless),
+	amount('Wholesale Price', 'wholesale'),
+];
+/** The service's names of form fields: lag_time for lagTime. */
+const serviceName = (name: string): string => name.replace(/[A-Z]/g, '_$&').toLowerCase();
+const withServiceNames = (fields: IDataObject): IDataObject =>
+	Object.fromEntries(Object.entries(fields).map(([key, value]) => [serviceName(key), value]));
+const OPTIONAL_FIELDS = ['barcodes', 'tags', ...ADDITIONAL_FIELDS.map((field) => serviceName(field.name))];
 
 const properties: INodeProperties[] = [
 	{
@@ -30,65 +38,50 @@ const properties: INodeProperties[] = [
 		name: 'inputMode',
 		type: 'options',
 		options: [
-			{ name: 'Form Fields', value: 'fields', description: 'Fill in the kit field by field' },
-			{ name: 'JSON', value: 'json', description: 'Give the whole kit "data" object as JSON' },
+			{ name: 'Form Fields', value: 'fields' },
+			{ name: 'JSON', value: 'json', description: 'The whole kit "data" object' },
 		],
 		default: 'fields',
 	},
-	{ ...requiredText('Name', 'name', 'The name of the kit', 'e.g. Starter Bundle'), displayOptions: fieldsOnly },
-	{ ...requiredText('SKU', 'sku', 'The SKU of the kit itself', 'e.g. KIT-STARTER-01'), displayOptions: fieldsOnly },
-	{
-		displayName: 'Component Items',
-		name: 'kitItems',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Component Item',
-		default: {},
-		description: 'The items the kit is made of, each with its quantity',
-		displayOptions: fieldsOnly,
-		options: [
-			{
-				displayName: 'Item',
-				name: 'item',
-				values: [
-					{ displayName: 'Item ID', name: 'itemId', type: 'string', default: '', description: 'The item_id of the component' },
-					{ displayName: 'SKU', name: 'sku', type: 'string', default: '', description: 'The SKU of the component' },
-					{ ...amount('Quantity', 'quantity', 'How many of this item one kit contains'), default: 1 },
-					{ displayName: 'Type', name: 'type', type: 'string', default: '', description: 'Sent as given (the service publishes no list)' },
-				],
-			},
-		],
-	},
-	...['Barcode', 'Tag'].map((entry): INodeProperties => ({
-		displayName: `${entry}s`,
-		name: `${entry.toLowerCase()}s`,
-		type: 'string',
-		typeOptions: { multipleValues: true, multipleValueButtonText: `Add ${entry}` },
-		default: [],
-		displayOptions: fieldsOnly,
-	})),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: fieldsOnly,
-		options: [
-			{ displayName: 'Active', name: 'active', type: 'boolean', default: true, description: 'Whether the kit is active' },
-			amount('Cost', 'cost'),
-			text('Description', 'description', 3),
-			text('Fulfillment SKU', 'fulfillmentSku'),
-			text('Image URL', 'image'),
-			amount('Lag Time', 'lagTime', unitless('Lag time')),
-			text('Listing SKU', 'listingSku'),
-			text('Notes', 'notes', 3),
-			amount('Retail Price', 'retail'),
-			amount('Sale Price', 'sale'),
-			amount('Weight', 'weight', unitless('Weight')),
-			amount('Wholesale Price', 'wholesale'),
-		],
-	},
+	...updateDisplayOptions({ show: { inputMode: ['fields'] } }, [
+		requiredText('Name', 'name', 'The name of the kit', 'e.g. Starter Bundle'),
+		requiredText('SKU', 'sku', 'The SKU of the kit', 'e.g. KIT-STARTER-01'),
+		{
+			displayName: 'Component Items',
+			name: 'kitItems',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Component Item',
+			default: {},
+			options: [
+				{
+					displayName: 'Item',
+					name: 'item',
+					values: [
+						{ ...text('Item ID', 'itemId'), description: 'The item_id of the component; or give its SKU' },
+						text('SKU', 'sku'),
+						{ ...amount('Quantity', 'quantity', 'How many one kit contains'), default: 1 },
+						{ ...text('Type', 'type'), description: 'Sent as given: the service lists no types' },
+					],
+				},
+			],
+		},
+		...['Barcode', 'Tag'].map((entry): INodeProperties => ({
+			displayName: `${entry}s`,
+			name: `${entry.toLowerCase()}s`,
+			type: 'string',
+			typeOptions: { multipleValues: true, multipleValueButtonText: `Add ${entry}` },
+			default: [],
+		})),
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: ADDITIONAL_FIELDS,
+		},
+	]),
 	{
 		displayName: 'Kit Data (JSON)',
 		name: 'kitData',
@@ -112,22 +105,22 @@ function checkComponent(check: ItemValidator, component: unknown, field: string)
 		quantity: check.optionalNumber(component.quantity, `${field}.quantity`),
 		type: check.optionalText(component.type, `${field}.type`),
 	});
-	if (checked.item_id === undefined && checked.sku === undefined) {
-		check.fail(`${field}.item_id`, 'is required (or give the sku) so the service knows which item is meant');
-	}
+	if (checked.item_id === undefined && checked.sku === undefined) check.fail(`${field}.item_id`, 'is required unless the sku is given');
 	if (!checked.quantity) check.fail(`${field}.quantity`, 'must be a number greater than 0');
 	return checked;
 }
 
-/** The kit as sent: texts trimmed, numbers as numbers, lists as lists, nothing the user left out. */
+/** The kit as sent: nothing the user left out. */
 function checkKit(check: ItemValidator, data: IDataObject, prefix: string): IDataObject {
 	check.knownKeys(data, ['name', 'sku', 'items', ...OPTIONAL_FIELDS], prefix, 'a kit');
 	const kit: IDataObject = { name: check.text(data.name, `${prefix}name`), sku: check.text(data.sku, `${prefix}sku`) };
-	for (const field of TEXT_FIELDS) kit[field] = check.optionalText(data[field], `${prefix}${field}`);
-	for (const field of NUMBER_FIELDS) kit[field] = check.optionalNumber(data[field], `${prefix}${field}`);
-	kit.active = check.optionalBoolean(data.active, `${prefix}active`);
-	kit.barcodes = check.textList(data.barcodes, `${prefix}barcodes`);
-	kit.tags = check.textList(data.tags, `${prefix}tags`);
+	for (const { name, type } of ADDITIONAL_FIELDS) {
+		const field = serviceName(name);
+		const read: (value: unknown, at: string) => string | number | boolean | undefined =
+			type === 'number' ? check.optionalNumber : type === 'boolean' ? check.optionalBoolean : check.optionalText;
+		kit[field] = read.call(check, data[field], `${prefix}${field}`);
+	}
+	for (const field of ['barcodes', 'tags']) kit[field] = check.textList(data[field], `${prefix}${field}`);
 	if (data.items !== undefined && data.items !== null) {
 		const components = check.list(data.items, `${prefix}items`);
 		kit.items = components.map((component, index) => checkComponent(check, component, `${prefix}items[${index}]`));
@@ -136,17 +129,11 @@ function checkKit(check: ItemValidator, data: IDataObject, prefix: string): IDat
 }
 
 function kitFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	const rows = this.getNodeParameter('kitItems.item', itemIndex, []) as IDataObject[];
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const data: IDataObject = {
-		name: this.getNodeParameter('name', itemIndex, ''),
-		sku: this.getNodeParameter('sku', itemIndex, ''),
-		barcodes: this.getNodeParameter('barcodes', itemIndex, []),
-		tags: this.getNodeParameter('tags', itemIndex, []),
-	};
-	if (rows.length > 0) data.items = rows.map(({ itemId, sku, quantity, type }) => ({ item_id: itemId, sku, quantity, type }));
-	for (const [key, value] of Object.entries(additional)) data[FORM_TO_SERVICE[key] ?? key] = value;
-	return data;
+	const read = (name: string, fallback: unknown = '') => this.getNodeParameter(name, itemIndex, fallback);
+	const rows = read('kitItems.item', []) as IDataObject[];
+	const data: IDataObject = { name: read('name'), sku: read('sku'), barcodes: read('barcodes', []), tags: read('tags', []) };
+	if (rows.length > 0) data.items = rows.map(withServiceNames);
+	return { ...data, ...withServiceNames(read('additionalFields', {}) as IDataObject) };
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
@@ -157,10 +144,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			: kitFromForm.call(this, itemIndex);
 		const kit = checkKit(check, data, fromJson ? 'data.' : '');
 		const response = await requestForItem.call(this, 'kitCreate', { data: kit }, check);
-		// The service answered 200, so the kit exists: the item leaves, saying what the answer lacks.
+		// A 200 means the kit exists: the item leaves, saying what the answer lacks.
 		const missing = missingFromKitAnswer(response);
 		if (missing.length === 0) return response;
 		const lacks = `The service created the kit, but its answer lacks ${missing.join(' and ')}.`;
-		return { ...response, missingFromAnswer: missing, notice: `${lacks} Find it by its SKU (${String(kit.sku)}); do not run this item again.` };
+		const notice = `${lacks} Find it by its SKU (${String(kit.sku)}); do not run this item again.`;
+		return { ...response, missingFromAnswer: missing, notice };
 	});
 }

@@ -1,62 +1,39 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection, requiredText } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/perItem';
-import { readRestoreAnswer, restoredItemsOf, type ShipmentSelectors } from '../../transport';
 import { compact } from '../helpers/validation';
+import { readRestoreAnswer, restoredItemsOf, type ShipmentSelectors } from '../../transport';
 
-const selector = (displayName: string, name: string, what: string): INodeProperties => ({
-	displayName,
-	name,
-	type: 'string',
-	default: '',
-	description: `${what} of the shipment. Leave empty to pick the shipment by one of the other two.`,
-});
+const SELECTORS: Array<[keyof ShipmentSelectors, string, string, string]> = [
+	['shipment_id', 'shipmentId', 'Shipment ID', "The service's ID"],
+	['tracking_number', 'trackingNumber', 'Tracking Number', 'The tracking number'],
+	['carrier_shipment_id', 'carrierShipmentId', 'Carrier Shipment ID', "The carrier's ID"],
+];
 
 const properties: INodeProperties[] = [
 	requiredText('Store ID', 'storeId', 'The ID of the store the shipped order belongs to', 'e.g. 1002'),
 	requiredText('Order Number', 'orderNumber', 'The number of the order whose shipment deducted the inventory', 'e.g. 1001'),
-	{
-		displayName: 'Give at least one of Shipment ID, Tracking Number or Carrier Shipment ID to pick the shipment',
-		name: 'shipmentNotice',
-		type: 'notice',
-		default: '',
-	},
-	selector('Shipment ID', 'shipmentId', "The service's ID"),
-	selector('Tracking Number', 'trackingNumber', 'The tracking number'),
-	selector('Carrier Shipment ID', 'carrierShipmentId', "The carrier's ID"),
-	{
-		displayName: 'Skip Cache Refresh',
-		name: 'noRefresh',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to skip the cache refresh after restoring (sent as no_refresh)',
-	},
+	{ displayName: 'Give at least one of the three IDs below to pick the shipment', name: 'shipmentNotice', type: 'notice', default: '' },
+	...SELECTORS.map(([, name, displayName, what]): INodeProperties => {
+		const description = `${what} of the shipment; leave empty to pick it by another`;
+		return { displayName, name, type: 'string', default: '', description };
+	}),
+	{ displayName: 'Skip Cache Refresh', name: 'noRefresh', type: 'boolean', default: false, description: 'Whether to skip the cache refresh' },
 	optionsCollection([
 		{
 			displayName: 'Split Into Shipments',
 			name: 'splitShipments',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to output one item per shipment record of the answer instead of one item with it all',
+			description: 'Whether to output one item per shipment record of the answer',
 		},
 	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['shipment'], operation: ['restoreInventory'] } }, properties);
 
-
-/**
- * The service answered 200, so the restore was applied and there is always an item: the answer with the shipment
- * the selectors pick (`restoredShipment`) and what it put back (`restoredItems`); or, split, one item per shipment
- * record with `restored` true on that one only. What the answer lacks goes to `missingFromAnswer`, with a notice.
- */
+/** A 200 means the restore was applied, so there is always an item, saying what the answer lacks. */
 function restoreOutput(response: IDataObject, selectors: ShipmentSelectors, split: boolean): IDataObject[] {
 	const { shipments, restored, missing } = readRestoreAnswer(response, selectors);
 	const restoredItems = restored && restoredItemsOf(restored);
@@ -64,26 +41,20 @@ function restoreOutput(response: IDataObject, selectors: ShipmentSelectors, spli
 	const lacks = missing.join('; ');
 	const said = 'The service restored the inventory (it answered 200), but its answer';
 	const extra: IDataObject = lacks ? { missingFromAnswer: missing } : {};
-	// An empty list holds no restored shipment either, so the answer always lacks something there.
 	if (split && shipments?.length === 0) {
 		extra.notice = `${said} holds no shipment records to split into; this item stands for the restore. It also lacks: ${lacks}.`;
 	} else if (lacks) {
 		extra.notice = `${said} lacks: ${lacks}. Do not run this item again.`;
 	}
-	if (split && shipments?.length) {
-		return shipments.map((record) => ({ ...record, restored: record === restored, ...extra }));
-	}
+	if (split && shipments?.length) return shipments.map((record) => ({ ...record, restored: record === restored, ...extra }));
 	return [compact({ restored: true, ...response, ...extra, restoredShipment: restored, restoredItems })];
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex, check) => {
 		const read = (name: string) => this.getNodeParameter(name, itemIndex, '');
-		const selectors: ShipmentSelectors = compact({
-			shipment_id: check.optionalText(read('shipmentId'), 'Shipment ID'),
-			tracking_number: check.optionalText(read('trackingNumber'), 'Tracking Number'),
-			carrier_shipment_id: check.optionalText(read('carrierShipmentId'), 'Carrier Shipment ID'),
-		});
+		const given = SELECTORS.map(([key, name, displayName]) => [key, check.optionalText(read(name), displayName)]);
+		const selectors = compact(Object.fromEntries(given) as IDataObject) as ShipmentSelectors;
 		if (Object.keys(selectors).length === 0) {
 			check.fail('Shipment ID', 'is empty, and so are Tracking Number and Carrier Shipment ID: give at least one');
 		}
@@ -93,10 +64,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			...selectors,
 			no_refresh: check.optionalBoolean(this.getNodeParameter('noRefresh', itemIndex, false), 'Skip Cache Refresh'),
 		});
-		// Read before the call: a bad value found after it would fail an item whose restore was applied.
-		const split = this.getNodeParameter('options.splitShipments', itemIndex, false);
-		const splitShipments = check.optionalBoolean(split, 'Split Into Shipments') === true;
+		// Read before the call: failing after it would fail an item whose restore was applied.
+		const split = check.optionalBoolean(this.getNodeParameter('options.splitShipments', itemIndex, false), 'Split Into Shipments');
 		const response = await requestForItem.call(this, 'shipmentRestoreInventory', body, check);
-		return restoreOutput(response, selectors, splitShipments);
+		return restoreOutput(response, selectors, split === true);
 	});
 }

@@ -1,10 +1,4 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
 import { EVENT_TYPE_FORMAT_HINT, EVENT_TYPE_OPTIONS, isEventTypeFormat } from '../../shared/events';
 import { withoutUrlCredentialsDeep } from '../../shared/redact';
@@ -14,34 +8,24 @@ import { forEachItem, requestForItem } from '../helpers/perItem';
 
 const CUSTOM_EVENT = 'custom';
 const HTTP_METHODS = ['POST', 'PUT', 'PATCH', 'GET', 'DELETE'];
-const EVENT_TYPE_CHOICES = [
-	...EVENT_TYPE_OPTIONS,
-	{ name: 'Custom', value: CUSTOM_EVENT, description: 'Any other event type, typed below (the service list is not closed)' },
-];
+const EVENT_TYPES = [...EVENT_TYPE_OPTIONS, { name: 'Custom', value: CUSTOM_EVENT, description: 'Any other event type, typed below' }];
 
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Event Type',
 		name: 'eventType',
 		type: 'options',
-		options: EVENT_TYPE_CHOICES,
+		options: EVENT_TYPES,
 		default: 'order.shipped',
-		description: 'The event type the handler is for; a value ending in .* matches every event under it',
+		description: 'One ending in .* matches every event type under it',
 	},
 	{
 		...requiredText('Custom Event Type', 'customEventType', 'End it with .* to match every event type under it', 'e.g. order.status.*'),
 		displayOptions: { show: { eventType: [CUSTOM_EVENT] } },
 	},
-	requiredText('Name', 'name', 'A friendly name for the handler', 'e.g. Notify warehouse'),
+	requiredText('Name', 'name', 'A name for the handler', 'e.g. Notify warehouse'),
 	requiredText('URL', 'url', 'The address the service calls when the event happens', 'e.g. https://example.com/hooks/inventory'),
-	{
-		displayName: 'Method',
-		name: 'method',
-		type: 'options',
-		options: HTTP_METHODS.map((method) => ({ name: method, value: method })),
-		default: 'POST',
-		description: 'The HTTP method the service calls the URL with',
-	},
+	{ displayName: 'Method', name: 'method', type: 'options', options: HTTP_METHODS.map((name) => ({ name, value: name })), default: 'POST' },
 	{
 		displayName: 'Headers',
 		name: 'headers',
@@ -65,25 +49,25 @@ export const description = updateDisplayOptions({ show: { resource: ['webhookHan
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex, check) => {
-		const custom = this.getNodeParameter('eventType', itemIndex) === CUSTOM_EVENT;
+		const read = (name: string, fallback: unknown = '') => this.getNodeParameter(name, itemIndex, fallback);
+		const custom = read('eventType') === CUSTOM_EVENT;
 		const typeField = custom ? 'Custom Event Type' : 'Event Type';
-		const type = check.text(this.getNodeParameter(custom ? 'customEventType' : 'eventType', itemIndex, ''), typeField);
+		const type = check.text(read(custom ? 'customEventType' : 'eventType'), typeField);
 		if (!isEventTypeFormat(type)) check.fail(typeField, `must be an event type, not ${JSON.stringify(type)}. ${EVENT_TYPE_FORMAT_HINT}`);
-		const url = check.url(this.getNodeParameter('url', itemIndex, ''), 'URL');
-		const method = check.text(this.getNodeParameter('method', itemIndex, 'POST'), 'Method').toUpperCase();
-		if (!HTTP_METHODS.includes(method)) check.fail('Method', `must be one of ${HTTP_METHODS.join(', ')}`);
-		const name = check.text(this.getNodeParameter('name', itemIndex, ''), 'Name');
-		const headers = check.headers(this.getNodeParameter('headers.header', itemIndex, []) as IDataObject[], 'Headers');
+		const url = check.url(read('url'), 'URL');
+		const method = check.oneOf(check.text(read('method', 'POST'), 'Method').toUpperCase(), 'Method', HTTP_METHODS);
+		const name = check.text(read('name'), 'Name');
+		const headers = check.headers(read('headers.header', []) as IDataObject[], 'Headers');
 		const body = addHandlerBody({ type, name, url: url.url, method, headers });
 		const response = await requestForItem.call(this, 'webhookAddHandler', body, check);
 		// Header values and a password in the URL may be secrets, so they are not echoed back.
 		const result: IDataObject = withoutUrlCredentialsDeep({ ...response, type, name, url: url.shown, method });
 		if (url.hasCredentials) {
 			result.urlCredentialsRemoved = true;
-			result.warning = 'The URL holds a user name or password, removed here; but the service stores the URL as given: prefer a header for secrets.';
+			result.warning = 'The user name and password are removed here, but the service stores the URL as given: prefer a header for secrets.';
 		}
 		const _id = findHandlerId(response);
-		const notice = 'The service did not return an _id for the new handler. Find the handler on the service before removing it.';
+		const notice = 'The service did not return an _id for the new handler: find it on the service to remove it.';
 		return { ...result, ...(_id === undefined ? { notice } : { _id }), idReturned: _id !== undefined };
 	});
 }

@@ -1,9 +1,4 @@
-import {
-	updateDisplayOptions,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection, requiredText } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/perItem';
@@ -20,12 +15,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await forEachItem.call(this, items, async (itemIndex, check) => {
 		const handlerId = check.text(this.getNodeParameter('handlerId', itemIndex, ''), 'Handler ID');
 		const response = await requestForItem.call(this, 'webhookRemoveHandler', { _id: handlerId }, check);
-		// Read as the trigger's removal reads it; a refusal with a reason has failed in transport already.
+		// A refusal with a reason has failed in transport already.
 		const reading = readRemovalAnswer(response);
 		if ('problem' in reading) {
 			throw apiErrorFromUnexpectedAnswer(reading.problem, { node: this.getNode(), endpoint: 'webhookRemoveHandler', itemIndex });
 		}
-		if (reading.removed) return { _id: handlerId, ...response, removed: true };
-		return { _id: handlerId, ...response, removed: false, notice: NOTHING_REMOVED };
+		return { _id: handlerId, ...response, removed: reading.removed, ...(reading.removed ? {} : { notice: NOTHING_REMOVED }) };
 	});
 }

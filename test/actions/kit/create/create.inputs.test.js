@@ -70,7 +70,7 @@ test.each([
 	[
 		'a blank quantity',
 		{ name: 'Blank', sku: 'K-B', items: [{ sku: 'ANY', quantity: '  ' }] },
-		"Item 0: 'data.items[0].quantity' must be a decimal number such as 12 or 12.50, got empty text",
+		"Item 0: 'data.items[0].quantity' must be a number, got empty text",
 	],
 	['a blank active', { name: 'Blank', sku: 'K-B', active: ' ' }, "Item 0: 'data.active' must be true or false, got empty text"],
 	['a kit that is null', null, "Item 0: 'Kit Data (JSON)' must be a JSON object, got null"],

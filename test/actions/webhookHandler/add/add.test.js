@@ -186,7 +186,7 @@ describe('the event type and method are checked before any call, naming the item
 			{ method: 'TRACE' },
 			{ method: 'GET' },
 		]);
-		expect(outputs[2]).toEqual(failure(2, 'Method', 'must be one of POST, PUT, PATCH, GET, DELETE'));
+		expect(outputs[2]).toEqual(failure(2, 'Method', 'must be one of POST, PUT, PATCH, GET, DELETE, got text'));
 		// What was sent, read at the sandbox: a service need not echo the method in its answer (the reshaped profile).
 		expect((await ctx.sandbox.calls(ADD)).map((call) => call.body.handler.method)).toEqual(['PUT', 'PATCH', 'GET']);
 	});
