@@ -74,7 +74,7 @@ module.exports = (getContext) => {
 				default: built.description,
 				displayOptions: { show: { descriptionType: ['manual'] } },
 			});
-			for (const words of [/orders by store and order number/, /kits/, /restore the inventory/, /webhook handlers/]) {
+			for (const words of [/look up orders/i, /kits/, /restore shipment inventory/, /webhook handlers/]) {
 				expect(toolDescription.default).toMatch(words);
 			}
 		});

@@ -52,7 +52,7 @@ describe('the message: what the node concluded from the status, then what the se
 		await answer(RESTORE, 409, { message: 'Shipment s-1 was restored on Monday', ...(code ? { code } : {}) });
 		const { error } = await ctx.run(restore);
 		expect(error.message).toBe('The service refused the restore as a conflict (409), so nothing was restored. The service said: Shipment s-1 was restored on Monday.');
-		expect(error.description).toBe(`The shipment may be restored already, or never have deducted stock: check it in Inventory Ops.${code ? ` The service's code: ${code}.` : ''}`);
+		expect(error.description).toBe(`It may be already restored, or never have deducted stock: check the shipment in Inventory Ops.${code ? ` The service's code: ${code}.` : ''}`);
 	});
 
 	test('a message that ends in its own punctuation gets no second full stop', async () => {

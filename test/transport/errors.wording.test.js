@@ -29,7 +29,7 @@ test('a shipment restored twice: the second error says nothing was restored, quo
 	const { message, description } = again.error;
 	expect(message).toMatch(/^The service refused the restore as a conflict \(409\), so nothing was restored\. /);
 	expect(`${message} ${description}`).not.toMatch(/SKU/);
-	expect(description).toMatch(/^The shipment may be restored already, or never have deducted stock: check it in Inventory Ops\./);
+	expect(description).toMatch(/^It may be already restored, or never have deducted stock: check the shipment in Inventory Ops\./);
 	const seen = errorSeen(409);
 	if (seen.serviceMessage) expect(message).toMatch(/The service said: .*was already restored\.$/);
 	else expect(message).toMatch(/The answer was a web page titled "409 Conflict"/);

@@ -38,7 +38,7 @@ const OPERATION_READINGS: Partial<Record<Endpoint, Record<number, Reading>>> = {
 		// A 409 is a refusal: the restore did not happen, whatever the body says.
 		409: [
 			'The service refused the restore as a conflict (409), so nothing was restored',
-			'The shipment may be restored already, or never have deducted stock: check it in Inventory Ops.',
+			'It may be already restored, or never have deducted stock: check the shipment in Inventory Ops.',
 		],
 	},
 	kitCreate: { 409: [STATUS_READINGS[409][0], 'Its SKU may be used by another item or kit already.'] },
