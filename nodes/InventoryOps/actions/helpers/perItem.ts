@@ -32,16 +32,18 @@ export async function forEachItem(
 	handleItem: (itemIndex: number, check: ItemValidator) => ItemResult | Promise<ItemResult>,
 ): Promise<INodeExecutionData[]> {
 	const returnData: INodeExecutionData[] = [];
+	// Once per run: n8n's getNode() deep-copies the node with its parameters on every call.
+	const node = this.getNode();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const pairedItem = { item: itemIndex };
 		try {
-			const handled = handleItem(itemIndex, new ItemValidator(this.getNode(), itemIndex));
+			const handled = handleItem(itemIndex, new ItemValidator(node, itemIndex));
 			// By `then`, not instanceof: a promise may come from another realm (a test's).
 			const result = typeof (handled as Promise<unknown>).then === 'function' ? await handled : (handled as ItemResult);
 			// One by one: spreading 100,000 outputs into push() overflows the stack.
 			for (const json of Array.isArray(result) ? result : [result]) returnData.push({ json, pairedItem });
 		} catch (error) {
-			const nodeError = asNodeError(this.getNode(), error, itemIndex);
+			const nodeError = asNodeError(node, error, itemIndex);
 			if (!this.continueOnFail()) throw nodeError;
 			const { message, description } = nodeError;
 			const api = nodeError instanceof NodeApiError &&
@@ -49,7 +51,7 @@ export async function forEachItem(
 			// n8n 2.x routes an item to the error output by this json; n8n 1.x by the item's `error`, which on the
 			// regular output would make n8n replace the item by its input item.
 			const json = { error: message, details: compact({ description: description ?? undefined, ...api }) };
-			returnData.push({ json, pairedItem, ...(this.getNode().onError === 'continueErrorOutput' ? { error: nodeError } : {}) });
+			returnData.push({ json, pairedItem, ...(node.onError === 'continueErrorOutput' ? { error: nodeError } : {}) });
 		}
 	}
 	return returnData;

@@ -25,11 +25,11 @@ export const simplifyProperty: INodeProperties = {
 };
 
 const KEPT_FIELDS = ['_id', 'store_id', 'order_number', 'status', 'financial_status', 'opened_date', 'shipped_date', 'tags'];
-const LINE_FIELDS = [['sku', 'sku'], ['quantity', 'quantity'], ['lineName', 'name']];
 
 /**
- * The ten fields a workflow most often needs, none invented, a barcode failure never hidden. Plain loops: this runs
- * for every order, and filter/map chains made megabytes of short-lived lists.
+ * The ten fields a workflow most often needs, none invented, a barcode failure never hidden. Plain loops, fields named
+ * one by one: this runs for every order and line, where filter/map chains or a list of field pairs make megabytes of
+ * short-lived garbage (the peak memory of a 10,000-order run).
  */
 function simplifiedOrder(entry: ResultEntry): IDataObject {
 	const order: IDataObject = isPlainObject(entry.order) ? (entry.order as IDataObject) : {};
@@ -41,7 +41,9 @@ function simplifiedOrder(entry: ResultEntry): IDataObject {
 		for (const line of stash.items) {
 			if (!isPlainObject(line)) continue;
 			const item: IDataObject = {};
-			for (const [from, to] of LINE_FIELDS) if (line[from] !== undefined) item[to] = line[from] as IDataObject[string];
+			if (line.sku !== undefined) item.sku = line.sku as IDataObject[string];
+			if (line.quantity !== undefined) item.quantity = line.quantity as IDataObject[string];
+			if (line.lineName !== undefined) item.name = line.lineName as IDataObject[string];
 			lines.push(item);
 		}
 		compact.line_items = lines;
