@@ -108,7 +108,9 @@ function asEntry({ metrics, barcode_generation_failed: failed, ...order }: Recor
 export function readBulkAnswer(answer: unknown[]): { entries: BulkEntry[]; unreadable: string[] } {
 	const entries: BulkEntry[] = [];
 	const unreadable: string[] = [];
-	for (const [index, entry] of answer.entries()) {
+	// An index loop: entries() makes a pair per entry, for every order of a run.
+	for (let index = 0; index < answer.length; index++) {
+		const entry = answer[index];
 		const order = isPlainObject(entry) ? orderIn(entry) : undefined;
 		if (!isPlainObject(entry)) unreadable.push(`entry ${index} is ${summaryOf(entry)}`);
 		else if (order === undefined) continue;

@@ -65,19 +65,22 @@ export async function lookUpOrders(
 	 */
 	const record = (batch: Batch, answer: unknown[], itemIndex: number): string[] => {
 		const wanted = new Set(batch.map(([key]) => key));
-		const byNumber = new Map<string, string[]>();
-		for (const [key, { reference: { order_number: number } }] of batch) byNumber.set(number, [...(byNumber.get(number) ?? []), key]);
 		const answered = new Set<string>();
 		const ambiguous = new Set<string>();
 		const { entries, unreadable } = readBulkAnswer(answer);
+		let byNumber: Map<string, string[]> | undefined;
 		for (const { entry, storeId, orderNumber } of entries) {
-			const candidates = storeId === undefined ? (byNumber.get(String(orderNumber)) ?? []) : [referenceKey(storeId, orderNumber)];
-			if (storeId === undefined) answersLackStoreId = true;
-			if (candidates.length === 1 && wanted.has(candidates[0]) && !answered.has(candidates[0])) {
-				answered.add(candidates[0]);
-				results.found.set(candidates[0], results.keep(entry as ResultEntry));
-			} else if (candidates.length > 1) {
-				for (const key of candidates) ambiguous.add(key);
+			let key = storeId === undefined ? undefined : referenceKey(storeId, orderNumber);
+			if (key === undefined) {
+				answersLackStoreId = true;
+				byNumber ??= keysByNumber(batch);
+				const candidates = byNumber.get(String(orderNumber)) ?? [];
+				if (candidates.length > 1) for (const candidate of candidates) ambiguous.add(candidate);
+				else key = candidates[0];
+			}
+			if (key !== undefined && wanted.has(key) && !answered.has(key)) {
+				answered.add(key);
+				results.found.set(key, results.keep(entry as ResultEntry));
 			}
 		}
 		for (const key of ambiguous) {
@@ -144,6 +147,16 @@ export async function lookUpOrders(
 	if (stoppingError !== undefined) throw stoppingError;
 	if (sendSize < settings.batchSize) results.batchSizeUsed = sendSize;
 	return Object.assign(results, pacing.report(sendSize));
+}
+
+function keysByNumber(batch: Batch): Map<string, string[]> {
+	const byNumber = new Map<string, string[]>();
+	for (const [key, { reference }] of batch) {
+		const keys = byNumber.get(reference.order_number);
+		if (keys === undefined) byNumber.set(reference.order_number, [key]);
+		else keys.push(key);
+	}
+	return byNumber;
 }
 
 /** Parts of a batch in which no order_number appears twice. */

@@ -27,18 +27,22 @@ export const simplifyProperty: INodeProperties = {
 const KEPT_FIELDS = ['_id', 'store_id', 'order_number', 'status', 'financial_status', 'opened_date', 'shipped_date', 'tags'];
 
 /**
- * The ten fields a workflow most often needs, none invented, a barcode failure never hidden. Plain loops, fields named
- * one by one: this runs for every order and line, where filter/map chains or a list of field pairs make megabytes of
- * short-lived garbage (the peak memory of a 10,000-order run).
+ * The ten fields a workflow most often needs, none invented, a barcode failure never hidden. Index loops, fields named
+ * one by one: this runs for every order and line, where iterators, filter/map chains or a list of field pairs make
+ * megabytes of short-lived garbage (the peak memory of a 10,000-order run).
  */
 function simplifiedOrder(entry: ResultEntry): IDataObject {
 	const order: IDataObject = isPlainObject(entry.order) ? (entry.order as IDataObject) : {};
 	const compact: IDataObject = {};
-	for (const field of KEPT_FIELDS) if (order[field] !== undefined) compact[field] = order[field];
+	for (let index = 0; index < KEPT_FIELDS.length; index++) {
+		const field = KEPT_FIELDS[index];
+		if (order[field] !== undefined) compact[field] = order[field];
+	}
 	const { stash, shipments } = order;
 	if (isPlainObject(stash) && Array.isArray(stash.items)) {
 		const lines: IDataObject[] = [];
-		for (const line of stash.items) {
+		for (let index = 0; index < stash.items.length; index++) {
+			const line: unknown = stash.items[index];
 			if (!isPlainObject(line)) continue;
 			const item: IDataObject = {};
 			if (line.sku !== undefined) item.sku = line.sku as IDataObject[string];
@@ -50,7 +54,8 @@ function simplifiedOrder(entry: ResultEntry): IDataObject {
 	}
 	if (Array.isArray(shipments)) {
 		const numbers: string[] = [];
-		for (const shipment of shipments) {
+		for (let index = 0; index < shipments.length; index++) {
+			const shipment: unknown = shipments[index];
 			if (!isPlainObject(shipment) || shipment.voided === true || !isPlainObject(shipment.response)) continue;
 			const number = shipment.response.tracking_number;
 			if (typeof number === 'string' && number !== '') numbers.push(number);
