@@ -47,6 +47,20 @@ test('a resource given as a list whose entry looks like an expression is no expr
 	expect(await ctx.sandbox.calls()).toEqual([]);
 });
 
+test('an operation given as a list of one name: refused like a list resource, nothing is sent', async () => {
+	// A list of one name would read as that name as a key: the router takes only a name.
+	const result = await ctx.run(
+		{ resource: 'webhookHandler', operation: ['add'], eventType: 'order.shipped', name: 'n', url: 'https://example.com/h' },
+		{ items: [{}] },
+	);
+	expect(result.items).toEqual([]);
+	expect(result.error).toMatchObject({
+		name: 'NodeOperationError',
+		message: 'The operation ["add"] of resource "webhookHandler" is not supported',
+	});
+	expect(await ctx.sandbox.calls()).toEqual([]);
+});
+
 test.each([
 	['an operation of another resource', 'kit', 'add'],
 	['an operation no resource has', 'webhookHandler', 'nope'],

@@ -77,6 +77,17 @@ test('a token that expires at the very millisecond of the test counts as expired
 	});
 });
 
+test('an expired token the service answers 403 for: the permission verdict in full, not the expiry', async () => {
+	// The status decides first: the expiry is only the reading of a 401.
+	await sandbox.fault({ route: BULK, count: 1, status: 403, body: { error: { message: 'scope missing' } } });
+	const result = await testCredential(sandbox.credentials(await sandbox.token({ expiresInSeconds: -30 })));
+	expect(result).toEqual({
+		status: 'Error',
+		message:
+			'The access token is valid but lacks the permission (scope) for the order lookup (403): use a token with the scopes for orders, kits, shipments and webhook handlers. The service said: scope missing.',
+	});
+});
+
 test('what the service said keeps the dots inside it; only those at its end give way to the full stop', async () => {
 	await sandbox.fault({ route: BULK, count: 1, status: 418, body: { error: { message: 'See docs.example.com/limits...' } } });
 	const result = await testCredential(sandbox.credentials());

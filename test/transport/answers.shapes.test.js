@@ -384,7 +384,12 @@ describe('Shipment -> Restore Inventory: the restore was applied, so there is al
 		const result = await restore();
 		expect(jsonOf(result.items)[0]).toEqual({
 			error: 'The service answered /ship/shipping/restore_inventory with text "OK" where an object was expected',
-			details: expect.objectContaining({ description: expect.stringMatching(/probably applied, so it was not sent again/) }),
+			// The details name the call and what arrived, beside the advice.
+			details: expect.objectContaining({
+				description: expect.stringMatching(/probably applied, so it was not sent again/),
+				endpoint: '/ship/shipping/restore_inventory',
+				unexpectedAnswer: 'text "OK" where an object was expected',
+			}),
 		});
 		expect(await ctx.sandbox.calls(RESTORE)).toHaveLength(1);
 	});

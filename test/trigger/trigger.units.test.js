@@ -59,6 +59,8 @@ describe('findHandlerId', () => {
 		[{ success: true, handler: { _id: 'h4' } }, 'h4'],
 		[{ success: true, data: { id: 42 } }, '42'],
 		[{ success: true, webhook: { _id: 'h6' } }, 'h6'],
+		[{ success: true, handlerId: 'h8' }, 'h8'],
+		[{ success: true, result: { handler_id: 'h9' } }, 'h9'],
 		[{ success: true }, undefined],
 		[{ success: true, _id: '' }, undefined],
 		['h7', undefined],

@@ -62,6 +62,13 @@ describe('reading the references of each item', () => {
 		expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.body.order)).toEqual([[{ store_id: '1002', order_number: '1000' }]]);
 	});
 
+	test('the field names of Fields of Each Input Item are not read for another Look Up By, even when a saved one is empty', async () => {
+		// A workflow switched from Fields of Each Input Item keeps the hidden fields it had.
+		const result = await ctx.run({ ...LOOK_UP, lookUpBy: 'list', references: '={{ $json }}', storeIdField: '', orderNumberField: '' }, { items: [known[6]] });
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result.items)).toEqual([expect.objectContaining({ _id: idOf.get(`${known[6].store_id}/${known[6].order_number}`) })]);
+	});
+
 	test('List of References: an expression giving one reference object (no list) looks up that order', async () => {
 		const result = await ctx.run({ ...LOOK_UP, lookUpBy: 'list', references: '={{ $json }}' }, { items: [known[5]] });
 		expect(result.error).toBeUndefined();

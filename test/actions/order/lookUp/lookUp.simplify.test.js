@@ -25,6 +25,8 @@ const mixed = {
 	shipped_date: '2024-05-02T10:00:00.000Z',
 	tags: ['vip'],
 	notes: 'not kept',
+	// A key named like a missing value: only the ten fields are read, never one past them.
+	undefined: 'not kept either',
 	stash: {
 		items: [
 			null,
