@@ -87,6 +87,8 @@ describe('the service error shape', () => {
 		// serviceTraceId is the service's own name: a traceId beside it does not replace it.
 		expect(readServiceError({ message: 'm', serviceTraceId: 'own', traceId: 'other' })).toEqual({ message: 'm', serviceTraceId: 'own' });
 		expect(readServiceError({ message: 'm', serviceTraceId: 5, traceId: 'other' })).toEqual({ message: 'm', serviceTraceId: 'other' });
+		// A traceId that is no text is no trace id to quote.
+		expect(readServiceError({ message: 'm', traceId: 7 })).toEqual({ message: 'm' });
 	});
 
 	test('a network failure with nothing readable in it: an unknown network error, not a time-out', () => {

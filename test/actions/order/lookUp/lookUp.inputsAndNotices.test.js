@@ -63,7 +63,8 @@ describe('reading the references of each item', () => {
 	});
 
 	test('the field names of Fields of Each Input Item are not read for another Look Up By, even when a saved one is empty', async () => {
-		// A workflow switched from Fields of Each Input Item keeps the hidden fields it had.
+		// As saved by a workflow switched away from Fields of Each Input Item (n8n drops hidden parameters as it reads
+		// the node, so they reach the node as their defaults).
 		const result = await ctx.run({ ...LOOK_UP, lookUpBy: 'list', references: '={{ $json }}', storeIdField: '', orderNumberField: '' }, { items: [known[6]] });
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result.items)).toEqual([expect.objectContaining({ _id: idOf.get(`${known[6].store_id}/${known[6].order_number}`) })]);
