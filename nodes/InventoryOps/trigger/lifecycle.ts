@@ -12,7 +12,8 @@ const PRIVATE_HOST =
 	/^(127|10|192\.168|172\.(1[6-9]|2\d|3[01])|169\.254)\.|^0\.0\.0\.0$|(^|\.)localhost$|^\[(::1?\]|f[cd][0-9a-f]{2}:|fe80:)/i;
 
 export function unreachableUrlWarning(url: string): string | undefined {
-	const host = URL.canParse(url) ? new URL(url).hostname : '';
+	if (!URL.canParse(url)) return undefined;
+	const host = new URL(url).hostname;
 	if (!PRIVATE_HOST.test(host)) return undefined;
 	return `The webhook URL n8n gives this trigger, ${url}, points at ${host}, a local or private address: a hosted Inventory Ops cannot reach it. Unless the service runs on this network, set n8n's WEBHOOK_URL to its public address and restart n8n.`;
 }

@@ -22,7 +22,8 @@ const STATE_KEY = 'inventoryOpsTrigger';
 const MAX_RECORDS = 100;
 
 function asHandlers(value: unknown): HandlerRecord[] {
-	return (Array.isArray(value) ? value : []).flatMap((entry: unknown): HandlerRecord[] => {
+	if (!Array.isArray(value)) return [];
+	return value.flatMap((entry: unknown): HandlerRecord[] => {
 		if (!isPlainObject(entry) || typeof entry.type !== 'string' || typeof entry.url !== 'string') return [];
 		const id = typeof entry.id === 'string' && entry.id !== '' ? entry.id : undefined;
 		const name = typeof entry.name === 'string' ? entry.name : '';
