@@ -147,3 +147,29 @@ test('a leftover of the test kind is neither removed nor dropped by a published 
 	expect(registration).toBeInstanceOf(Error);
 	expect(harness.staticState(stored.staticData).leftovers).toEqual([leftover]);
 });
+
+test('unpublishing removes the handlers of the current webhook URL only; one of the same kind at another URL waits for the next publish', async () => {
+	// Two registrations of one kind meet only in static data edited by hand: publishing takes every registration of
+	// its kind before adding, so this is where the other one goes.
+	const stored = storedWith('wf-two-urls', {});
+	const url = harness.webhookUrl(stored, false);
+	const other = 'https://old.example/webhook/hook-wf-two-urls/webhook';
+	const registration = (at, id) => ({
+		url: at,
+		kind: 'production',
+		secret: 's',
+		handlers: [{ type: 'order.shipped', url: at, id, name: 'h', kind: 'production' }],
+	});
+	stored.staticData[STATIC_KEY].inventoryOpsTrigger = {
+		registrations: { [url]: registration(url, 'here-1'), [other]: registration(other, 'other-1') },
+		leftovers: [],
+	};
+
+	expect(await harness.deactivate(stored)).toBe(true);
+	expect(await removedIds()).toEqual(['here-1']);
+	expect(Object.keys(harness.staticState(stored.staticData).registrations)).toEqual([other]);
+
+	await harness.activate(stored);
+	expect(await removedIds()).toEqual(['here-1', 'other-1']);
+	expect(Object.keys(harness.staticState(stored.staticData).registrations)).toEqual([url]);
+});
