@@ -53,6 +53,11 @@ export function readServiceError(body: unknown): ServiceError {
 	return { ...traceId, ...Object.fromEntries(read.map(([field]) => [field, candidate[field]])) } as ServiceError;
 }
 
+/** The documented error body, `{ error: { message, ... } }`. */
+export function isServiceErrorShape(body: unknown): boolean {
+	return isPlainObject(body) && isPlainObject(body.error) && typeof body.error.message === 'string';
+}
+
 /** A 200 `success: false` as a refusal (see `bareSuccessFalseIsRefusal`), or undefined. */
 export function refusalIn(endpoint: Endpoint, answer: unknown): ServiceError | undefined {
 	if (!isPlainObject(answer) || answer.success !== false) return undefined;
@@ -174,10 +179,9 @@ export function readRemovalAnswer(answer: Record<string, unknown>): { removed: b
 export const NOTHING_REMOVED =
 	'Nothing was removed: the service answered success: false without a reason, as for a handler it does not know.';
 
-/** A remove_handler error saying the handler is unknown: a 404 not about the route, or a refusal. */
-export function saysHandlerUnknown(httpCode: string | null | undefined, code: unknown, message: string): boolean {
-	if (httpCode === '404') return !/route/i.test(String(code ?? '')) && !/route|path/i.test(message);
-	return httpCode === '200' && /not[\s_-]?found|unknown|no such|does not exist/i.test(`${String(code ?? '')} ${message}`);
+/** A remove_handler refusal (200 `success: false` with a reason) saying the service does not know the handler. */
+export function refusalSaysHandlerUnknown({ code, message }: ServiceError): boolean {
+	return /not[\s_-]?found|unknown|no such|does not exist/i.test(`${code ?? ''} ${message ?? ''}`);
 }
 
 export function findHandlerId(answer: unknown): string | undefined {

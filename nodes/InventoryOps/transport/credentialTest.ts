@@ -1,15 +1,15 @@
 import type { IDataObject, ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
 
-import { readServiceError } from './answers';
+import { isServiceErrorShape, readServiceError } from './answers';
 import { ENDPOINTS } from './endpoints';
 import { jwtExpiry, networkReason, SSRF_ADVICE } from './errors';
+import { comparable, pathBeside, sameAsBeside } from './pathBeside';
 import { RateLimitGate } from './rateLimit';
 import { withoutUrlCredentials } from '../shared/redact';
 
 // The Test button waits: 5 s at most for 429s.
 const RETRY_POLICY = { maxRetries: 3, maxTotalWaitMs: 5_000, baseDelayMs: 500 };
 const TIMEOUT_MS = 15_000;
-const NOWHERE = 'no-such-operation-n8n-credential-test';
 
 type Response = { statusCode: number; headers?: Record<string, unknown>; body?: unknown };
 type Answer = { response: Response } | { error: unknown };
@@ -91,13 +91,6 @@ function lookUpVerdict(check: Check, response: Response, session: Session): Verd
 	return ok(`The access token works: the service accepted an empty order lookup at ${check.shown}${afterRetries}.`);
 }
 
-function probeVerdict(check: Check, response: Response, session: Session): Verdict | undefined {
-	const { statusCode: status, body } = response;
-	if (status !== 401 && status !== 403) return failureVerdict(check, response, session);
-	const what = 'Check that both are of one account and the token may restore inventory.';
-	return failed(`The Base URL accepted the access token, but the App Base URL ${check.shown} refused it (${status}). ${what}${serviceSaid(body)}`);
-}
-
 async function send(session: Session, url: string, body: IDataObject): Promise<Answer> {
 	const headers = { Authorization: `Bearer ${String(session.token ?? '')}`, Accept: 'application/json' };
 	const request = { method: 'POST', uri: url, body, json: true, headers, timeout: TIMEOUT_MS, simple: false, resolveWithFullResponse: true };
@@ -123,33 +116,43 @@ async function send(session: Session, url: string, body: IDataObject): Promise<A
  * like a missing path). Otherwise the test passes, saying so.
  */
 async function comparedVerdict(session: Session, check: Check, answer: Response): Promise<Verdict> {
-	const at = check.url.lastIndexOf('/') + 1;
-	const besideUrl = check.url.slice(0, at) + NOWHERE;
+	const besideUrl = pathBeside(check.url);
 	const other = await send(session, besideUrl, check.body);
-	const fingerprint = ({ statusCode, body }: Response, { page, code, message } = readServiceError(body)) =>
-		JSON.stringify([statusCode, page, code, message]);
-	const comparable = 'response' in other && other.response.statusCode !== 429 && other.response.statusCode < 500;
-	const theirs = comparable ? fingerprint(other.response) : '';
-	const same = comparable && theirs.split(NOWHERE).join(check.url.slice(at)) === fingerprint(answer);
+	const theirs = 'response' in other ? other.response : undefined;
+	const compared = theirs !== undefined && comparable(theirs);
+	const { same, namesPath } = compared ? sameAsBeside(check.url, answer, theirs) : { same: false, namesPath: false };
 	const beside = `${withoutUrlCredentials(besideUrl)}, a path nothing serves`;
-	const answered = 'response' in other ? statusText(other.response) : 'nothing';
+	const answered = theirs ? statusText(theirs) : 'nothing';
 	let words = `answered ${statusText(answer)}`;
-	if (!comparable) words += `; ${beside}, answered ${answered} (nothing to compare with)`;
+	if (!compared) words += `; ${beside}, answered ${answered} (nothing to compare with)`;
 	else words += same ? ` just as ${beside}, does` : `, unlike ${beside} (${answered})`;
 	const said = serviceSaid(answer.body);
-	if (same && theirs.includes(NOWHERE)) {
-		const operation = check.app ? 'restore operation' : 'order lookup';
-		return wrongAddress(check, `${words}, naming the path: the service has no ${operation} there`, said);
+	if (namesPath) return wrongAddress(check, `${words}, naming the path: the service has no order lookup there`, said);
+	if (compared && !same) {
+		return ok(`Something at the Base URL serves the order lookup: ${check.shown} ${words}. It refused an empty lookup, so the access token is not confirmed.${said}`);
 	}
-	if (comparable && !same) {
-		return ok(
-			check.app
-				? `The App Base URL takes restore requests: ${check.shown} ${words}; the restore named no shipment, so nothing was restored.${said}`
-				: `Something at the Base URL serves the order lookup: ${check.shown} ${words}. It refused an empty lookup, so the access token is not confirmed.${said}`,
-		);
+	return ok(`Could not confirm the Base URL or the access token: ${check.shown} ${words}. If the node's calls fail, check the ${check.field}.${said}`);
+}
+
+/**
+ * The App Base URL serves only restores, which change data: the test sends none, only a request to the path beside
+ * the restore path, which no operation serves. Its answer shows whether the address answers, in what shape, and
+ * whether it refuses the token; whether restores are served there only a first real restore shows.
+ */
+function appVerdict(check: Check, response: Response, session: Session, sameAsBaseUrl: boolean): Verdict {
+	const { statusCode: status, body } = response;
+	const where = `${check.shown}, a path beside the restore path that no operation serves`;
+	if (status === 401 || status === 403) {
+		const what = 'Check that both are of one account and the token may restore inventory.';
+		return failed(`The Base URL accepted the access token, but the App Base URL refused it (${status}) at ${where}. ${what}${serviceSaid(body)}`);
 	}
-	const what = check.app ? 'App Base URL' : 'Base URL or the access token';
-	return ok(`Could not confirm the ${what}: ${check.shown} ${words}. If the node's calls fail, check the ${check.field}.${said}`);
+	const failure = failureVerdict(check, response, session);
+	if (failure) return failure;
+	const shape = isServiceErrorShape(body) ? " in the service's error shape" : '';
+	const same = sameAsBaseUrl ? ' It is the same address as the Base URL: an account\'s App Base URL usually differs, ending in /s.' : '';
+	return ok(
+		`The App Base URL answers and did not refuse the access token: ${where}, answered ${statusText(response)}${shape}. Only a first real restore proves that restores work there: the test sends none, since a restore changes data.${same}`,
+	);
 }
 
 /** docs/service-interface.md (Authentication) says what each answer proves. */
@@ -167,14 +170,18 @@ export async function testInventoryOpsApiCredential(
 	// This context's legacy request helper does not authenticate: send() sets the header.
 	const gate = new RateLimitGate(RETRY_POLICY);
 	const session: Session = { helpers: this.helpers, token: data.accessToken, gate, rateLimited: 0 };
-	const verdict = async (app: boolean, url: string, body: IDataObject, alone: typeof lookUpVerdict): Promise<Verdict> => {
-		const check = { app, field: app ? 'App Base URL' : 'Base URL', url, shown: withoutUrlCredentials(url), body };
-		const answer = await send(session, url, body);
-		if ('error' in answer) return unanswered(check, answer.error);
-		return alone(check, answer.response, session) ?? (await comparedVerdict(session, check, answer.response));
-	};
-	const lookUp = await verdict(false, joinUrl(baseUrl, ENDPOINTS.orderGetSingleBulk.path), { order: [] }, lookUpVerdict);
+	const check = (app: boolean, url: string, body: IDataObject): Check =>
+		({ app, field: app ? 'App Base URL' : 'Base URL', url, shown: withoutUrlCredentials(url), body });
+	const lookUpCheck = check(false, joinUrl(baseUrl, ENDPOINTS.orderGetSingleBulk.path), { order: [] });
+	const lookUpAnswer = await send(session, lookUpCheck.url, lookUpCheck.body);
+	if ('error' in lookUpAnswer) return unanswered(lookUpCheck, lookUpAnswer.error);
+	const lookUp =
+		lookUpVerdict(lookUpCheck, lookUpAnswer.response, session) ?? (await comparedVerdict(session, lookUpCheck, lookUpAnswer.response));
 	if (lookUp.status !== 'OK') return lookUp;
-	const app = await verdict(true, joinUrl(appBaseUrl, ENDPOINTS.shipmentRestoreInventory.path), {}, probeVerdict);
+	const appCheck = check(true, pathBeside(joinUrl(appBaseUrl, ENDPOINTS.shipmentRestoreInventory.path)), {});
+	const appAnswer = await send(session, appCheck.url, appCheck.body);
+	if ('error' in appAnswer) return unanswered(appCheck, appAnswer.error);
+	const sameAsBaseUrl = appBaseUrl.replace(/\/+$/, '') === baseUrl.replace(/\/+$/, '');
+	const app = appVerdict(appCheck, appAnswer.response, session, sameAsBaseUrl);
 	return app.status === 'OK' ? ok(`${lookUp.message} ${app.message}`) : app;
 }

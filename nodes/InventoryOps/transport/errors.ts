@@ -32,6 +32,8 @@ const STATUS_READINGS: Record<number, Reading> = {
 };
 
 const NOT_FOUND = STATUS_READINGS[404][0];
+// Replaced by what the answer beside it shows (readRemovalNotFound).
+const NOT_FOUND_ADVICE = 'The handler may be gone already: check the ID and the Base URL.';
 const OPERATION_READINGS: Partial<Record<Endpoint, Record<number, Reading>>> = {
 	shipmentRestoreInventory: {
 		404: [NOT_FOUND, 'Check Store ID, Order Number, the shipment identifiers and the App Base URL.'],
@@ -42,10 +44,74 @@ const OPERATION_READINGS: Partial<Record<Endpoint, Record<number, Reading>>> = {
 		],
 	},
 	kitCreate: { 409: [STATUS_READINGS[409][0], 'Its SKU may be used by another item or kit already.'] },
-	webhookRemoveHandler: { 404: [NOT_FOUND, 'The handler may be gone already: check the ID and the Base URL.'] },
+	webhookRemoveHandler: { 404: [NOT_FOUND, NOT_FOUND_ADVICE] },
 };
 
 const CHECK_BEFORE_RERUN = 'so it was not sent again: check the service before running this item again.';
+
+/**
+ * `message` followed by each sentence of `advice` it does not hold yet. n8n 1.x shows a NodeApiError's description,
+ * 2.x its message, and a trigger's error or log line has only a message: so a doubt (the change may or may not have
+ * been applied, what to check) goes into the message. Builds the messages of the action node's doubts here, and of
+ * activation and deactivation (`userMessage`).
+ */
+export function withAdvice(message: string, advice: string | null | undefined): string {
+	const text = message.trim().replace(/[^.!?…]$/, '$&.');
+	const missing = (advice ?? '').split(/(?<=[.!?])\s+/).map((part) => part.trim()).filter((part) => part !== '' && !text.includes(part));
+	return [text, ...missing].join(' ');
+}
+
+/** An error's message with its advice (its description), as the user should read it wherever it is shown. */
+export function userMessage(error: unknown): string {
+	if (!(error instanceof Error)) return withAdvice(String(error), undefined);
+	const { description } = error as { description?: unknown };
+	return withAdvice(error.message, typeof description === 'string' ? description : undefined);
+}
+
+// Errors of a call that may have changed data on the service without the package knowing (no answer, a 5xx, an
+// answer it cannot read after a success status).
+const MAY_HAVE_APPLIED = new WeakSet<object>();
+
+/** Whether the call that failed with `error` may have applied its change. */
+export function mayHaveApplied(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && MAY_HAVE_APPLIED.has(error);
+}
+
+// remove_handler errors that prove the service does not know the handler (transport/index.ts reads them).
+const HANDLER_UNKNOWN = new WeakSet<object>();
+
+/** Whether a remove_handler error proves the handler gone: the service said it does not know it. */
+export function saysHandlerUnknown(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && HANDLER_UNKNOWN.has(error);
+}
+
+/**
+ * A remove_handler 404 read beside the answer of the path next to it that nothing serves: `proof` says why the service
+ * does not know the handler, or `doubt` why nothing shows it (then the handler may still exist, said in the message).
+ */
+export function readRemovalNotFound(error: NodeApiError, reading: { proof: string } | { doubt: string }): NodeApiError {
+	if ('proof' in reading) {
+		HANDLER_UNKNOWN.add(error);
+		error.description = withAdvice(`The service does not know this handler: ${reading.proof}. It is gone already, or the ID is wrong.`, error.description?.replace(NOT_FOUND_ADVICE, ''));
+		return error;
+	}
+	const doubt = `Nothing shows that the service does not know the handler: ${reading.doubt}. The handler may still exist: check the Base URL.`;
+	error.description = withAdvice(doubt, error.description?.replace(NOT_FOUND_ADVICE, ''));
+	error.message = withAdvice(error.message, doubt);
+	return error;
+}
+
+/** A remove_handler refusal whose reason says the handler is unknown. */
+export function refusalOfUnknownHandler(error: NodeApiError): NodeApiError {
+	HANDLER_UNKNOWN.add(error);
+	return error;
+}
+
+function doubtful(error: NodeApiError): NodeApiError {
+	MAY_HAVE_APPLIED.add(error);
+	error.message = withAdvice(error.message, error.description);
+	return error;
+}
 
 function withServiceWords(conclusion: string, said: string | undefined): string {
 	const words = said?.trim() ?? '';
@@ -72,7 +138,8 @@ export function apiErrorFromUnexpectedAnswer(problem: string, context: ErrorCont
 		? `The success status says the change was probably applied, ${CHECK_BEFORE_RERUN}`
 		: 'This call only reads data; nothing was changed.';
 	const message = `The service answered ${path} with ${problem}`;
-	return new NodeApiError(context.node, { endpoint: path, unexpectedAnswer: problem }, { message, description, itemIndex: context.itemIndex });
+	const error = new NodeApiError(context.node, { endpoint: path, unexpectedAnswer: problem }, { message, description, itemIndex: context.itemIndex });
+	return changesData ? doubtful(error) : error;
 }
 
 function readingOf(status: number, endpoint: Endpoint): Reading {
@@ -102,7 +169,8 @@ export function apiErrorFromResponse(status: number, body: unknown, context: Err
 	const moreThanSaid = said !== undefined && saysMoreThanStatus(overview) && overview !== said ? overview.trim() : '';
 	const codeText = code ? `The service's code: ${code}.` : '';
 	const description = [moreThanSaid, advice, codeText, serviceTraceId ? `Trace id: ${serviceTraceId}.` : ''].filter(Boolean).join(' ');
-	return new NodeApiError(context.node, defined, { message, description, httpCode: String(status), itemIndex: context.itemIndex });
+	const error = new NodeApiError(context.node, defined, { message, description, httpCode: String(status), itemIndex: context.itemIndex });
+	return status >= 500 && ENDPOINTS[context.endpoint].changesData ? doubtful(error) : error;
 }
 
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT']);
@@ -141,5 +209,6 @@ export function apiErrorFromNetworkFailure(error: unknown, context: ErrorContext
 	const description = changesData
 		? `The service may or may not have applied this change, ${CHECK_BEFORE_RERUN}`
 		: 'No answer came. This call only reads data: run it again.';
-	return new NodeApiError(node, fields, { message, description, itemIndex });
+	const failure = new NodeApiError(node, fields, { message, description, itemIndex });
+	return changesData ? doubtful(failure) : failure;
 }

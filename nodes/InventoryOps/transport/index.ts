@@ -7,16 +7,24 @@ import {
 } from 'n8n-workflow';
 
 import { ENDPOINTS, type Endpoint } from './endpoints';
-import { refusalIn, unexpectedShape } from './answers';
-import { apiErrorFromNetworkFailure, apiErrorFromResponse, apiErrorFromUnexpectedAnswer } from './errors';
+import { readServiceError, refusalIn, refusalSaysHandlerUnknown, unexpectedShape } from './answers';
+import {
+	apiErrorFromNetworkFailure,
+	apiErrorFromResponse,
+	apiErrorFromUnexpectedAnswer,
+	readRemovalNotFound,
+	refusalOfUnknownHandler,
+} from './errors';
+import { comparable, pathBeside, sameAsBeside, type Answered } from './pathBeside';
+import { withoutUrlCredentials } from '../shared/redact';
 import { RateLimitGate } from './rateLimit';
 import { isHttpUrl, joinUrl } from './credentialTest';
 
 export type { Endpoint } from './endpoints';
 export { RateLimitGate, runRetryPolicy } from './rateLimit';
 export { findHandlerId, missingFromKitAnswer, NOTHING_REMOVED, readBulkAnswer, readRemovalAnswer } from './answers';
-export { readRestoreAnswer, restoredItemsOf, saysHandlerUnknown, summaryOf, type ShipmentSelectors } from './answers';
-export { apiErrorFromUnexpectedAnswer } from './errors';
+export { readRestoreAnswer, restoredItemsOf, summaryOf, type ShipmentSelectors } from './answers';
+export { apiErrorFromUnexpectedAnswer, mayHaveApplied, saysHandlerUnknown, userMessage } from './errors';
 export { testInventoryOpsApiCredential } from './credentialTest';
 
 export const CREDENTIAL_TYPE = 'inventoryOpsApi';
@@ -47,6 +55,23 @@ export function addHandlerBody({ type, name, url, method, headers }: HandlerRegi
 	return { type, name, handler: { url, method, headers } };
 }
 
+
+/**
+ * Whether a remove_handler 404 proves the handler unknown: only an answer in words that differs from the one of the
+ * path beside it, which nothing serves (a wrong Base URL's or a gateway's "no such path" is the same at both). The
+ * request beside changes nothing: no operation is there.
+ */
+async function notFoundReading(url: string, answer: Answered, send: (url: string) => Promise<Answered>) {
+	const { page, message, code } = readServiceError(answer.body);
+	if (page === true) return { doubt: 'the answer was a web page, as a gateway gives for any path it does not know' };
+	if (message === undefined && code === undefined) return { doubt: 'the answer gave no reason' };
+	const besideUrl = pathBeside(url);
+	const beside = await send(besideUrl).catch(() => undefined);
+	const shown = `${withoutUrlCredentials(besideUrl)}, a path nothing serves,`;
+	if (beside === undefined || !comparable(beside)) return { doubt: `${shown} answered ${beside?.statusCode ?? 'nothing'} (nothing to compare with)` };
+	if (sameAsBeside(url, answer, beside).same) return { doubt: `${shown} answered the same (the service's or a gateway's "no such path")` };
+	return { proof: `${shown} answered otherwise (${beside.statusCode})` };
+}
 
 /** Retries a 429 (the service did nothing) within the retry policy; every other failure becomes a NodeApiError. */
 export async function inventoryOpsApiRequest<T = unknown>(
@@ -94,6 +119,11 @@ export async function inventoryOpsApiRequest<T = unknown>(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 	};
+	// Else n8n reads the credential again for item 0, mixing items' token and address.
+	const send = async (url: string) =>
+		(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, { ...request, url }, {
+			credentialsDecrypted: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data: credentials },
+		})) as FullResponse;
 	const errorContext = { node: this.getNode(), endpoint, itemIndex };
 	const gate = options.rateLimitGate ?? new RateLimitGate();
 	let readRetries = 0;
@@ -105,10 +135,7 @@ export async function inventoryOpsApiRequest<T = unknown>(
 		await gate.pass();
 		const settled = sending?.();
 		try {
-			// Else n8n reads the credential again for item 0, mixing items' token and address.
-			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request, {
-				credentialsDecrypted: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data: credentials },
-			})) as FullResponse;
+			response = await send(request.url);
 			settled?.(response.statusCode);
 		} catch (error) {
 			settled?.(undefined);
@@ -117,7 +144,11 @@ export async function inventoryOpsApiRequest<T = unknown>(
 			throw apiErrorFromNetworkFailure(error, errorContext);
 		}
 		if (response.statusCode >= 200 && response.statusCode < 300) {
-			if (refusalIn(endpoint, response.body)) throw apiErrorFromResponse(200, response.body, errorContext);
+			const refusal = refusalIn(endpoint, response.body);
+			if (refusal) {
+				const error = apiErrorFromResponse(200, response.body, errorContext);
+				throw endpoint === 'webhookRemoveHandler' && refusalSaysHandlerUnknown(refusal) ? refusalOfUnknownHandler(error) : error;
+			}
 			const unexpected = unexpectedShape(endpoint, response.body);
 			if (unexpected !== undefined) throw apiErrorFromUnexpectedAnswer(unexpected, errorContext);
 			return response.body as T;
@@ -125,6 +156,9 @@ export async function inventoryOpsApiRequest<T = unknown>(
 		if (response.statusCode === 429 && gate.close(attempt, response.headers['retry-after'])) continue;
 		const { statusCode, body: answer, headers } = response;
 		const error = apiErrorFromResponse(statusCode, answer, { ...errorContext, accessToken: credentials.accessToken });
+		if (statusCode === 404 && endpoint === 'webhookRemoveHandler') {
+			throw readRemovalNotFound(error, await notFoundReading(request.url, response, send));
+		}
 		if (statusCode === 429) {
 			const [waited, allowed] = [gate.waitedMs, gate.policy.maxTotalWaitMs].map((ms) => Math.round(ms / 1000));
 			const retryAfter = headers['retry-after'];

@@ -1,9 +1,9 @@
 import { randomBytes } from 'crypto';
 import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
-import { addHandlerBody, findHandlerId, inventoryOpsApiRequest } from '../transport';
+import { addHandlerBody, findHandlerId, inventoryOpsApiRequest, mayHaveApplied, userMessage } from '../transport';
 import { EVENT_TYPE_FORMAT_HINT, isEventTypeFormat, parseCustomEventTypes, withoutCoveredTypes } from '../shared/events';
-import { asSentence, describeHandler, removeHandlerRecords, RETRY_WAITS_MS, unremovableNotice, unremovedReport, warn } from './removal';
+import { describeHandler, removeHandlerRecords, RETRY_WAITS_MS, unremovableNotice, unremovedReport, warn } from './removal';
 import { EVENT_TYPE_HEADER, SECRET_HEADER } from './delivery';
 import { readState, writeState, type HandlerRecord, type RegistrationKind, type TriggerState } from './state';
 
@@ -59,6 +59,10 @@ function activationError(this: IHookFunctions, cause: unknown, message: string):
 	return Object.assign(new NodeOperationError(this.getNode(), cause instanceof Error ? cause : String(cause)), { message });
 }
 
+/** For a handler add_handler may have created without the trigger learning its id. */
+const mayExistNotice = (name: string, type: string) =>
+	`The webhook handler "${name}" (event type ${type}) may have been created all the same, and this trigger has no id to remove it: find it in Inventory Ops by that name and remove it there, or with the Inventory Ops node's Webhook Handler → Remove and its ID. Each publish uses a new secret, so the trigger refuses its deliveries meanwhile.`;
+
 function warnUnremovable(this: IHookFunctions, records: HandlerRecord[]): void {
 	for (const record of records.filter(({ id }) => id === undefined)) warn.call(this, unremovableNotice(record));
 }
@@ -112,10 +116,11 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 			const withoutId = added.filter((record) => record.id === undefined);
 			const rolledBack = added.length - failures.length - withoutId.length;
 			const message = [
-				`${doing} failed at the webhook handler for "${type}" (${index + 1} of ${types.length}). ${asSentence(error)}`,
+				`${doing} failed at the webhook handler for "${type}" (${index + 1} of ${types.length}). ${userMessage(error)}`,
 				added.length > 0 ? `Handlers added before it and removed again: ${rolledBack} of ${added.length}.` : '',
 				failures.length > 0 ? unremovedReport(failures) : '',
 				withoutId.length > 0 ? `Added without an id, so this trigger cannot remove them: ${withoutId.map(describeHandler).join(', ')}.` : '',
+				mayHaveApplied(error) ? mayExistNotice(name, type) : '',
 				// Whether the service takes wildcards is open.
 				type.endsWith('.*') ? `If the service takes no wildcards, select exact types instead, such as ${type.slice(0, -1)}shipped.` : '',
 			];

@@ -1,6 +1,6 @@
 import { NodeApiError, sleep, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
-import { apiErrorFromUnexpectedAnswer, inventoryOpsApiRequest, NOTHING_REMOVED, readRemovalAnswer, saysHandlerUnknown } from '../transport';
+import { apiErrorFromUnexpectedAnswer, inventoryOpsApiRequest, NOTHING_REMOVED, readRemovalAnswer, saysHandlerUnknown, userMessage } from '../transport';
 import type { HandlerRecord } from './state';
 
 type RemovalFailure = { record: HandlerRecord; error: Error };
@@ -16,13 +16,13 @@ export function warn(this: IHookFunctions, text: string): void {
 export const unremovableNotice = ({ name, type, url }: HandlerRecord) =>
 	`The Inventory Ops service did not return an id for the webhook handler "${name}" (event type ${type}, URL ${url}), so this trigger cannot remove it: remove it in Inventory Ops yourself.`;
 
-/** Undefined when the handler is gone or unknown, read as Webhook Handler → Remove reads it. */
+/** Undefined when the handler is gone: removed, or the service proved it does not know it (transport/index.ts). */
 async function removeOnce(this: IHookFunctions, record: HandlerRecord): Promise<Error | undefined> {
 	let answer;
 	try {
 		answer = await inventoryOpsApiRequest.call(this, 'webhookRemoveHandler', { _id: record.id } as IDataObject);
 	} catch (error) {
-		if (error instanceof NodeApiError && saysHandlerUnknown(error.httpCode, error.errorResponse?.code, error.message)) return undefined;
+		if (saysHandlerUnknown(error)) return undefined;
 		return error instanceof Error ? error : new Error(String(error));
 	}
 	const reading = readRemovalAnswer(answer as IDataObject);
@@ -59,9 +59,7 @@ export async function removeHandlerRecords(this: IHookFunctions, records: Handle
 
 export const describeHandler = ({ name, type, id }: HandlerRecord) => `"${name}" (type ${type}${id ? `, id ${id}` : ', no id'})`;
 
-export const asSentence = (error: unknown) => (error instanceof Error ? error.message : String(error)).replace(/[^.!?]$/, '$&.');
-
 export function unremovedReport(failures: RemovalFailure[], whose = ''): string {
 	const list = failures.map(({ record }) => `${record.id} (${record.type})`).join(', ');
-	return `${failures.length} webhook handler(s)${whose} could not be removed: ${list}. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID. ${asSentence(failures[0].error)}`;
+	return `${failures.length} webhook handler(s)${whose} could not be removed: ${list}. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID. ${userMessage(failures[0].error)}`;
 }
