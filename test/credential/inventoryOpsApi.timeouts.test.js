@@ -46,7 +46,7 @@ test(
 		});
 		expect(app).toEqual({
 			status: 'Error',
-			message: `No answer from ${silentOrigin()}/s/ship/shipping/restore_inventory within 15 s: check the App Base URL, and that n8n can reach the service.`,
+			message: `No answer from ${silentOrigin()}/s/ship/shipping/no-such-operation-n8n-path-check within 15 s: check the App Base URL, and that n8n can reach the service.`,
 		});
 	},
 	LIMIT_MS + 10_000,

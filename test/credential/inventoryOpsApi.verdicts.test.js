@@ -1,14 +1,14 @@
-// The credential test's verdict for answers at the edges of each range (500, 300, 422, a 401 on the probe, a token
+// The credential test's verdict for answers at the edges of each range (500, 300, 422, a 401 beside the restore path, a token
 // that expires this very millisecond), its exact words when nothing was rate limited, and how long it says it
 // waited. Run as n8n runs it (test/helpers/engine.js credentialTester), against the sandbox over HTTP. The switches
 // that shape error answers and Retry-After are fixed here, so every profile gives the same words.
 
 const { credentialTester } = require('../helpers/engine');
+const { useGateway } = require('../helpers/gateway');
 const { useRecordingProxy } = require('../helpers/recordingProxy');
 const { startSandbox } = require('../helpers/sandbox');
 
 const BULK = '/api/order/get_single_bulk';
-const RESTORE = '/s/ship/shipping/restore_inventory';
 
 let sandbox;
 let testCredential;
@@ -21,11 +21,14 @@ beforeEach(() => sandbox.reset());
 
 const statuses = async (route) => (await sandbox.calls(route)).map((call) => call.status);
 const lookupUrl = () => `${sandbox.baseUrl}/order/get_single_bulk`;
-const probeUrl = () => `${sandbox.appBaseUrl}/ship/shipping/restore_inventory`;
-/** The path beside an operation's that nothing serves, which the credential test compares with. */
-const besideUrl = (url) => url.replace(/[^/]+$/, 'no-such-operation-n8n-credential-test');
-const APP_WORKS = () =>
-	`The App Base URL takes restore requests: ${probeUrl()} answered 400, unlike ${besideUrl(probeUrl())}, a path nothing serves (404); the restore named no shipment, so nothing was restored. The service said: MISSING_FIELD: body.store_id is required.`;
+/** The path beside an operation's that nothing serves: the credential test compares with it, and at the App Base URL sends only there. */
+const besideUrl = (url) => url.replace(/[^/]+$/, 'no-such-operation-n8n-path-check');
+const appUrl = (appBaseUrl = sandbox.appBaseUrl) => besideUrl(`${appBaseUrl}/ship/shipping/restore_inventory`);
+const APP_BESIDE = '/s/ship/shipping/no-such-operation-n8n-path-check';
+const ONLY_A_RESTORE = 'Only a first real restore proves that restores work there: the test sends none, since a restore changes data.';
+const appAnswered = (answered, appBaseUrl) =>
+	`The App Base URL answers and did not refuse the access token: ${appUrl(appBaseUrl)}, a path beside the restore path that no operation serves, answered ${answered}. ${ONLY_A_RESTORE}`;
+const APP_WORKS = () => appAnswered("404 in the service's error shape");
 
 test('a credential that works, with no 429 on the way: the verdict in full, without a word about rate limits', async () => {
 	const result = await testCredential(sandbox.credentials());
@@ -48,7 +51,7 @@ test('addresses pasted with spaces or a line break around them still work', asyn
 	expect(padded.status).toBe('OK');
 	const appPadded = await testCredential({ ...sandbox.credentials(), appBaseUrl: ` ${sandbox.appBaseUrl} ` });
 	expect(appPadded.status).toBe('OK');
-	expect(await statuses(RESTORE)).toEqual([400, 400]);
+	expect((await sandbox.calls()).filter(({ route }) => route === APP_BESIDE).map(({ status }) => status)).toEqual([404, 404]);
 });
 
 test('an address with text before http://: refused as not a URL, nothing sent', async () => {
@@ -103,15 +106,6 @@ describe('a wrong address where the service said nothing: the verdict in full, w
 			message: `Wrong Base URL: ${lookupUrl()} answered 200 with text, not the service's JSON. Use your account's API address (usually ending in /api), without the operation path.`,
 		});
 	});
-
-	test('the App Base URL probe answered 200, unlike the path nothing serves: something there takes restore requests', async () => {
-		await sandbox.fault({ route: RESTORE, count: 1, status: 200, body: { success: true } });
-		const result = await testCredential(sandbox.credentials());
-		expect(result).toEqual({
-			status: 'OK',
-			message: `The access token works: the service accepted an empty order lookup at ${lookupUrl()}. The App Base URL takes restore requests: ${probeUrl()} answered 200, unlike ${besideUrl(probeUrl())}, a path nothing serves (404); the restore named no shipment, so nothing was restored.`,
-		});
-	});
 });
 
 describe('the order lookup answered at the edge of a range', () => {
@@ -142,37 +136,43 @@ describe('the order lookup answered at the edge of a range', () => {
 	});
 });
 
-describe('the App Base URL probe answered at the edge of a range', () => {
-	test('422 (the restore refused as unprocessable): the probe proves the App Base URL, like a 400', async () => {
-		await sandbox.fault({ route: RESTORE, count: 1, status: 422, body: { error: { message: 'shipment selector required' } } });
-		const result = await testCredential(sandbox.credentials());
-		expect(result.status).toBe('OK');
-		expect(result.message).toMatch(/restore_inventory answered 422, unlike .*, a path nothing serves \(404\); the restore named no shipment, so nothing was restored\. The service said: shipment selector required\.$/);
+describe('the path beside the restore path answered at the edge of a range (a gateway in front of the sandbox)', () => {
+	const gateway = useGateway(() => sandbox);
+	const viaGateway = () => gateway.credentials(sandbox.credentials());
+	const answer = (status, message) => gateway.answers.push({ path: /^\/s\//, status, body: JSON.stringify({ error: { message } }) });
+
+	test.each([
+		[200, 'ok'],
+		[300, 'moved.'],
+		[422, 'unprocessable'],
+		[405, 'POST only'],
+	])('%s: the address answers, in the service\'s error shape; only a first real restore proves restores', async (status, message) => {
+		answer(status, message);
+		const result = await testCredential(viaGateway());
+		expect(result).toEqual({
+			status: 'OK',
+			message: `The access token works: the service accepted an empty order lookup at ${viaGateway().baseUrl}/order/get_single_bulk. ${appAnswered(`${status} in the service's error shape`, viaGateway().appBaseUrl)}`,
+		});
 	});
 
 	test('401: the App Base URL refused the token the Base URL accepted', async () => {
-		await sandbox.fault({ route: RESTORE, count: 1, status: 401, body: { error: { message: 'who are you' } } });
-		const result = await testCredential(sandbox.credentials());
+		answer(401, 'who are you');
+		const result = await testCredential(viaGateway());
 		expect(result.message).toBe(
-			`The Base URL accepted the access token, but the App Base URL ${probeUrl()} refused it (401). Check that both are of one account and the token may restore inventory. The service said: who are you.`,
+			`The Base URL accepted the access token, but the App Base URL refused it (401) at ${appUrl(viaGateway().appBaseUrl)}, a path beside the restore path that no operation serves. Check that both are of one account and the token may restore inventory. The service said: who are you.`,
 		);
 	});
 
 	test('500: the App Base URL could not be checked, not a wrong address', async () => {
-		await sandbox.fault({ route: RESTORE, count: 1, status: 500, body: { error: { message: 'restore queue down' } } });
-		const result = await testCredential(sandbox.credentials());
+		answer(500, 'restore queue down');
+		const result = await testCredential(viaGateway());
 		expect(result.message).toBe(
-			`${probeUrl()} failed (500): the App Base URL could not be checked. Test again later, or check the App Base URL. The service said: restore queue down.`,
+			`${appUrl(viaGateway().appBaseUrl)} failed (500): the App Base URL could not be checked. Test again later, or check the App Base URL. The service said: restore queue down.`,
 		);
 	});
+});
 
-	test('300, unlike the path nothing serves: something there takes restore requests, and what the service said after that sentence', async () => {
-		await sandbox.fault({ route: RESTORE, count: 1, status: 300, body: { error: { message: 'moved.' } } });
-		const result = await testCredential(sandbox.credentials());
-		expect(result.status).toBe('OK');
-		expect(result.message).toMatch(/restore_inventory answered 300, unlike .*\(404\); the restore named no shipment, so nothing was restored\. The service said: moved\.$/);
-	});
-
+describe('the order lookup answered 404', () => {
 	test('a 404 from the order lookup unlike the one of the path nothing serves: not a wrong Base URL, what the service said after that', async () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 404, body: { error: { code: 'NO_ORDERS', message: 'nothing to look up...' } } });
 		const result = await testCredential(sandbox.credentials());
@@ -189,8 +189,7 @@ describe('what reaches the service (through a recording proxy in front of the sa
 		expect(result.status).toBe('OK');
 		expect(proxy.seen.map(({ url, headers }) => [url, headers.accept, headers.authorization])).toEqual([
 			[BULK, 'application/json', `Bearer ${sandbox.demoToken}`],
-			[RESTORE, 'application/json', `Bearer ${sandbox.demoToken}`],
-			[besideUrl(RESTORE), 'application/json', `Bearer ${sandbox.demoToken}`],
+			[APP_BESIDE, 'application/json', `Bearer ${sandbox.demoToken}`],
 		]);
 	});
 
