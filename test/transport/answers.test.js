@@ -173,14 +173,11 @@ test('readRemovalAnswer: removed, nothing removed, or another shape', () => {
 	});
 });
 
-test('saysHandlerUnknown: a 404 about the handler or a refusal saying so; never a 404 about the route', () => {
-	expect(answers.saysHandlerUnknown('404', 'HANDLER_NOT_FOUND', 'No webhook handler with _id h')).toBe(true);
-	expect(answers.saysHandlerUnknown('404', 'ROUTE_NOT_FOUND', 'Not found')).toBe(false);
-	expect(answers.saysHandlerUnknown('404', undefined, 'Route POST /x not found')).toBe(false);
-	expect(answers.saysHandlerUnknown('404', undefined, 'no such path')).toBe(false);
-	expect(answers.saysHandlerUnknown('200', undefined, 'The service refused /webhook/remove_handler: Handler not found')).toBe(true);
-	expect(answers.saysHandlerUnknown('200', 'UNKNOWN_HANDLER', 'The service refused /webhook/remove_handler: gone')).toBe(true);
-	expect(answers.saysHandlerUnknown('200', 'LOCKED', 'The service refused /webhook/remove_handler: Handler is locked')).toBe(false);
-	expect(answers.saysHandlerUnknown('500', undefined, 'not found')).toBe(false);
-	expect(answers.saysHandlerUnknown(undefined, undefined, 'not found')).toBe(false);
+test('refusalSaysHandlerUnknown: a remove_handler refusal whose code or reason says the service does not know the handler', () => {
+	expect(answers.refusalSaysHandlerUnknown({ message: 'Handler not found' })).toBe(true);
+	expect(answers.refusalSaysHandlerUnknown({ code: 'UNKNOWN_HANDLER', message: 'gone' })).toBe(true);
+	expect(answers.refusalSaysHandlerUnknown({ message: 'No such handler' })).toBe(true);
+	expect(answers.refusalSaysHandlerUnknown({ message: 'Handler does not exist' })).toBe(true);
+	expect(answers.refusalSaysHandlerUnknown({ code: 'LOCKED', message: 'Handler is locked' })).toBe(false);
+	expect(answers.refusalSaysHandlerUnknown({})).toBe(false);
 });

@@ -122,7 +122,7 @@ describe('whether the change may have been applied', () => {
 		await answer(KIT, 502, { message: 'Upstream failed' });
 		const { error } = await ctx.run(kit);
 		expect(error.httpCode).toBe('502');
-		expect(error.message).toBe('The service failed (502) during /kit/create. The service said: Upstream failed.');
+		expect(error.message).toBe(`The service failed (502) during /kit/create. The service said: Upstream failed. ${MAY_HAVE_APPLIED}`);
 		expect(error.description).toBe(MAY_HAVE_APPLIED);
 		expect(await ctx.sandbox.calls(KIT)).toHaveLength(1);
 	});
@@ -215,7 +215,7 @@ describe('what is said about the access token', () => {
 		await answer(KIT, 503, { message: 'Down for maintenance' });
 		const { error } = await ctx.run(kit, { accessToken: token });
 		expect(error.httpCode).toBe('503');
-		expect(error.message).toBe('The service failed (503) during /kit/create. The service said: Down for maintenance.');
+		expect(error.message).toBe(`The service failed (503) during /kit/create. The service said: Down for maintenance. ${MAY_HAVE_APPLIED}`);
 	});
 
 	test.each([

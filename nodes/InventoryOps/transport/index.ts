@@ -70,7 +70,7 @@ async function notFoundReading(url: string, answer: Answered, send: (url: string
 	const shown = `${withoutUrlCredentials(besideUrl)}, a path nothing serves,`;
 	if (beside === undefined || !comparable(beside)) return { doubt: `${shown} answered ${beside?.statusCode ?? 'nothing'} (nothing to compare with)` };
 	if (sameAsBeside(url, answer, beside).same) return { doubt: `${shown} answered the same (the service's or a gateway's "no such path")` };
-	return { proof: `${shown} answered otherwise (${beside.statusCode})` };
+	return { proof: `its answer differs from that of ${withoutUrlCredentials(besideUrl)}, a path nothing serves` };
 }
 
 /** Retries a 429 (the service did nothing) within the retry policy; every other failure becomes a NodeApiError. */
