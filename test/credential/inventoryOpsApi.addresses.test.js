@@ -48,7 +48,7 @@ test('a host that does not resolve is a lost connection, not a time-out, even wh
 	const result = await ctx.run(kitParameters, { credentials, continueOnFail: true });
 	expect(result.items.map((item) => item.json)).toEqual([
 		{
-			error: 'The connection to the service was lost during /kit/create before an answer arrived. The service may or may not have applied this change, so it was not sent again: check the service before running this item again.',
+			error: 'The connection to the service was lost during /kit/create before an answer arrived. The service may or may not have applied this change, so it was not sent again: check the service before trying again.',
 			details: expect.objectContaining({ timedOut: false, changesData: true, endpoint: '/kit/create' }),
 		},
 	]);

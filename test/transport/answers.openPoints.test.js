@@ -120,7 +120,7 @@ describe('error bodies of every shape give message, code and trace id, never mar
 		const result = await ctx.run(kit());
 		expect(result.error.httpCode).toBe('504');
 		expect(result.error.message).toBe(
-			'The service failed (504) during /kit/create. The answer was a web page titled "504 Gateway timeout", from a gateway or proxy. It may have applied the change, so it was not sent again: check the service before running this item again.',
+			'The service failed (504) during /kit/create. The answer was a web page titled "504 Gateway timeout", from a gateway or proxy. It may have applied the change, so it was not sent again: check the service before trying again.',
 		);
 		expect(`${result.error.message} ${result.error.description}`).not.toMatch(/[<>]/);
 		expect(result.error.description).toContain('was not sent again');
@@ -129,7 +129,7 @@ describe('error bodies of every shape give message, code and trace id, never mar
 
 describe('an error body of text: a web page only when it is one, and then its title alone', () => {
 	const pageTitled = (status, title) =>
-		`The service failed (${status}) during /kit/create. The answer was a web page titled "${title}", from a gateway or proxy. It may have applied the change, so it was not sent again: check the service before running this item again.`;
+		`The service failed (${status}) during /kit/create. The answer was a web page titled "${title}", from a gateway or proxy. It may have applied the change, so it was not sent again: check the service before trying again.`;
 
 	test.each([
 		['with attributes, after other markup', '<meta charset="utf-8"><title lang="en">Down for maintenance</title>', 'Down for maintenance'],

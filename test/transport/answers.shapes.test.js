@@ -383,7 +383,7 @@ describe('Shipment -> Restore Inventory: the restore was applied, so there is al
 		await answer(RESTORE, 'OK');
 		const result = await restore();
 		expect(jsonOf(result.items)[0]).toEqual({
-			error: 'The service answered /ship/shipping/restore_inventory with text "OK" where an object was expected. The success status says the change was probably applied, so it was not sent again: check the service before running this item again.',
+			error: 'The service answered /ship/shipping/restore_inventory with text "OK" where an object was expected. The success status says the change was probably applied, so it was not sent again: check the service before trying again.',
 			// The details name the call and what arrived, beside the advice.
 			details: expect.objectContaining({
 				description: expect.stringMatching(/probably applied, so it was not sent again/),
@@ -425,7 +425,7 @@ describe('Webhook Handler -> Add', () => {
 	test('an answer that is not an object is an error naming it, never an item spread from text', async () => {
 		await answer('/api/webhook/add_handler', 'created');
 		expect(jsonOf((await add()).items)[0].error).toBe(
-			'The service answered /webhook/add_handler with text "created" where an object was expected. The success status says the change was probably applied, so it was not sent again: check the service before running this item again.',
+			'The service answered /webhook/add_handler with text "created" where an object was expected. The success status says the change was probably applied, so it was not sent again: check the service before trying again.',
 		);
 	});
 
@@ -433,7 +433,7 @@ describe('Webhook Handler -> Add', () => {
 		const text = `${'queued '.repeat(11)}ok!`;
 		await answer('/api/webhook/add_handler', text);
 		expect(jsonOf((await add()).items)[0].error).toBe(
-			`The service answered /webhook/add_handler with text "${text}" where an object was expected. The success status says the change was probably applied, so it was not sent again: check the service before running this item again.`,
+			`The service answered /webhook/add_handler with text "${text}" where an object was expected. The success status says the change was probably applied, so it was not sent again: check the service before trying again.`,
 		);
 	});
 
@@ -469,7 +469,7 @@ describe('Webhook Handler -> Remove: one reading with the trigger (transport/ans
 	test('an answer without success true or false is an error naming it', async () => {
 		await answer(REMOVE, { ok: 1 });
 		expect(jsonOf((await remove()).items)[0].error).toBe(
-			'The service answered /webhook/remove_handler with an object with ok, without success true or false. The success status says the change was probably applied, so it was not sent again: check the service before running this item again.',
+			'The service answered /webhook/remove_handler with an object with ok, without success true or false. The success status says the change was probably applied, so it was not sent again: check the service before trying again.',
 		);
 	});
 
@@ -477,7 +477,7 @@ describe('Webhook Handler -> Remove: one reading with the trigger (transport/ans
 		const fields = ['ok', 'id', 'type', 'name', 'url', 'method', 'headers', 'created_at'];
 		await answer(REMOVE, Object.fromEntries(fields.map((field) => [field, 1])));
 		expect(jsonOf((await remove()).items)[0].error).toBe(
-			`The service answered /webhook/remove_handler with an object with ${fields.join(', ')}, without success true or false. The success status says the change was probably applied, so it was not sent again: check the service before running this item again.`,
+			`The service answered /webhook/remove_handler with an object with ${fields.join(', ')}, without success true or false. The success status says the change was probably applied, so it was not sent again: check the service before trying again.`,
 		);
 	});
 });

@@ -13,7 +13,7 @@ const RESTORE = '/s/ship/shipping/restore_inventory';
 const INVALID_KIT = 'The service refused /kit/create as invalid (400).';
 const CHECK_FIELDS = 'Check the fields the service names.';
 const MAY_HAVE_APPLIED =
-	'It may have applied the change, so it was not sent again: check the service before running this item again.';
+	'It may have applied the change, so it was not sent again: check the service before trying again.';
 const ctx = useInventoryOps({ orders: 5 });
 
 const kit = { resource: 'kit', operation: 'create', name: 'Kit', sku: 'KIT-DESCRIBED' };

@@ -47,7 +47,7 @@ const OPERATION_READINGS: Partial<Record<Endpoint, Record<number, Reading>>> = {
 	webhookRemoveHandler: { 404: [NOT_FOUND, NOT_FOUND_ADVICE] },
 };
 
-const CHECK_BEFORE_RERUN = 'so it was not sent again: check the service before running this item again.';
+const CHECK_BEFORE_RERUN = 'so it was not sent again: check the service before trying again.';
 
 /**
  * `message` followed by each sentence of `advice` it does not hold yet. n8n 1.x shows a NodeApiError's description,

@@ -126,7 +126,7 @@ test('an answer lost after the service added the handler: the node fails and add
 	await ctx.sandbox.fault({ route: ADD, count: 1, drop: 'after' });
 	const result = await ctx.run(addParameters());
 	expect(result.error.message).toBe(
-		'The connection to the service was lost during /webhook/add_handler before an answer arrived. The service may or may not have applied this change, so it was not sent again: check the service before running this item again.',
+		'The connection to the service was lost during /webhook/add_handler before an answer arrived. The service may or may not have applied this change, so it was not sent again: check the service before trying again.',
 	);
 	expect(await ctx.sandbox.calls(ADD)).toHaveLength(1);
 	// The service applied what it would have answered: the handler, or its refusal of a wildcard.

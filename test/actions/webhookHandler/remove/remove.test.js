@@ -41,8 +41,8 @@ test('an answer lost after the service removed the handler: the node fails, sayi
 	await ctx.sandbox.fault({ route: REMOVE, count: 1, drop: 'after' });
 	const result = await ctx.run({ resource: 'webhookHandler', operation: 'remove', handlerId: id });
 	// The doubt is in the message too: n8n 2.x shows the message, 1.x a NodeApiError's description.
-	expect(result.error.message).toBe('The connection to the service was lost during /webhook/remove_handler before an answer arrived. The service may or may not have applied this change, so it was not sent again: check the service before running this item again.');
-	expect(result.error.description).toMatch(/^The service may or may not have applied this change, so it was not sent again: check the service before running this item again\.$/);
+	expect(result.error.message).toBe('The connection to the service was lost during /webhook/remove_handler before an answer arrived. The service may or may not have applied this change, so it was not sent again: check the service before trying again.');
+	expect(result.error.description).toMatch(/^The service may or may not have applied this change, so it was not sent again: check the service before trying again\.$/);
 	expect(await ctx.sandbox.calls(REMOVE)).toHaveLength(1);
 	expect(await ctx.sandbox.handlers()).toEqual([]);
 });
