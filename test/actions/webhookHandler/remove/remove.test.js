@@ -46,3 +46,30 @@ test('an answer lost after the service removed the handler: the node fails, sayi
 	expect(await ctx.sandbox.calls(REMOVE)).toHaveLength(1);
 	expect(await ctx.sandbox.handlers()).toEqual([]);
 });
+
+// The same reading as the trigger's (transport/index.ts): a 404 proves the handler unknown only when it differs, in
+// words, from the answer of the path beside it that nothing serves; otherwise the message says the handler may exist.
+describe('a 404 that cannot be told from "no such path"', () => {
+	const GATEWAY_PAGE = '<html><head><title>404 Not Found</title></head><body><h1>404 Not Found</h1></body></html>';
+
+	test("a gateway's page: the handler may still exist, in the message", async () => {
+		const id = await ctx.sandbox.addHandler();
+		await ctx.sandbox.fault({ route: REMOVE, count: 1, status: 404, body: GATEWAY_PAGE });
+		const result = await ctx.run({ resource: 'webhookHandler', operation: 'remove', handlerId: id });
+		expect(result.error.message).toBe(
+			'The service answered /webhook/remove_handler with 404 (not found). The answer was a web page titled "404 Not Found", from a gateway or proxy. Nothing shows that the service does not know the handler: the answer was a web page, as a gateway gives for any path it does not know. The handler may still exist: check the Base URL.',
+		);
+		expect((await ctx.sandbox.handlers()).map((handler) => handler._id)).toEqual([id]);
+	});
+
+	test('a wrong Base URL whose wrong paths answer in the service\'s own error shape: the same answer beside it, so the handler may still exist', async () => {
+		await ctx.sandbox.config({ unknownPaths: 'service-error', errorBodies: 'spec' });
+		const id = await ctx.sandbox.addHandler();
+		const credentials = { ...ctx.sandbox.credentials(), baseUrl: `${ctx.sandbox.server.origin}/moved/api` };
+		const result = await ctx.run({ resource: 'webhookHandler', operation: 'remove', handlerId: id }, { credentials });
+		expect(result.error.message).toMatch(
+			/^The service answered \/webhook\/remove_handler with 404 \(not found\)\. The service said: Not Found\. Nothing shows that the service does not know the handler: http:\/\/\S+\/moved\/api\/webhook\/no-such-operation-n8n-path-check, a path nothing serves, answered the same \(the service's or a gateway's "no such path"\)\. The handler may still exist: check the Base URL\.$/,
+		);
+		expect((await ctx.sandbox.handlers()).map((handler) => handler._id)).toEqual([id]);
+	});
+});
