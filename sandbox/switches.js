@@ -28,7 +28,7 @@ const OPEN_POINT_SWITCHES = {
 	// (`{ event_id, event_type, occurred_at, payload }`), an array of such events, or the changed record alone.
 	deliveryBody: ['event', 'envelope', 'array', 'record'],
 	// Whether restore checks the request (a shipment selector) before it looks the order up, or the order first: then
-	// a restore naming no order (the credential test's probe) gets 404 `order not found`.
+	// a restore naming no order gets 404 `order not found`.
 	restoreChecks: ['request-first', 'order-first'],
 	// How a path the service does not serve is answered: 404 code NOT_FOUND `No route POST /path`, or a 404 like
 	// any other error of the service's, `Not Found` (both in the shape errorBodies gives).
