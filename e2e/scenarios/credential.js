@@ -3,6 +3,8 @@
 const { CREDENTIAL_TYPE } = require('../lib/workflows');
 
 const BULK = '/api/order/get_single_bulk';
+// The service's operations that may change data (transport/endpoints.ts): the credential test sends none of them.
+const WRITES = ['/api/kit/create', '/s/ship/shipping/restore_inventory', '/api/webhook/add_handler', '/api/webhook/remove_handler'];
 
 module.exports = (getContext) => {
 	describe('credential test (POST /rest/credentials/test)', () => {
@@ -59,6 +61,26 @@ module.exports = (getContext) => {
 			const result = await testWith({ accessToken: token });
 			expect(result.status).toBe('Error');
 			expect(result.message).toMatch(/permission \(scope\).*\(403\)/);
+		});
+
+		test('sends nothing to an operation that may change data, with a working credential or with any slip', async () => {
+			const { sandbox } = getContext();
+			const writes = async () => (await Promise.all(WRITES.map((route) => getContext().calls(route)))).map((calls) => calls.length);
+			const before = await writes();
+			const results = [];
+			for (const data of [
+				{},
+				{ accessToken: 'not-a-valid-token' },
+				{ appBaseUrl: sandbox.baseUrl },
+				{ baseUrl: sandbox.appBaseUrl },
+				{ baseUrl: sandbox.appBaseUrl, appBaseUrl: sandbox.baseUrl },
+			]) {
+				results.push((await testWith(data)).status);
+			}
+			expect(results[0]).toBe('OK');
+			expect(await writes()).toEqual(before);
+			// The working credential's message says what only a first real restore proves.
+			expect((await testWith({})).message).toMatch(/ Only a first real restore proves that restores work there: the test sends none, since a restore changes data\.$/);
 		});
 
 		test('fails clearly with a wrong Base URL, where the answers prove it', async () => {

@@ -13,7 +13,9 @@ const { waitFor } = require('../lib/wait');
 const { triggerWorkflow } = require('../lib/workflows');
 
 const TRIGGER = 'Inventory Ops Trigger';
+const ADD_ROUTE = '/api/webhook/add_handler';
 const REMOVE_ROUTE = '/api/webhook/remove_handler';
+const GATEWAY_404_PAGE = '<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>';
 const HOW_TO_REMOVE = "To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID.";
 
 module.exports = (getContext) => {
@@ -82,6 +84,83 @@ module.exports = (getContext) => {
 			}
 			await closeToasts();
 			await context.admin('POST', '/config', { wildcards: DEFAULT_SWITCHES.wildcards, ...profileSwitches(sandboxProfile()) });
+		}, 240_000);
+
+		test('a publish whose add_handler answer is lost: the toast says the handler may have been created, names it, and how to remove it', async () => {
+			const context = getContext();
+			const { n8n } = context;
+			const types = ['shipment.voided', 'order.shipped'];
+			const workflow = await n8n.createWorkflow(triggerWorkflow('Browser: lost answer', context.credential, types, { triggerName: TRIGGER }));
+			const triggerNode = workflow.nodes.find((node) => node.name === TRIGGER);
+			// The service adds the first handler, then the connection drops before its answer, at every attempt n8n makes
+			// (1.x: one; 2.x: five).
+			const attempts = n8n.major >= 2 ? 5 : 1;
+			await context.admin('POST', '/faults', { route: ADD_ROUTE, count: attempts, drop: 'after' });
+			await editor.openWorkflow(workflow.id);
+			await clickPublish();
+
+			const shown = await errorToast('may or may not have applied', 'editor-publish-lost-answer');
+			expect(shown).toContain('Publishing failed at the webhook handler for "shipment.voided" (1 of 2).');
+			expect(shown).toContain('The connection to the service was lost during /webhook/add_handler before an answer arrived.');
+			expect(shown).toContain('The service may or may not have applied this change, so it was not sent again: check the service before trying again.');
+			expect(shown).toContain(
+				`The webhook handler "n8n: Browser: lost answer (workflow ${workflow.id}) - shipment.voided" (event type shipment.voided) may have been created all the same, and this trigger has no id to remove it: find it in Inventory Ops by that name and remove it there`,
+			);
+			// The service does hold it, once per attempt: the message was right to say so.
+			const { production } = await context.handlersOf(triggerNode);
+			expect(production.map((handler) => handler.type)).toEqual(Array(attempts).fill('shipment.voided'));
+			if (n8n.major >= 2) {
+				await n8n.unpublish(workflow.id);
+				await n8n.waitForPublicationSettled(workflow.id);
+			}
+			await closeToasts();
+			// What the user would do by hand (Webhook Handler → Remove with each ID), so that no later scenario meets them.
+			for (const handler of production) {
+				await fetch(`${context.sandbox.baseUrl}/webhook/remove_handler`, {
+					method: 'POST',
+					headers: { authorization: `Bearer ${context.credentialData.accessToken}`, 'content-type': 'application/json' },
+					body: JSON.stringify({ _id: handler._id }),
+				});
+			}
+			expect((await context.handlersOf(triggerNode)).all).toEqual([]);
+		}, 240_000);
+
+		test("unpublish while a gateway answers remove_handler with its 404 page: nothing proves the handlers gone, so n8n's log names them and the next publish removes them", async () => {
+			const context = getContext();
+			const { n8n } = context;
+			const types = ['order.shipped', 'item.inventory'];
+			const workflow = await n8n.createWorkflow(triggerWorkflow('Gateway 404 at unpublish', context.credential, types, { triggerName: TRIGGER }));
+			const triggerNode = workflow.nodes.find((node) => node.name === TRIGGER);
+			const published = await context.publish(workflow, triggerNode, types);
+			const ids = published.map((handler) => handler._id);
+			const logBefore = fs.statSync(n8n.logFile).size;
+
+			// A 404 is not retried: one answer per handler, each the gateway's page.
+			await context.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 2, status: 404, body: GATEWAY_404_PAGE });
+			await n8n.unpublish(workflow.id);
+			const logged = await waitFor(
+				async () => fs.readFileSync(n8n.logFile, 'utf8').slice(logBefore).split('\n').find((line) => line.includes('unpublishing left handlers')),
+				{ timeoutMs: 60_000, what: "the trigger's warning in n8n's log" },
+			);
+			await n8n.waitForPublicationSettled(workflow.id);
+			for (const handler of published) expect(logged).toContain(`${handler._id} (${handler.type})`);
+			expect(logged).toContain('Nothing shows that the service does not know the handler: the answer was a web page, as a gateway gives for any path it does not know.');
+			expect(logged).toContain(HOW_TO_REMOVE);
+			expect((await context.admin('GET', '/faults')).faults).toEqual([]);
+			expect((await context.handlersOf(triggerNode)).production.map((handler) => handler._id).sort()).toEqual([...ids].sort());
+
+			// The gateway passes removals again: the next publish removes the kept handlers first, then adds one per type.
+			await n8n.publish(workflow.id);
+			const fresh = await waitFor(
+				async () => {
+					const { production } = await context.handlersOf(triggerNode);
+					return production.length === types.length && production.every((handler) => !ids.includes(handler._id)) ? production : undefined;
+				},
+				{ timeoutMs: 60_000, what: 'the kept handlers replaced by new ones' },
+			);
+			expect(fresh.map((handler) => handler.type).sort()).toEqual([...types].sort());
+			await n8n.waitForPublicationSettled(workflow.id);
+			expect(await context.unpublish(workflow, triggerNode)).toEqual([]);
 		}, 240_000);
 
 		test('unpublish while the service fails every removal: tried for 7 s, then the ids and how to remove them in n8n\'s log and in the next publish\'s toast; once the service is back, the next publish removes them', async () => {
