@@ -86,7 +86,7 @@ test('no selector is 400 MISSING_SHIPMENT_SELECTOR; store_id and order_number ar
 	expectError(await restore({ store_id: '1001', order_number: '1000', tracking_number: '' }), 400, 'MISSING_SHIPMENT_SELECTOR');
 	expectError(await restore({ order_number: '1000', shipment_id: 'x' }), 400, 'MISSING_FIELD');
 	expectError(await restore({ store_id: '1001', order_number: '1000', shipment_id: 'x', no_refresh: 'yes' }), 400, 'INVALID_FIELD_TYPE');
-	// The credential test's probe of the App Base URL: names nothing, so it is refused as incomplete.
+	// A restore that names nothing (no selector): refused as incomplete.
 	expectError(await restore({}), 400, 'MISSING_FIELD');
 });
 
@@ -120,7 +120,7 @@ test('the restored state shows in get_single_bulk and is undone by reset', async
 
 test("restoreChecks 'order-first': the order is looked up before the request is checked, in errorBodies' shape", async () => {
 	await client.admin.post('/config', { restoreChecks: 'order-first' });
-	// The credential test's probe names no order: 404 order not found, with no code, where request-first says 400.
+	// Under order-first, a restore naming no order: 404 order not found, with no code, where request-first says 400.
 	const probe = await restore({});
 	expect([probe.status, probe.data.error.message, probe.data.error.statusCode, 'code' in probe.data.error]).toEqual([404, 'order not found', 404, false]);
 	expect((await restore({ store_id: '9999', order_number: '1000', shipment_id: 'x' })).data.error.message).toBe('order not found');

@@ -16,9 +16,9 @@ import {
 	refusalOfUnknownHandler,
 } from './errors';
 import { comparable, pathBeside, sameAsBeside, type Answered } from './pathBeside';
-import { withoutUrlCredentials } from '../shared/redact';
 import { RateLimitGate } from './rateLimit';
 import { isHttpUrl, joinUrl } from './credentialTest';
+import { withoutUrlCredentials } from '../shared/redact';
 
 export type { Endpoint } from './endpoints';
 export { RateLimitGate, runRetryPolicy } from './rateLimit';
