@@ -139,8 +139,9 @@ test('an answer lost after the service committed: the node fails and the create 
 	await ctx.sandbox.fault({ route: ROUTE, count: 1, drop: 'after' });
 	const result = await ctx.run(formParameters());
 	expect(result.items).toEqual([]);
+	// The doubt in the message (n8n 2.x shows it) and the description (1.x shows a NodeApiError's).
 	expect(result.error.message).toBe(
-		'The connection to the service was lost during /kit/create before an answer arrived',
+		'The connection to the service was lost during /kit/create before an answer arrived. The service may or may not have applied this change, so it was not sent again: check the service before trying again.',
 	);
 	expect(result.error.description).toMatch(/may or may not have applied this change, so it was not sent again/);
 	expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(1);
@@ -151,7 +152,7 @@ test('a time-out is reported and not retried for a create', async () => {
 	await ctx.sandbox.fault({ route: ROUTE, count: 1, delayMs: 1500 });
 	const result = await ctx.run({ ...formParameters(), options: { timeout: 200 } }, { continueOnFail: true });
 	expect(result.items[0].json).toMatchObject({
-		error: 'The service did not answer /kit/create in time',
+		error: 'The service did not answer /kit/create in time. The service may or may not have applied this change, so it was not sent again: check the service before trying again.',
 		details: { timedOut: true, changesData: true, endpoint: '/kit/create' },
 	});
 	expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(1);
@@ -161,7 +162,7 @@ test('a create whose connection dropped is never sent again, even when nothing w
 	await ctx.sandbox.fault({ route: ROUTE, count: 1, drop: 'before' });
 	const result = await ctx.run(formParameters(), { continueOnFail: true });
 	expect(result.items[0].json.error).toBe(
-		'The connection to the service was lost during /kit/create before an answer arrived',
+		'The connection to the service was lost during /kit/create before an answer arrived. The service may or may not have applied this change, so it was not sent again: check the service before trying again.',
 	);
 	expect(await ctx.sandbox.kits()).toEqual([]);
 	expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.dropped)).toEqual(['before']);
