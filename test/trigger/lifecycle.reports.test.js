@@ -107,7 +107,7 @@ test('a service error that says nothing itself: the message gives what the node 
 
 // registerHandlers' rollback: `withoutId`, `rolledBack`, the "Added without an id" part and the joins of the description
 test('a failed add after handlers the service gave no id: the error says none was removed and names each one left', async () => {
-	await harness.admin('POST', '/config', { addHandlerId: 'none', errorBodies: 'spec' });
+	await harness.admin('POST', '/config', { addHandlerId: 'none', errorBodies: 'spec', errorCodes: 'sandbox' });
 	const stored = workflow('wf-rollback-no-id', ['order.shipped', 'item.inventory', 'shipment.created']);
 	failNthCall(ADD_ROUTE, 3, { status: 500 });
 
@@ -133,7 +133,7 @@ test('a failed add after handlers the service gave no id: the error says none wa
 
 // registerHandlers: leftovers that still cannot be removed, told in the error (unremovedReport); removeHandlers' log
 test('leftovers that still cannot be removed: the unpublish log and the next publish\'s error list them, the service\'s words and how to remove them', async () => {
-	await harness.admin('POST', '/config', { addHandlerId: 'top', errorBodies: 'spec' });
+	await harness.admin('POST', '/config', { addHandlerId: 'top', errorBodies: 'spec', errorCodes: 'sandbox' });
 	const stored = workflow('wf-stale', ['order.shipped', 'item.inventory']);
 	await harness.activate(stored);
 	const [shippedId, inventoryId] = harness
