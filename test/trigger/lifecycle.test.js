@@ -322,21 +322,25 @@ test('change the selected events and reactivate: the old types are gone, one han
 	expect(await harness.handlers()).toHaveLength(1);
 });
 
-test('an unknown handler counts as removed, whichever way the service says so', async () => {
+test('an unknown handler counts as removed, whichever way the service says so, where its answer proves it', async () => {
 	for (const removeUnknown of [404, 'success-false']) {
 		await harness.admin('POST', '/reset');
 		await harness.admin('POST', '/config', { removeUnknown });
 		const stored = workflow(`wf-unknown-${removeUnknown}`);
 		await harness.activate(stored);
-		for (const handler of await harness.handlers()) {
+		const handlers = await harness.handlers();
+		for (const handler of handlers) {
 			await fetch(`${sandbox.baseUrl}/webhook/remove_handler`, {
 				method: 'POST',
 				headers: { authorization: `Bearer ${sandbox.demoToken}`, 'content-type': 'application/json' },
 				body: JSON.stringify({ _id: handler._id }),
 			});
 		}
-		expect(await harness.deactivate(stored)).toBe(true);
-		expect(harness.staticState(stored.staticData).leftovers).toHaveLength(0);
+		// A 404 proves the handler unknown only in words unlike the answer of the path beside it: a service whose errors
+		// are web pages cannot say so, and the handlers stay recorded (test/trigger/removal.notFound.test.js).
+		const unproven = REMOVABLE && removeUnknown === 404 && answers.errorBodies === 'html';
+		expect(await harness.deactivate(stored)).toBe(!unproven);
+		expect(harness.staticState(stored.staticData).leftovers).toHaveLength(unproven ? handlers.length : 0);
 	}
 });
 
