@@ -195,10 +195,12 @@ export async function build({ out }) {
 		// No dependency's install script runs here; the build needs none (tsc and gulp are plain JavaScript).
 		await exec('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel', 'error'], { cwd: folder });
 		await exec('npm', ['run', 'build', '--silent'], { cwd: folder });
-		const packed = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', 'release'], { cwd: folder, encoding: 'utf8' });
+		// npm pack does not create its --pack-destination (npm 11 exits with ENOENT): release.yml's pack step did
+		// exactly that until this rehearsal ran it.
+		fs.mkdirSync(out, { recursive: true });
+		const packed = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', out], { cwd: folder, encoding: 'utf8' });
 		const [{ filename }] = JSON.parse(packed);
 		const tarball = path.join(out, filename);
-		fs.copyFileSync(path.join(folder, 'release', filename), tarball);
 		const hash = sha256(tarball);
 		log(`build: ${path.relative(process.cwd(), tarball)} sha256 ${hash} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 		writeOutputs({ tarball: filename, sha256: hash });
