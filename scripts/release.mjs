@@ -323,8 +323,8 @@ async function rehearse({ tarball: given, lines }) {
 
 // ---- Laptop guard -----------------------------------------------------------------------------------------------
 
-function prepublish() {
-	const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+function prepublish({ packageFile = path.join(root, 'package.json') } = {}) {
+	const { version } = JSON.parse(fs.readFileSync(packageFile, 'utf8'));
 	if (version === BOOTSTRAP_VERSION) {
 		log(`prepublish: ${version}, the placeholder that reserves the name (CONTRIBUTING.md, What a maintainer sets once, 3)`);
 		return;
@@ -370,7 +370,7 @@ async function main() {
 			await rehearse({ tarball: values.tarball || process.env.RELEASE_TARBALL || undefined, lines: positionals });
 			return;
 		case 'prepublish':
-			prepublish();
+			prepublish({ packageFile: values.package && path.resolve(values.package) });
 			return;
 		default:
 			throw new Error(`unknown command ${command ?? '(none)'}: guard, build, verify, publish, rehearse or prepublish (see the top of scripts/release.mjs)`);
