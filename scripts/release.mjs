@@ -4,8 +4,8 @@
 // registry. The rehearsal differs from the release only in the registry and in `--provenance`.
 //
 //   node scripts/release.mjs guard [--rehearsal] [--registry <url>] [--package <package.json>]
-//       Every release shape decided up front, in a second: the tag, the repository, the author, prerelease and
-//       backport (the registry's `latest`). Prints the dist-tag (and writes `version`, `dist-tag` to
+//       Every release shape decided up front, in a second: the tag, the repository, the author, CHANGELOG.md's
+//       dated entry, prerelease and backport (the registry's `latest`). Prints the dist-tag (and writes `version`, `dist-tag` to
 //       $GITHUB_OUTPUT). A release refuses with the reasons; a rehearsal prints what a release of this commit would
 //       refuse and goes on (main carries a placeholder author until the first release).
 //   node scripts/release.mjs build --out <folder>
@@ -92,7 +92,7 @@ export async function readRegistry(registry, name) {
  * Decides a release of `pkg` from the tag, the repository running the workflow and what the registry holds.
  * Returns { version, tag, distTag, refusals, notes }: a release goes ahead only with no refusal.
  */
-export function decide({ pkg, tag, repository, registry: { distTags, versions } }) {
+export function decide({ pkg, tag, repository, changelog = '', registry: { distTags, versions } }) {
 	const refusals = [];
 	const notes = [];
 	const version = pkg.version;
@@ -112,6 +112,14 @@ export function decide({ pkg, tag, repository, registry: { distTags, versions } 
 	const email = pkg.author?.email;
 	if (!email || /\.invalid$/i.test(email)) {
 		refusals.push(`package.json's author.email is ${email ?? 'missing'}, a placeholder: set a maintainer's address (CONTRIBUTING.md, What a maintainer sets once, 2)`);
+	}
+
+	// The entry ships with the tag (GitHub shows it), so it must say the day, not "unreleased".
+	const heading = new RegExp(`^## \\[?${version.replace(/\./g, '\\.')}\\]? — (.*)$`, 'm').exec(changelog);
+	if (!heading || !/^\d{4}-\d{2}-\d{2}$/.test(heading[1].trim())) {
+		refusals.push(
+			`CHANGELOG.md has no dated entry for ${version} (\`## ${version} — YYYY-MM-DD\`${heading ? `; it says \`${heading[0].trim()}\`` : ''}): date it in the commit you tag`,
+		);
 	}
 
 	const latest = distTags.latest;
@@ -155,8 +163,10 @@ export async function runGuard({ rehearsal = false, registry = NPMJS, packageFil
 	const pkg = JSON.parse(fs.readFileSync(packageFile, 'utf8'));
 	const tag = rehearsal ? `v${pkg.version}` : process.env.GITHUB_REF_TYPE === 'tag' ? process.env.GITHUB_REF_NAME : undefined;
 	const repository = process.env.GITHUB_REPOSITORY || undefined;
+	const changelogFile = path.join(path.dirname(packageFile), 'CHANGELOG.md');
+	const changelog = fs.existsSync(changelogFile) ? fs.readFileSync(changelogFile, 'utf8') : '';
 	const onRegistry = await readRegistry(registry, pkg.name);
-	const decision = decide({ pkg, tag, repository, registry: onRegistry });
+	const decision = decide({ pkg, tag, repository, changelog, registry: onRegistry });
 	log(`guard${rehearsal ? ' (rehearsal)' : ''}: ${pkg.name}@${decision.version}, tag ${tag ?? '(none)'}, repository ${repository ?? '(not in GitHub Actions)'}, registry ${registry} (latest: ${onRegistry.distTags.latest ?? 'none'})`);
 	for (const note of decision.notes) log(`guard: ${note}`);
 	if (decision.refusals.length > 0) {
