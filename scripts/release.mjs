@@ -265,7 +265,7 @@ async function publishRelease({ tarball, distTag, expectedSha256 }) {
 		await publish({ tarball, distTag, registry: NPMJS, provenance: true, env });
 	} catch (error) {
 		throw new Error(
-			`${error.message}. If the lines "verbose oidc" above say the token exchange failed, npm did not accept this run as the package's trusted publisher: check on npmjs.com (package Settings, Trusted publishing) the owner, the repository, the workflow file release.yml and the environment npm-publish (CONTRIBUTING.md, What a maintainer sets once, 4)`,
+			`${error.message}. If the lines "verbose oidc" above say the token exchange failed, npm did not accept this run as the package's trusted publisher: check on npmjs.com (package Settings, Trusted publishing) the owner, the repository, the workflow file release.yml and the environment npm-publish (CONTRIBUTING.md, What a maintainer sets once, 5)`,
 		);
 	}
 }
@@ -336,7 +336,7 @@ async function rehearse({ tarball: given, lines }) {
 function prepublish({ packageFile = path.join(root, 'package.json') } = {}) {
 	const { version } = JSON.parse(fs.readFileSync(packageFile, 'utf8'));
 	if (version === BOOTSTRAP_VERSION) {
-		log(`prepublish: ${version}, the placeholder that reserves the name (CONTRIBUTING.md, What a maintainer sets once, 3)`);
+		log(`prepublish: ${version}, the placeholder that reserves the name (CONTRIBUTING.md, What a maintainer sets once, 4)`);
 		return;
 	}
 	throw new Error(
