@@ -181,13 +181,32 @@ export async function runGuard({ rehearsal = false, registry = NPMJS, packageFil
 
 // ---- Build, verify ----------------------------------------------------------------------------------------------
 
-/** Runs a command with inherited output; rejects with its exit code. */
+/** Runs a command, its output shown as it comes; resolves to that output, rejects with its exit code and output. */
 function exec(command, args, options = {}) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { stdio: 'inherit', ...options });
+		const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+		let output = '';
+		const show = (stream) => (chunk) => {
+			output += chunk;
+			stream.write(chunk);
+		};
+		child.stdout.on('data', show(process.stdout));
+		child.stderr.on('data', show(process.stderr));
 		child.on('error', reject);
-		child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
+		child.on('close', (code) =>
+			code === 0 ? resolve(output) : reject(Object.assign(new Error(`${command} ${args.join(' ')} exited with ${code}`), { output })),
+		);
 	});
+}
+
+/**
+ * What npm's OIDC exchange did, from its `verbose oidc` log lines (npm 11's lib/utils/oidc.js): a failed exchange
+ * leaves npm without a token, and npm then fails as if nobody had logged in.
+ */
+export function oidcOutcome(output) {
+	const lines = output.split('\n').filter((line) => /^npm \w+ oidc /.test(line));
+	if (lines.some((line) => line.includes('Successfully retrieved and set token'))) return { exchanged: true, lines };
+	return { exchanged: false, lines };
 }
 
 const sha256 = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
@@ -264,10 +283,15 @@ async function publishRelease({ tarball, distTag, expectedSha256 }) {
 	try {
 		await publish({ tarball, distTag, registry: NPMJS, provenance: true, env });
 	} catch (error) {
-		throw new Error(
-			`${error.message}. If the lines "verbose oidc" above say the token exchange failed, npm did not accept this run as the package's trusted publisher: check on npmjs.com (package Settings, Trusted publishing) the owner, the repository, the workflow file release.yml and the environment npm-publish (CONTRIBUTING.md, What a maintainer sets once, 5)`,
-		);
+		const oidc = oidcOutcome(error.output ?? '');
+		if (oidc.exchanged) throw new Error(`${error.message}: npm's OIDC exchange succeeded, so the registry refused the publish itself (its reason above)`);
+		const said = oidc.lines.length > 0 ? ` (${oidc.lines.map((line) => line.trim()).join('; ')})` : ' (npm logged no oidc line)';
+		const cause = oidc.lines.some((line) => line.includes('id_token'))
+			? 'GitHub gave this job no OIDC token: the publish job needs `permissions: id-token: write`'
+			: "npm did not accept this run as the package's trusted publisher: check on npmjs.com (the package's Settings, Trusted publishing) the owner, the repository, the workflow file release.yml and the environment npm-publish (CONTRIBUTING.md, What a maintainer sets once, 5)";
+		throw new Error(`${error.message}: npm's OIDC exchange failed${said}, so npm had no token to publish with. ${cause}`);
 	}
+	log(`publish: ${tarball} published under the dist-tag ${distTag}, with provenance, through npm's OIDC exchange`);
 }
 
 // ---- Rehearsal --------------------------------------------------------------------------------------------------
