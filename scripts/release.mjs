@@ -5,9 +5,10 @@
 //
 //   node scripts/release.mjs guard [--rehearsal] [--registry <url>] [--package <package.json>]
 //       Every release shape decided up front, in a second: the tag, the repository, the author, CHANGELOG.md's
-//       dated entry, prerelease and backport (the registry's `latest`). Prints the dist-tag (and writes `version`, `dist-tag` to
-//       $GITHUB_OUTPUT). A release refuses with the reasons; a rehearsal prints what a release of this commit would
-//       refuse and goes on (main carries a placeholder author until the first release).
+//       dated entry, prerelease and backport (the registry's `latest`). Prints the dist-tag (and writes `version`,
+//       `dist-tag` to $GITHUB_OUTPUT). A release refuses with every reason; a rehearsal prints what a release of
+//       this commit would refuse and goes on (until the first release, main carries a placeholder author and an
+//       undated CHANGELOG entry).
 //   node scripts/release.mjs build --out <folder>
 //       A fresh build of the commit (HEAD) from `git archive` in an empty folder: `npm ci --ignore-scripts`, `npm run
 //       build`, `npm pack`. Prints the tarball; writes `tarball`, `sha256` to $GITHUB_OUTPUT.
