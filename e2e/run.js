@@ -1,8 +1,10 @@
-// `npm run e2e [-- <host line>...]`: the end-to-end suite in real n8n hosts (every line in e2e/hosts/ by default,
-// or E2E_HOSTS=1.x,2.x). It builds the package once, installs the missing hosts side by side, then runs jest once
-// per host line (the lines in parallel; E2E_SERIAL=1 runs them one after another), each writing
+// `npm run e2e [-- <host line>...]`: the end-to-end suite (tests/n8n.e2e.test.js) in real n8n hosts (every line in
+// e2e/hosts/ by default, or E2E_HOSTS=1.x,2.x). It builds the package once, installs the missing hosts side by side,
+// then runs jest once per host line (the lines in parallel; E2E_SERIAL=1 runs them one after another), each writing
 // reports/e2e-<line>.json for scripts/jest-totals.js (reports/e2e-<line>-<profile>.json when the line runs against
 // another sandbox profile than its per-push one, so a run with the profiles swapped keeps its own report).
+// The installer suite (tests/installer.e2e.test.js) installs the release's tarball from a registry, so the release
+// rehearsal runs it (scripts/release.mjs rehearse, through runSuite below): reports/e2e-installer-<line>.json.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -39,10 +41,15 @@ function requestedLines() {
 	return hostLines();
 }
 
-function runJest(line) {
+const SUITES = { main: 'n8n.e2e.test.js', installer: 'installer.e2e.test.js' };
+
+/** Runs one suite of tests/ on one host line in its own jest; resolves to { line, profile, code, seconds }. */
+function runSuite(line, { suite = 'main', env = {} } = {}) {
 	const profile = profileFor(line);
 	const ownProfile = profile === (PER_PUSH_PROFILES[line] ?? 'documented');
-	const report = path.join(REPO_ROOT, 'reports', `e2e-${line}${ownProfile ? '' : `-${profile}`}.json`);
+	const name = suite === 'main' ? `e2e-${line}${ownProfile ? '' : `-${profile}`}` : `e2e-${suite}-${line}`;
+	const report = path.join(REPO_ROOT, 'reports', `${name}.json`);
+	fs.mkdirSync(path.dirname(report), { recursive: true });
 	fs.rmSync(report, { force: true });
 	const started = Date.now();
 	return new Promise((resolve) => {
@@ -52,6 +59,7 @@ function runJest(line) {
 				require.resolve('jest/bin/jest', { paths: [REPO_ROOT] }),
 				'--config',
 				path.join(REPO_ROOT, 'e2e', 'jest.config.js'),
+				`tests/${SUITES[suite]}`,
 				'--json',
 				`--outputFile=${report}`,
 			],
@@ -63,6 +71,7 @@ function runJest(line) {
 					E2E_SANDBOX_PROFILE: profile,
 					E2E_SKIP_BUILD: '1',
 					FORCE_COLOR: '0',
+					...env,
 				},
 				stdio: ['ignore', 'pipe', 'pipe'],
 			},
@@ -88,7 +97,7 @@ async function main() {
 	fs.mkdirSync(path.join(REPO_ROOT, 'reports'), { recursive: true });
 	const hosts = await Promise.all([
 		buildPackage({ log }),
-		installTools({ log }), // Verdaccio, for tests/installer.e2e.test.js
+		installTools({ log }), // playwright-core, for the editor in a real browser
 		...lines.map((line) => installHost(line, { log })),
 	]);
 	for (const host of hosts.slice(2)) {
@@ -96,9 +105,9 @@ async function main() {
 	}
 	const results = [];
 	if (process.env.E2E_SERIAL === '1') {
-		for (const line of lines) results.push(await runJest(line));
+		for (const line of lines) results.push(await runSuite(line));
 	} else {
-		results.push(...(await Promise.all(lines.map(runJest))));
+		results.push(...(await Promise.all(lines.map((line) => runSuite(line)))));
 	}
 	for (const result of results) {
 		log(`n8n ${result.line}, sandbox profile ${result.profile}: jest ${result.code === 0 ? 'passed' : `failed (exit ${result.code})`} in ${result.seconds.toFixed(0)} s`);
@@ -107,7 +116,11 @@ async function main() {
 	process.exit(results.every((result) => result.code === 0) ? 0 : 1);
 }
 
-main().catch((error) => {
-	process.stderr.write(`e2e: ${error.stack ?? error}\n`);
-	process.exit(1);
-});
+if (require.main === module) {
+	main().catch((error) => {
+		process.stderr.write(`e2e: ${error.stack ?? error}\n`);
+		process.exit(1);
+	});
+}
+
+module.exports = { runSuite };

@@ -4,14 +4,18 @@
 #
 # Core: the unit and integration suite (`npm test`), the incremental mutation step (`npm run mutation:ci`,
 # mutation/README.md), the node suites under the other sandbox profiles
-# (`npm run jest:profiles`), the end-to-end and installer suites in real n8n 1.x and 2.x (`npm run e2e`), and a
-# small benchmark run that checks the three lookup paths still agree (`npm run bench:smoke`). Installing the n8n
-# hosts is the slowest step (sqlite3 compiles), so it starts in the background while `npm test` runs.
+# (`npm run jest:profiles`), the end-to-end suite in real n8n 1.x and 2.x (`npm run e2e`), the release rehearsal
+# (`npm run release:rehearse`, scripts/release.mjs: the guard, a fresh build from `git archive`, the pack test and
+# n8n's scanner on that tarball, its publish to a local registry, and the installer suite installing it through n8n
+# on 1.x and 2.x), and a small benchmark run that checks the three lookup paths still agree (`npm run bench:smoke`).
+# Installing the n8n hosts is the slowest step (sqlite3 compiles), so it starts in the background while `npm test`
+# runs. RELEASE_TARBALL=<file> (release.yml) makes the rehearsal verify and install that tarball instead of its own
+# build.
 #
 # Slices (CONTRIBUTING.md "Testing" gives their times):
 #   swapped     the e2e suite with the sandbox profiles swapped between the lines (e2e/run.js)
-#   oldest      the oldest supported n8n, 1.99.1 (e2e/hosts/1.99): the e2e suite and README's "From this
-#               repository" install (the installer suite's last test)
+#   oldest      the oldest supported n8n, 1.99.1 (e2e/hosts/1.99): the e2e suite, and the rehearsal on it (README's
+#               "From this repository" install of the tarball; n8n 1.99.1 has no test mode for the installer)
 #   queue       n8n queue mode on PostgreSQL + Redis (`npm run e2e:queue`, e2e/queue/README.md)
 #   properties  the property suites with 1,000 runs and a fresh seed, and the long rate-limit tests (LONG_TESTS=1)
 # The slice is the commit hash modulo the number of slices, so consecutive commits walk through all of them.
@@ -82,7 +86,15 @@ run_slice() {
     swapped)
       E2E_SANDBOX_PROFILES=swapped npm run e2e -- 1.x 2.x ;;
     oldest)
-      npm run e2e -- 1.99 ;;
+      # The tarball of this run's rehearsal (release/, which the rehearsal empties before it builds) when the core
+      # ran; alone, the rehearsal builds one.
+      local tarball=${RELEASE_TARBALL:-}
+      local built=(release/*.tgz)
+      [ -z "$tarball" ] && [ "$core" = 1 ] && [ -e "${built[0]}" ] && tarball=${built[0]}
+      local result=0
+      npm run e2e -- 1.99 || result=1
+      RELEASE_TARBALL=$tarball npm run release:rehearse -- 1.99 || result=1
+      return $result ;;
     queue)
       npm run e2e:queue ;;
     properties)
@@ -109,6 +121,7 @@ if [ "$core" = 1 ]; then
   npm run jest:profiles || status=1
   wait_for_hosts
   npm run e2e || status=1
+  npm run release:rehearse || status=1
   npm run bench:smoke || status=1
   summary+=("core $(( $(date +%s) - started )) s")
 fi

@@ -1,15 +1,16 @@
-// A local npm registry for the installer suite: Verdaccio (from e2e/tools) on 127.0.0.1 with a throw-away storage
-// folder and no uplink, so the only packages it serves are the ones we publish to it (n8n's installer strips the
-// package's peer dependency before its `npm install`, so nothing else is asked for). The package gets there the way a
-// release does: `npm pack` of the built repository, then `npm publish <tarball> --registry`, with a token from
-// Verdaccio's own user sign-up (what `npm adduser` does). Release 0.1.1 of the same code is the 0.1.0 tarball with
-// only the version in its package.json changed, packed and published again.
+// A local npm registry for the release rehearsal and the installer suite: Verdaccio (from e2e/tools) on 127.0.0.1
+// with a throw-away storage folder and no uplink, so the only packages it serves are the ones we publish to it (n8n's
+// installer strips the package's peer dependency before its `npm install`, so nothing else is asked for).
+// scripts/release.mjs rehearse starts one per host line and publishes the release's tarball to it with the release's
+// own `npm publish` (the registry and --provenance aside), with a token from Verdaccio's own user sign-up (what `npm
+// adduser` does). The installer suite's update is that tarball with only the version in its package.json raised,
+// packed and published again.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { REPO_ROOT, run } = require('./hosts');
+const { run } = require('./hosts');
 const { PACKAGE_NAME } = require('./package');
 const { toolPath } = require('./tools');
 const { exitedWithin, freePort, waitFor } = require('./wait');
@@ -25,19 +26,25 @@ class LocalRegistry {
 		this.npmrc = path.join(folder, 'npmrc');
 	}
 
-	/** npm with its own user config and cache, so nothing of the machine's npm set-up or cache takes part. */
+	/** The environment of an npm with its own user config and cache, so nothing of the machine's npm takes part. */
+	npmEnvironment() {
+		return {
+			...process.env,
+			npm_config_userconfig: this.npmrc,
+			npm_config_cache: path.join(this.folder, 'npm-cache'),
+			npm_config_update_notifier: 'false',
+			npm_config_audit: 'false',
+			npm_config_fund: 'false',
+		};
+	}
+
 	npm(args, { cwd = this.folder } = {}) {
-		return run('npm', args, {
-			cwd,
-			env: {
-				...process.env,
-				npm_config_userconfig: this.npmrc,
-				npm_config_cache: path.join(this.folder, 'npm-cache'),
-				npm_config_update_notifier: 'false',
-				npm_config_audit: 'false',
-				npm_config_fund: 'false',
-			},
-		});
+		return run('npm', args, { cwd, env: this.npmEnvironment() });
+	}
+
+	/** What a suite in another process needs to use this registry (attachRegistry). */
+	suiteEnvironment() {
+		return { E2E_REGISTRY_URL: this.url, E2E_REGISTRY_FOLDER: this.folder };
 	}
 
 	/** Signs up the publisher (Verdaccio's htpasswd allows it) and keeps its token in this registry's npmrc. */
@@ -50,13 +57,6 @@ class LocalRegistry {
 		const body = await response.json();
 		if (!response.ok || !body.token) throw new Error(`Verdaccio sign-up answered ${response.status}: ${JSON.stringify(body)}`);
 		fs.writeFileSync(this.npmrc, `registry=${this.url}/\n//127.0.0.1:${this.port}/:_authToken=${body.token}\n`, { mode: 0o600 });
-	}
-
-	/** `npm pack` of the repository (built already) into this registry's folder; resolves to the tarball's path. */
-	async packRepository() {
-		const output = await this.npm(['pack', REPO_ROOT, '--pack-destination', this.folder, '--json', '--ignore-scripts', '--silent']);
-		const [report] = JSON.parse(output.slice(output.indexOf('[')));
-		return path.join(this.folder, report.filename);
 	}
 
 	/** The same tarball with another version in its package.json, packed again; resolves to the new tarball's path. */
@@ -141,4 +141,13 @@ async function startRegistry({ log = () => {} } = {}) {
 	return registry;
 }
 
-module.exports = { startRegistry };
+/**
+ * The registry another process started (scripts/release.mjs rehearse), from its suiteEnvironment(); closing it
+ * leaves it running for its owner.
+ */
+function attachRegistry({ E2E_REGISTRY_URL: url, E2E_REGISTRY_FOLDER: folder } = process.env) {
+	if (!url || !folder) return undefined;
+	return new LocalRegistry({ folder, port: Number(new URL(url).port), child: undefined });
+}
+
+module.exports = { attachRegistry, startRegistry };

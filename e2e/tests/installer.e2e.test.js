@@ -1,9 +1,11 @@
 // The package installed the way users install it: n8n's own community-package installer (the REST endpoints of
-// Settings -> Community Nodes) fetches it from a registry, here a local Verdaccio the package was published to as a
-// release is (lib/registry.js). Then a published workflow with both nodes runs on sandbox events, the package is
-// updated to 0.1.1 and uninstalled through n8n, and the sandbox's handler table is read after each step. One n8n of
-// the host line (E2E_HOST_LINE) in n8n's test mode, apart from the main suite's (see lib/installer.js for why).
-// The steps build on each other and run in order.
+// Settings -> Community Nodes) fetches it from a registry, here the local Verdaccio that the release rehearsal
+// (scripts/release.mjs rehearse, which runs this suite) published the release's tarball to with the release's own
+// publish (E2E_REGISTRY_URL, E2E_RELEASE_TARBALL). Then a published workflow with both nodes runs on sandbox events,
+// the package is updated to the next patch version (the same tarball with only its version raised) and uninstalled
+// through n8n, and the sandbox's handler table is read after each step. One n8n of the host line (E2E_HOST_LINE) in
+// n8n's test mode, apart from the main suite's (see lib/installer.js for why). The steps build on each other and run
+// in order.
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -13,8 +15,8 @@ const { Context, sandboxProfile } = require('../lib/context');
 const { RUNTIME_DIR, describeHost, installHost, isInstalled, newestHostLine, run } = require('../lib/hosts');
 const { InstallerN8n } = require('../lib/installer');
 const { N8nInstance } = require('../lib/n8n');
-const { PACKAGE_NAME, buildPackage } = require('../lib/package');
-const { startRegistry } = require('../lib/registry');
+const { PACKAGE_NAME } = require('../lib/package');
+const { attachRegistry } = require('../lib/registry');
 const { freePort } = require('../lib/wait');
 const { ACTION_TYPE, CREDENTIAL_TYPE, TRIGGER_TYPE, triggerWorkflow } = require('../lib/workflows');
 
@@ -22,6 +24,9 @@ const line = process.env.E2E_HOST_LINE || newestHostLine();
 const log = (text) => process.stdout.write(`${text}\n`);
 const TRIGGER = 'Inventory Ops Trigger';
 const TYPES = ['order.shipped', 'shipment.created'];
+/** The release the rehearsal published, and the update this suite publishes: its next patch version. */
+const RELEASE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')).version;
+const UPDATE = RELEASE.replace(/^(\d+)\.(\d+)\.(\d+).*$/, (_, major, minor, patch) => `${major}.${minor}.${Number(patch) + 1}`);
 
 // n8n's test mode needs dist/controllers/e2e.controller.js, which not every n8n release ships on npm (1.99.1 does
 // not): without it n8n exits at start, and the suite has no way to point the installer at a local registry.
@@ -68,11 +73,14 @@ async function expectListedInEditor(instance) {
 }
 
 beforeAll(async () => {
-	[host] = await Promise.all([installHost(line, { log }), buildPackage({ log })]);
-	registry = await startRegistry({ log });
-	firstRelease = await registry.packRepository();
+	firstRelease = process.env.E2E_RELEASE_TARBALL;
+	if (!firstRelease || !fs.existsSync(firstRelease)) {
+		throw new Error('E2E_RELEASE_TARBALL names no tarball: this suite installs the release rehearsal\'s, run it with `npm run release:rehearse`');
+	}
+	host = await installHost(line, { log });
 	if (withoutTestMode) return;
-	await registry.publish(firstRelease);
+	registry = attachRegistry();
+	if (!registry) throw new Error('E2E_REGISTRY_URL is unset: `npm run release:rehearse` publishes the tarball to a local registry and runs this suite');
 	sandbox = await startSandbox({
 		config: profileSwitches(sandboxProfile()), // the line's profile, as the main suite's sandbox
 		port: 0,
@@ -102,7 +110,7 @@ afterAll(async () => {
 
 (withoutTestMode ? describe.skip : describe)(`n8n ${line}: install, update and uninstall through n8n's community-package installer`, () => {
 	test("a registry other than registry.npmjs.org is refused until n8n's licence allows it", async () => {
-		expect(await registry.versions()).toEqual(['0.1.0']);
+		expect(await registry.versions()).toEqual([RELEASE]);
 		await expect(n8n.installPackage(PACKAGE_NAME)).rejects.toThrow(/licen[cs]|feat:communityNodes:customRegistry/i);
 		expect(await n8n.installedPackages()).toEqual([]);
 		await n8n.enableCustomRegistry();
@@ -110,10 +118,10 @@ afterAll(async () => {
 
 	test('install by name: both nodes and the credential are listed, and the credential test passes', async () => {
 		const installed = await timed('install', () => n8n.installPackage(PACKAGE_NAME));
-		expect(installed).toMatchObject({ packageName: PACKAGE_NAME, installedVersion: '0.1.0' });
+		expect(installed).toMatchObject({ packageName: PACKAGE_NAME, installedVersion: RELEASE });
 		expect(installed.installedNodes.map((node) => node.type).sort()).toEqual([ACTION_TYPE, TRIGGER_TYPE]);
 		expect((await n8n.installedPackages()).map((pkg) => [pkg.packageName, pkg.installedVersion])).toEqual([
-			[PACKAGE_NAME, '0.1.0'],
+			[PACKAGE_NAME, RELEASE],
 		]);
 		await expectListedInEditor(n8n);
 
@@ -139,7 +147,7 @@ afterAll(async () => {
 		});
 		workflow = await n8n.createWorkflow(definition);
 		triggerNode = workflow.nodes.find((node) => node.name === TRIGGER);
-		record('published on 0.1.0', await context.publish(workflow, triggerNode, TYPES));
+		record(`published on ${RELEASE}`, await context.publish(workflow, triggerNode, TYPES));
 
 		const lookups = (await context.calls('/api/order/get_single_bulk')).length;
 		const { statuses, executions } = await emitAndCount(1);
@@ -149,21 +157,21 @@ afterAll(async () => {
 		expect(calls).toEqual([expect.objectContaining({ status: 200, body: { order: references } })]);
 	});
 
-	test('update to 0.1.1 through n8n: the trigger still receives events, still one handler per type', async () => {
-		await registry.publish(await registry.withVersion(firstRelease, '0.1.1'));
-		expect(await registry.versions()).toEqual(['0.1.0', '0.1.1']);
+	test(`update to the next version (${UPDATE}) through n8n: the trigger still receives events, still one handler per type`, async () => {
+		await registry.publish(await registry.withVersion(firstRelease, UPDATE));
+		expect(await registry.versions()).toEqual([RELEASE, UPDATE]);
 		const before = (await context.handlersOf(triggerNode)).production;
 
 		const updated = await timed('update', () => n8n.updatePackage(PACKAGE_NAME));
-		expect(updated).toMatchObject({ packageName: PACKAGE_NAME, installedVersion: '0.1.1' });
+		expect(updated).toMatchObject({ packageName: PACKAGE_NAME, installedVersion: UPDATE });
 		expect(updated.installedNodes.map((node) => node.type).sort()).toEqual([ACTION_TYPE, TRIGGER_TYPE]);
 		const fileVersion = JSON.parse(
 			fs.readFileSync(path.join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME, 'package.json'), 'utf8'),
 		).version;
-		expect(fileVersion).toBe('0.1.1');
+		expect(fileVersion).toBe(UPDATE);
 
 		const after = await context.waitForProductionHandlers(triggerNode, TYPES);
-		record('after the update to 0.1.1', after);
+		record(`after the update to ${UPDATE}`, after);
 		expect(handlerSummary(after)).toEqual(handlerSummary(before)); // n8n does not re-publish on an update
 		const { statuses, executions } = await emitAndCount(2);
 		expect(statuses).toEqual([200]);
@@ -193,7 +201,7 @@ afterAll(async () => {
 
 	test('the way out README gives: install again, unpublish, uninstall leaves no handler', async () => {
 		const reinstalled = await n8n.installPackage(PACKAGE_NAME);
-		expect(reinstalled).toMatchObject({ packageName: PACKAGE_NAME, installedVersion: '0.1.1' });
+		expect(reinstalled).toMatchObject({ packageName: PACKAGE_NAME, installedVersion: UPDATE });
 		const removalsBefore = (await context.calls('/api/webhook/remove_handler')).length;
 		await n8n.unpublish(workflow.id);
 		const afterUnpublish = await context.waitForProductionHandlers(triggerNode, []);
@@ -215,8 +223,8 @@ describe(`n8n ${line}: README's own install commands`, () => {
 		fs.rmSync(userFolder, { recursive: true, force: true });
 		const nodesFolder = path.join(userFolder, '.n8n', 'nodes');
 		fs.mkdirSync(nodesFolder, { recursive: true });
-		// README's command with the tarball `npm pack` wrote (the one the installer suite publishes as 0.1.0), run with
-		// the npm set-up of whoever runs the suite, as a user's own npm.
+		// README's command with the release rehearsal's tarball (the one published above), run with the npm set-up of
+		// whoever runs the suite, as a user's own npm.
 		await run('npm', ['install', '--omit=peer', firstRelease], { cwd: nodesFolder, env: process.env });
 		const installed = fs.readdirSync(path.join(nodesFolder, 'node_modules')).filter((name) => !name.startsWith('.'));
 		expect(installed).toEqual([PACKAGE_NAME]); // no n8n-workflow, nothing else

@@ -1,6 +1,7 @@
 // What `npm pack` publishes: only what n8n loads at run time, never tests, sandbox, sources, maps or docs; and what
 // n8n's package scanner says about that tarball (scripts/scan-package.mjs, run by `npm test` as `npm run scan`).
-// The tarball is packed from dist/ as it is: `npm test` builds first.
+// In `npm test` the tarball is packed from dist/ as it is (`npm test` builds first); with PACK_TARBALL=<file> the
+// tests read that tarball instead: the release's, built from `git archive` (scripts/release.mjs verify).
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -16,16 +17,24 @@ let files;
 
 beforeAll(() => {
 	workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inventory-ops-pack-test-'));
-	const [pack] = JSON.parse(
-		execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workDir], {
-			cwd: root,
-			encoding: 'utf8',
-		}),
-	);
-	tarball = path.join(workDir, pack.filename);
+	if (process.env.PACK_TARBALL) {
+		tarball = path.resolve(process.env.PACK_TARBALL);
+	} else {
+		const [pack] = JSON.parse(
+			execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workDir], {
+				cwd: root,
+				encoding: 'utf8',
+			}),
+		);
+		tarball = path.join(workDir, pack.filename);
+	}
 	unpacked = path.join(workDir, 'package');
 	execFileSync('tar', ['-xzf', tarball, '-C', workDir]);
-	files = pack.files.map((file) => file.path).sort();
+	files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+		.split('\n')
+		.filter((entry) => entry && !entry.endsWith('/'))
+		.map((entry) => entry.replace(/^package\//, ''))
+		.sort();
 });
 
 afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
@@ -34,6 +43,17 @@ test('the tarball holds only dist/ (the nodes and the credential), index.js, REA
 	expect(files.filter((file) => !/^(dist\/(nodes|credentials)\/.+\.(js|json|svg)|index\.js|README\.md|LICENSE|package\.json)$/.test(file))).toEqual([]);
 	expect(files.filter((file) => /\.(ts|map)$|\.test\.js$|(^|\/)(test|sandbox|e2e|bench|docs|examples|scripts)\//.test(file))).toEqual([]);
 	expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'index.js', 'package.json']));
+});
+
+test("the tarball's package.json is the repository's: name, version, entries, no dependencies", () => {
+	const packed = JSON.parse(fs.readFileSync(path.join(unpacked, 'package.json'), 'utf8'));
+	expect({ name: packed.name, version: packed.version, n8n: packed.n8n, main: packed.main }).toEqual({
+		name: pkg.name,
+		version: pkg.version,
+		n8n: pkg.n8n,
+		main: pkg.main,
+	});
+	expect(packed.dependencies).toBeUndefined();
 });
 
 test('every compiled file in the tarball comes from a node or credential source, and every entry n8n loads is in it', () => {

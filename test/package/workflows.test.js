@@ -1,7 +1,8 @@
-// The GitHub Actions workflows, read as GitHub reads them (YAML 1.2): CI runs README's test command on every push and
-// pull request with the n8n hosts cached; the release publishes with npm trusted publishing only after README's
-// command with every slice passed, from a job that alone holds an OIDC token and runs no code of the package.
-// GitHub itself is not here to run them; these are the properties a mistake in them would break silently.
+// The GitHub Actions workflows: actionlint and shellcheck check their syntax, expressions and scripts
+// (scripts/lint-workflows.mjs, `npm run lint:workflows`). What they cannot know is checked here: that CI runs
+// README's test command on every push with the n8n hosts cached; least privilege (contents: read, and id-token in the
+// publish job alone, in its GitHub Environment); every action pinned to a full commit SHA; and the release's jobs
+// and what each runs, the steps themselves being scripts/release.mjs's, tested in test/release/.
 const fs = require('node:fs');
 const path = require('node:path');
 // `yaml` (YAML 1.2, as GitHub parses `on:`) comes with the dev tools (@n8n/node-cli and n8n's packages depend on it).
@@ -51,12 +52,6 @@ test('the facts these checks compare with are where they are read from', () => {
 describe.each(Object.keys(texts))('%s', (file) => {
 	const text = texts[file];
 	const workflow = workflows[file];
-
-	test('is valid YAML with a name, triggers and jobs', () => {
-		const document = YAML.parseDocument(text);
-		expect({ errors: document.errors, warnings: document.warnings }).toEqual({ errors: [], warnings: [] });
-		expect(workflow).toEqual(expect.objectContaining({ name: expect.any(String), on: expect.any(Object), jobs: expect.any(Object) }));
-	});
 
 	test('reads the repository and nothing more by default, uses no stored secret and keeps no git credential', () => {
 		expect(workflow.permissions).toEqual({ contents: 'read' });
@@ -115,53 +110,69 @@ describe('ci.yml', () => {
 	});
 });
 
+describe.each(Object.keys(texts))('%s: what actionlint cannot know', (file) => {
+	const workflow = workflows[file];
+
+	test('every action is pinned to a full commit SHA with its version in a comment, the same one in both files', () => {
+		const pins = [...texts[file].matchAll(/^\s*(?:-\s+)?uses:\s*(\S+)(.*)$/gm)].map(([, reference, comment]) => ({ reference, comment: comment.trim() }));
+		expect(pins.length).toBe(Object.values(workflow.jobs).flatMap((job) => steps(job).filter((step) => step.uses)).length);
+		for (const pin of pins) expect(pin).toEqual({ reference: expect.stringMatching(/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/), comment: expect.stringMatching(/^# v\d+\.\d+\.\d+$/) });
+		const all = Object.values(texts).flatMap((text) => [...text.matchAll(/uses:\s*([^@\s]+)@(\S+)\s*(#.*)?$/gm)].map((match) => [match[1], `${match[2]} ${match[3]}`]));
+		const byAction = {};
+		for (const [action, pin] of all) (byAction[action] ??= new Set()).add(pin);
+		expect(Object.entries(byAction).filter(([, set]) => set.size > 1)).toEqual([]);
+	});
+
+	test('no job but the publish job may mint an OIDC token', () => {
+		const withToken = Object.entries(workflow.jobs).filter(([, job]) => job.permissions?.['id-token']);
+		expect(withToken.map(([name]) => name)).toEqual(file === 'release.yml' ? ['publish'] : []);
+	});
+});
+
 describe('release.yml', () => {
-	const [testJobName, testJob] = testCommandJob(release) ?? [];
-	const publishers = Object.entries(release.jobs).filter(([, job]) => job.permissions?.['id-token'] === 'write');
+	const jobs = release.jobs;
 
-	test('runs only for a pushed tag', () => {
+	test('runs only for a pushed v* tag, one release at a time whatever the tag', () => {
 		expect(release.on).toEqual({ push: { tags: ['v*'] } });
+		expect(release.concurrency).toEqual({ group: 'release', 'cancel-in-progress': false });
 	});
 
-	test("runs README's test command with every slice, and packs and scans the tarball after it", () => {
-		expect(testJob).toBeDefined();
-		const step = steps(testJob).find((candidate) => candidate.run?.trim() === readmeCommand);
-		expect({ ...testJob.env, ...step.env }).toEqual(expect.objectContaining({ TEST_ALL_SLICE: 'all' }));
-		const command = runs(testJob).indexOf(step.run);
-		const pack = runs(testJob).findIndex((run) => run.includes('npm pack'));
-		expect(pack).toBeGreaterThan(command);
-		const packRun = runs(testJob)[pack];
-		expect(packRun.indexOf('npm pack')).toBeLessThan(packRun.indexOf('npm run scan -- "release/$tarball"'));
+	test('guard, then build, then test; publish needs all three', () => {
+		expect(Object.keys(jobs)).toEqual(['guard', 'build', 'test', 'publish']);
+		expect({ build: jobs.build.needs, test: jobs.test.needs, publish: jobs.publish.needs }).toEqual({ build: 'guard', test: 'build', publish: ['guard', 'build', 'test'] });
 	});
 
-	test('one job alone may mint an OIDC token; it needs the test job and runs no code of the package or its dependencies', () => {
-		expect(publishers).toHaveLength(1);
-		const [, publish] = publishers[0];
-		expect(publish.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
-		expect([publish.needs].flat()).toContain(testJobName);
-		expect(steps(publish).filter((step) => step.uses).map((step) => step.uses.split('@')[0])).toEqual([
+	test("each job runs scripts/release.mjs's step: the guard and the build run no test and install no host", () => {
+		expect(runs(jobs.guard).filter(Boolean)).toEqual(['node scripts/release.mjs guard']);
+		expect(runs(jobs.build).filter(Boolean)).toEqual(['node scripts/release.mjs build --out release']);
+		expect(steps(jobs.build).filter((step) => step.uses).map((step) => step.uses.split('@')[0])).toEqual([
+			'actions/checkout',
 			'actions/setup-node',
-			'actions/download-artifact',
+			'actions/upload-artifact',
 		]);
-		expect(runs(publish).filter((run) => /npm (ci|install|test|run|exec)|npx |node /.test(run))).toEqual([]);
 	});
 
-	test('publishes the tested tarball with trusted publishing and provenance, checking npm is 11.5.1 or newer first', () => {
-		const [, publish] = publishers[0];
-		expect(uses(publish, 'actions/setup-node')[0].with['registry-url']).toBe('https://registry.npmjs.org');
-		const publishRuns = runs(publish).filter((run) => run.includes('npm publish'));
-		expect(publishRuns).toHaveLength(1);
-		expect(publishRuns[0]).toMatch(/npm publish "\.\/release\/\$TARBALL" --provenance --access public/);
-		const versionCheck = runs(publish).findIndex((run) => run.includes('11.5.1'));
-		expect(versionCheck).toBeGreaterThanOrEqual(0);
-		expect(versionCheck).toBeLessThan(runs(publish).indexOf(publishRuns[0]));
-		expect(testJob.outputs.tarball).toBe('${{ steps.pack.outputs.tarball }}');
+	test("the test job runs README's test command with every slice on the build job's tarball", () => {
+		const step = steps(jobs.test).find((candidate) => candidate.run?.trim() === readmeCommand);
+		expect(step.env).toEqual({ TEST_ALL_SLICE: 'all', RELEASE_TARBALL: 'built/${{ needs.build.outputs.tarball }}' });
+		const download = steps(jobs.test).findIndex((candidate) => candidate.uses?.startsWith('actions/download-artifact@'));
+		expect(steps(jobs.test)[download].with).toEqual({ name: 'package', path: 'built' });
+		expect(download).toBeLessThan(steps(jobs.test).indexOf(step));
 	});
 
-	test('refuses, before the long run, a tag other than the version, a repository other than its own and a placeholder author', () => {
-		const guard = runs(testJob).findIndex((run) => run.includes('GITHUB_REPOSITORY'));
-		expect(guard).toBeGreaterThanOrEqual(0);
-		expect(guard).toBeLessThan(runs(testJob).findIndex((run) => run.trim() === readmeCommand));
-		expect(runs(testJob)[guard]).toMatch(/GITHUB_REF_NAME[\s\S]*repository\.url[\s\S]*author\?\.email/);
+	test("the publish job: the Environment npm-publish, id-token, no token of any kind, the build job's tarball by hash", () => {
+		const { publish } = jobs;
+		expect(publish.environment).toBe('npm-publish');
+		expect(publish.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
+		// setup-node's registry-url would write an .npmrc with a placeholder token (NODE_AUTH_TOKEN).
+		for (const setup of uses(publish, 'actions/setup-node')) expect(setup.with['registry-url']).toBeUndefined();
+		expect(texts['release.yml']).not.toMatch(/NODE_AUTH_TOKEN|NPM_TOKEN|_authToken|secrets\./);
+		expect(runs(publish).filter(Boolean)).toEqual(['node scripts/release.mjs publish "$TARBALL" --dist-tag "$DIST_TAG" --sha256 "$SHA256"']);
+		const step = steps(publish).find((candidate) => candidate.run);
+		expect(step.env).toEqual({
+			TARBALL: 'release/${{ needs.build.outputs.tarball }}',
+			SHA256: '${{ needs.build.outputs.sha256 }}',
+			DIST_TAG: '${{ needs.guard.outputs.dist-tag }}',
+		});
 	});
 });
