@@ -228,7 +228,7 @@ module.exports = (getContext) => {
 			}
 		}, 240_000);
 
-		test('every operation opens with its own fields, and only those', async () => {
+		test('every operation opens with its own fields, and only those; its Timeout says milliseconds', async () => {
 			const context = getContext();
 			const { page } = editor;
 			// Each operation with one field of its own and one field of another operation that must not show.
@@ -239,14 +239,19 @@ module.exports = (getContext) => {
 				{ resource: 'webhookHandler', operation: 'remove', own: 'handlerId', foreign: 'url' },
 			];
 			const nodes = [manualTrigger([0, 0])];
+			// Each with its Timeout set, as a user who added it under Options: the label carries the unit (milliseconds).
 			operations.forEach(({ resource, operation }, index) =>
-				nodes.push(actionNode(`${resource} ${operation}`, context.credential, { resource, operation }, [220 * (index + 1), 0])),
+				nodes.push(actionNode(`${resource} ${operation}`, context.credential, { resource, operation, options: { timeout: 30000 } }, [220 * (index + 1), 0])),
 			);
 			const workflow = await context.n8n.createWorkflow({ name: 'Browser: every operation', nodes, connections: {} });
 			for (const { resource, operation, own, foreign } of operations) {
 				await editor.openNode(workflow.id, `${resource} ${operation}`);
 				await expect(page.locator(ids(`parameter-input-${own}`)).count()).resolves.toBe(1);
 				await expect(page.locator(ids(`parameter-input-${foreign}`)).count()).resolves.toBe(0);
+				const parameters = page.locator(ids('node-parameters'));
+				await parameters.getByText('Timeout (Milliseconds)', { exact: true }).first().waitFor({ timeout: 15_000 });
+				await expect(parameters.getByText('Timeout', { exact: true }).count()).resolves.toBe(0);
+				await expect(page.locator(ids('parameter-input-timeout')).locator('input').first().inputValue()).resolves.toBe('30000');
 				await editor.screenshot(`editor-${resource}-${operation}`);
 				await page.keyboard.press('Escape');
 			}
