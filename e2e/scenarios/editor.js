@@ -1,7 +1,7 @@
 // The editor as a no-code user meets it: the real n8n editor in a real browser (Debian's `chromium`, driven by
 // playwright-core from e2e/tools/; see e2e/lib/browser.js). Each test is one user task and asserts what is on the
-// screen, with n8n's own `data-test-id` selectors. With E2E_SCREENSHOTS=docs the newest host line saves its
-// screenshots into docs/ (README shows them); otherwise they go to reports/screenshots/.
+// screen, with n8n's own `data-test-id` selectors. Its screenshots go to reports/screenshots/ (README's pictures are
+// taken by e2e/screenshot.js).
 const { DEFAULT_SWITCHES } = require('../../sandbox/switches');
 const { profileSwitches } = require('../../sandbox/profiles');
 const { openEditor } = require('../lib/browser');
