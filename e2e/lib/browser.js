@@ -6,7 +6,7 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { REPO_ROOT, newestHostLine } = require('./hosts');
+const { REPO_ROOT } = require('./hosts');
 const { requireTool } = require('./tools');
 
 // Without the networking switches Chromium keeps calling home, and a machine with no general internet refuses those
@@ -32,16 +32,16 @@ function chromiumPath() {
 	return found();
 }
 
-/** Where a screenshot goes: docs/ for the newest line when E2E_SCREENSHOTS=docs (README shows them), else reports/. */
+/** Where the browser suite's screenshots go (README's pictures are e2e/screenshot.js's, in docs/). */
 function screenshotPath(line, name) {
-	if (process.env.E2E_SCREENSHOTS === 'docs' && line === newestHostLine() && !name.endsWith('-failed')) return path.join(REPO_ROOT, 'docs', `${name}.png`);
 	return path.join(REPO_ROOT, 'reports', 'screenshots', `${line}-${name}.png`);
 }
 
-async function openEditor(context) {
+/** `page`: the browser page's size and pixel density (e2e/screenshot.js takes README's pictures at 1.5). */
+async function openEditor(context, { page: pageOptions = { viewport: { width: 1400, height: 900 } } } = {}) {
 	const { chromium } = await requireTool('playwright-core');
 	const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
-	const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+	const page = await browser.newPage(pageOptions);
 	// The editor loads ~700 assets; on a loaded 2-core machine that alone can take a minute.
 	page.setDefaultTimeout(60_000);
 	page.setDefaultNavigationTimeout(120_000);
@@ -135,6 +135,7 @@ async function openEditor(context) {
 				throw error;
 			}
 		},
+		browser,
 		async close() {
 			await browser.close();
 		},

@@ -1,7 +1,7 @@
 // The editor as a no-code user meets it: the real n8n editor in a real browser (Debian's `chromium`, driven by
 // playwright-core from e2e/tools/; see e2e/lib/browser.js). Each test is one user task and asserts what is on the
-// screen, with n8n's own `data-test-id` selectors. With E2E_SCREENSHOTS=docs the newest host line saves its
-// screenshots into docs/ (README shows them); otherwise they go to reports/screenshots/.
+// screen, with n8n's own `data-test-id` selectors. Its screenshots go to reports/screenshots/ (README's pictures are
+// taken by e2e/screenshot.js).
 const { DEFAULT_SWITCHES } = require('../../sandbox/switches');
 const { profileSwitches } = require('../../sandbox/profiles');
 const { openEditor } = require('../lib/browser');
@@ -225,7 +225,7 @@ module.exports = (getContext) => {
 			}
 		}, 240_000);
 
-		test('every operation opens with its own fields, and only those', async () => {
+		test('every operation opens with its own fields, and only those; its Timeout says milliseconds', async () => {
 			const context = getContext();
 			const { page } = editor;
 			// Each operation with one field of its own and one field of another operation that must not show.
@@ -236,14 +236,19 @@ module.exports = (getContext) => {
 				{ resource: 'webhookHandler', operation: 'remove', own: 'handlerId', foreign: 'url' },
 			];
 			const nodes = [manualTrigger([0, 0])];
+			// Each with its Timeout set, as a user who added it under Options: the label carries the unit (milliseconds).
 			operations.forEach(({ resource, operation }, index) =>
-				nodes.push(actionNode(`${resource} ${operation}`, context.credential, { resource, operation }, [220 * (index + 1), 0])),
+				nodes.push(actionNode(`${resource} ${operation}`, context.credential, { resource, operation, options: { timeout: 30000 } }, [220 * (index + 1), 0])),
 			);
 			const workflow = await context.n8n.createWorkflow({ name: 'Browser: every operation', nodes, connections: {} });
 			for (const { resource, operation, own, foreign } of operations) {
 				await editor.openNode(workflow.id, `${resource} ${operation}`);
 				await expect(page.locator(ids(`parameter-input-${own}`)).count()).resolves.toBe(1);
 				await expect(page.locator(ids(`parameter-input-${foreign}`)).count()).resolves.toBe(0);
+				const parameters = page.locator(ids('node-parameters'));
+				await parameters.getByText('Timeout (Milliseconds)', { exact: true }).first().waitFor({ timeout: 15_000 });
+				await expect(parameters.getByText('Timeout', { exact: true }).count()).resolves.toBe(0);
+				await expect(page.locator(ids('parameter-input-timeout')).locator('input').first().inputValue()).resolves.toBe('30000');
 				await editor.screenshot(`editor-${resource}-${operation}`);
 				await page.keyboard.press('Escape');
 			}

@@ -94,6 +94,8 @@ function brokenLinks(base, repository) {
 			let target;
 			let anchor;
 			if (/^https?:\/\//i.test(link)) {
+				// The issue tracker package.json names (`bugs.url`): a page of GitHub's, not a file of the repository.
+				if (link.split('#')[0] === pkg.bugs?.url) continue;
 				const mapped = repositoryPath(link, repository);
 				if (mapped === undefined) continue;
 				if (mapped.unreadable) {

@@ -489,7 +489,7 @@ describe('settings that hold for the whole run are never taken from item 0 alone
 		[{ storeIdField: '={{ $json.by }}', lookUpBy: 'itemFields' }, 'Store ID Field'],
 		[{ options: { unmatched: '={{ $json.by }}' } }, 'If an Order Is Not Found'],
 		[{ options: { batchSize: '={{ $json.by }}' } }, 'Batch Size'],
-		[{ options: { timeout: '={{ $json.by }}' } }, 'Timeout'],
+		[{ options: { timeout: '={{ $json.by }}' } }, 'Timeout (Milliseconds)'],
 	])('%j as an expression stops the run naming %s, before any call', async (parameters, setting) => {
 		const result = await ctx.run(
 			{ resource: 'order', operation: 'lookUp', storeId: 'S1', orderNumber: 'O1', ...parameters },

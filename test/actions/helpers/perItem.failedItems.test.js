@@ -115,3 +115,17 @@ test('an error that is no node error (as a bug throws) is wrapped as a node erro
 	expect(wrapped.message).toBe("Cannot read properties of undefined (reading 'x')");
 	expect(wrapped.context.itemIndex).toBe(3);
 });
+
+test('a node error raised without an item gets the item it failed on; one that names its item keeps it', () => {
+	// n8n-workflow as the compiled helper loads it, so its instanceof check sees a node error (mutation/README.md).
+	const path = require('node:path');
+	const helper = path.resolve(__dirname, '../../../dist/nodes/InventoryOps/actions/helpers/perItem.js');
+	const { NodeOperationError } = require(require.resolve('n8n-workflow', { paths: [path.dirname(helper)] }));
+	const { asNodeError } = require(helper);
+	const node = { name: 'Inventory Ops', type: 'inventoryOps', typeVersion: 1, position: [0, 0], parameters: {} };
+	const unnamed = new NodeOperationError(node, 'The service answered nothing usable');
+	expect(unnamed.context.itemIndex).toBeUndefined();
+	expect(asNodeError(node, unnamed, 2).context.itemIndex).toBe(2);
+	const named = new NodeOperationError(node, 'Item 1 failed', { itemIndex: 1 });
+	expect(asNodeError(node, named, 2).context.itemIndex).toBe(1);
+});

@@ -279,7 +279,7 @@ describe('options given by expression are checked too', () => {
 			{ continueOnFail: true },
 		);
 		expect(jsonOf(result.items)).toEqual([
-			expect.objectContaining({ error: expect.stringMatching(/^Item 0: 'Timeout' must be a number, got /) }),
+			expect.objectContaining({ error: expect.stringMatching(/^Item 0: 'Timeout \(Milliseconds\)' must be a number, got /) }),
 		]);
 		expect(await ctx.sandbox.calls('/api/webhook/remove_handler')).toHaveLength(0);
 	});
@@ -392,7 +392,7 @@ describe('options given by expression are checked too', () => {
 				{ resource: 'webhookHandler', operation: 'remove', handlerId: 'h1', options: { timeout } },
 				{ continueOnFail: true },
 			);
-			expect(jsonOf(result.items)[0].error).toBe("Item 0: 'Timeout' must be a whole number from 1 to 2147483647");
+			expect(jsonOf(result.items)[0].error).toBe("Item 0: 'Timeout (Milliseconds)' must be a whole number from 1 to 2147483647");
 		}
 		expect(await ctx.sandbox.calls('/api/webhook/remove_handler')).toHaveLength(0);
 	});

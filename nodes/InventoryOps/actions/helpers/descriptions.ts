@@ -8,12 +8,12 @@ export const requiredText = (displayName: string, name: string, description: str
 /** An operation's Options and the time-out; `forAllItems`: read once, so no expression. */
 export function optionsCollection(operationOptions: INodeProperties[] = [], { forAllItems = false } = {}): INodeProperties {
 	const timeout: INodeProperties = {
-		displayName: 'Timeout',
+		displayName: 'Timeout (Milliseconds)',
 		name: 'timeout',
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: DEFAULT_TIMEOUT_MS,
-		description: 'Milliseconds to wait for an answer; a call that may have changed data is never sent again',
+		description: 'How long to wait for an answer, in milliseconds (30000 is 30 seconds); a call that may have changed data is never sent again',
 		noDataExpression: forAllItems,
 	};
 	const options = [...operationOptions, timeout];

@@ -66,6 +66,6 @@ export async function requestForItem(
 ): Promise<IDataObject> {
 	const { itemIndex } = check;
 	const timeout = this.getNodeParameter('options.timeout', itemIndex, DEFAULT_TIMEOUT_MS);
-	const timeoutMs = check.count(timeout, 'Timeout', 1, MAX_TIMEOUT_MS);
+	const timeoutMs = check.count(timeout, 'Timeout (Milliseconds)', 1, MAX_TIMEOUT_MS);
 	return (await inventoryOpsApiRequest.call(this, endpoint, body, { itemIndex, timeoutMs })) as IDataObject;
 }

@@ -184,7 +184,7 @@ function readSettings(this: IExecuteFunctions, itemCount: number) {
 		callsInFlight: callsInFlight === 0 ? 'auto' : callsInFlight,
 		maxCallsInFlight,
 		maxBatchSize: Math.max(maxBatchSize, batchSize),
-		timeoutMs: check.count(setting('options.timeout', 'Timeout', DEFAULT_TIMEOUT_MS), 'Timeout', 1, MAX_TIMEOUT_MS),
+		timeoutMs: check.count(setting('options.timeout', 'Timeout (Milliseconds)', DEFAULT_TIMEOUT_MS), 'Timeout (Milliseconds)', 1, MAX_TIMEOUT_MS),
 		rateLimitWaitMs: count('rateLimitWait') * 1000,
 	};
 	return { lookUpBy, lookUp, output };

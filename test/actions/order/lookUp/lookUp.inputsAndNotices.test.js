@@ -124,7 +124,7 @@ describe('settings of the whole run are named in their errors, before any call',
 
 	test.each([
 		[{ options: { rateLimitWait: 3601 } }, "Item 0: 'Rate Limit Wait (Seconds)' must be a whole number from 0 to 3600"],
-		[{ options: { timeout: 0 } }, "Item 0: 'Timeout' must be a whole number from 1 to 2147483647"],
+		[{ options: { timeout: 0 } }, "Item 0: 'Timeout (Milliseconds)' must be a whole number from 1 to 2147483647"],
 		[{ options: { maxCallsInFlight: 65 } }, "Item 0: 'Max Calls in Flight' must be a whole number from 1 to 64"],
 		[{ options: { maxBatchSize: 0 } }, "Item 0: 'Max Batch Size' must be a whole number from 1 to 10000"],
 		[{ simplify: 'yes' }, "Item 0: 'Simplify' must be true or false, got text"],
