@@ -55,9 +55,10 @@ module.exports = (getContext) => {
 			const triggerNode = workflow.nodes.find((node) => node.name === TRIGGER);
 			const before = (await context.calls('/api/webhook/add_handler')).length;
 			const message = await n8n.publishRefused(workflow.id);
-			// n8n's reason (1.123.81 and 2.41.1 alike): "Node '' hasn't been executed", $json without an item to read.
+			// n8n's reason (1.123.81 and 2.41.1: "Node '' hasn't been executed"; 1.99.1: "No execution data available"),
+			// then the advice, which the message keeps on every line.
 			expect(message).toMatch(
-				/^Publishing failed at the webhook handler for "order\.shipped" \(1 of 1\)\. Could not read the Inventory Ops API credential: .+\. Nothing was sent to \/webhook\/add_handler\.$/s,
+				/^Publishing failed at the webhook handler for "order\.shipped" \(1 of 1\)\. Could not read the Inventory Ops API credential: .+\. Nothing was sent to \/webhook\/add_handler\. Check that the node has an Inventory Ops API credential, and that no expression reads an input item \(publishing has none\)\.$/s,
 			);
 			expect((await context.calls('/api/webhook/add_handler')).length).toBe(before);
 			expect((await context.handlersOf(triggerNode)).all).toEqual([]);
