@@ -3,21 +3,27 @@
 // tag, and `npm run release:rehearse` (README's test command, every CI run) runs the same ones against a local
 // registry. The rehearsal differs from the release only in the registry and in `--provenance`.
 //
+//   node scripts/release.mjs prepare <version> [--package <package.json>]
+//       The release commit's edits: package.json's (and package-lock.json's) version, CHANGELOG.md's entry dated
+//       today in place of `— unreleased`, and README's status line turned into the released one.
 //   node scripts/release.mjs guard [--rehearsal] [--registry <url>] [--package <package.json>]
-//       Every release shape decided up front, in a second: the tag, the repository, the author, CHANGELOG.md's
-//       dated entry, prerelease and backport (the registry's `latest`). Prints the dist-tag (and writes `version`,
-//       `dist-tag` to $GITHUB_OUTPUT). A release refuses with every reason; a rehearsal prints what a release of
-//       this commit would refuse and goes on (until the first release, main carries a placeholder author and an
-//       undated CHANGELOG entry).
+//       Every release shape decided up front, in a second: the tag, the commit on origin's default branch, the
+//       repository, the author, CHANGELOG.md's dated entry and README's status (what `prepare` does), the package
+//       on the registry already (trusted publishing cannot create one), prerelease and backport (the registry's
+//       `latest`). Prints the dist-tag (and writes `version`, `dist-tag` to $GITHUB_OUTPUT). A release refuses with
+//       every reason; a rehearsal prints what a release of this commit would refuse and goes on (until the first
+//       release, main carries a placeholder author and an undated CHANGELOG entry), and says what it cannot check.
 //   node scripts/release.mjs build --out <folder>
 //       A fresh build of the commit (HEAD) from `git archive` in an empty folder: `npm ci --ignore-scripts`, `npm run
-//       build`, `npm pack`. Prints the tarball; writes `tarball`, `sha256` to $GITHUB_OUTPUT.
+//       build`, `npm pack`. Prints the tarball; writes `tarball`, `sha256` to $GITHUB_OUTPUT. (The rehearsal runs
+//       `prepare` in that folder first, as the release commit will have.)
 //   node scripts/release.mjs verify <tarball>
 //       The pack test (test/package/pack.test.js) and n8n's scanner rules (scripts/scan-package.mjs) on that tarball.
 //   node scripts/release.mjs publish <tarball> --dist-tag <tag> --sha256 <hash>
 //       The release's publish: registry.npmjs.org, trusted publishing (npm's OIDC exchange, logged), provenance.
 //   node scripts/release.mjs rehearse [--tarball <file>] [<host line>...]
-//       guard, build (or the given tarball, e.g. the release's build job's), verify, publish to a local registry
+//       guard, build (or the given tarball, e.g. the release's build job's), the tarball's README checked for the
+//       released status line, verify, publish to a local registry
 //       (Verdaccio, e2e/lib/registry.js), then n8n's community-package installer installs it from there into a fresh
 //       n8n of each host line (1.x and 2.x by default) and a workflow runs against the sandbox
 //       (e2e/tests/installer.e2e.test.js).
@@ -25,7 +31,7 @@
 //       package.json's prepublishOnly: `npm publish` from a clone is refused, except the one bootstrap publish of
 //       0.0.0 that CONTRIBUTING.md describes (a release publishes a tarball from release.yml, which runs no
 //       lifecycle script).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -40,6 +46,9 @@ const NPMJS = 'https://registry.npmjs.org/';
 const NPM_WITH_TRUSTED_PUBLISHING = '11.5.1';
 /** The one version a maintainer publishes from a clone: the name's placeholder (CONTRIBUTING.md, Releasing). */
 const BOOTSTRAP_VERSION = '0.0.0';
+/** README's status line until the first release begins with this; `prepare` puts RELEASED_STATUS in its place. */
+const NOT_ON_NPM = 'Not on npm yet';
+const RELEASED_STATUS = "**On npm.** Install it from n8n's editor, as below.";
 
 const log = (text) => process.stdout.write(`release: ${text}\n`);
 
@@ -83,17 +92,27 @@ export async function readRegistry(registry, name) {
 	} catch (error) {
 		throw new Error(`could not reach the registry ${registry} (${error.cause?.code ?? error.message}) to read ${name}'s dist-tags`);
 	}
-	if (response.status === 404) return { distTags: {}, versions: [] };
+	if (response.status === 404) return { exists: false, distTags: {}, versions: [] };
 	if (!response.ok) throw new Error(`the registry ${registry} answered ${response.status} when asked for ${name}'s dist-tags`);
 	const body = await response.json();
-	return { distTags: body['dist-tags'] ?? {}, versions: Object.keys(body.versions ?? {}) };
+	return { exists: true, distTags: body['dist-tags'] ?? {}, versions: Object.keys(body.versions ?? {}) };
+}
+
+/** CHANGELOG.md's entry for `version`: its heading's match and its text up to the next entry. */
+function changelogEntry(changelog, version) {
+	const heading = new RegExp(`^## \\[?${version.replace(/\./g, '\\.')}\\]? — (.*)$`, 'm').exec(changelog);
+	if (!heading) return undefined;
+	const rest = changelog.slice(heading.index + heading[0].length);
+	const next = rest.search(/^## /m);
+	return { heading, text: next === -1 ? rest : rest.slice(0, next) };
 }
 
 /**
- * Decides a release of `pkg` from the tag, the repository running the workflow and what the registry holds.
- * Returns { version, tag, distTag, refusals, notes }: a release goes ahead only with no refusal.
+ * Decides a release of `pkg` from the tag, the repository running the workflow, the files the tag ships, whether
+ * the commit is on the default branch (`branch`: a refusal or a note, found by runGuard) and what the registry
+ * holds. Returns { version, tag, distTag, refusals, notes }: a release goes ahead only with no refusal.
  */
-export function decide({ pkg, tag, repository, changelog = '', registry: { distTags, versions } }) {
+export function decide({ pkg, tag, repository, changelog = '', readme = '', branch = {}, rehearsal = false, registry: { exists = true, distTags, versions } }) {
 	const refusals = [];
 	const notes = [];
 	const version = pkg.version;
@@ -115,12 +134,26 @@ export function decide({ pkg, tag, repository, changelog = '', registry: { distT
 		refusals.push(`package.json's author.email is ${email ?? 'missing'}, a placeholder: set a maintainer's address (CONTRIBUTING.md, What a maintainer sets once, 2)`);
 	}
 
-	// The entry ships with the tag (GitHub shows it), so it must say the day, not "unreleased".
-	const heading = new RegExp(`^## \\[?${version.replace(/\./g, '\\.')}\\]? — (.*)$`, 'm').exec(changelog);
-	if (!heading || !/^\d{4}-\d{2}-\d{2}$/.test(heading[1].trim())) {
+	// The entry and README ship with the tag (GitHub shows the one, npm the other), so they must not say
+	// "unreleased": `prepare` makes both edits.
+	const prepareStep = `run \`node scripts/release.mjs prepare ${version}\` and commit (CONTRIBUTING.md, Cutting a release, 1)`;
+	const entry = changelogEntry(changelog, version);
+	if (!entry || !/^\d{4}-\d{2}-\d{2}$/.test(entry.heading[1].trim())) {
 		refusals.push(
-			`CHANGELOG.md has no dated entry for ${version} (\`## ${version} — YYYY-MM-DD\`${heading ? `; it says \`${heading[0].trim()}\`` : ''}): date it in the commit you tag`,
+			`CHANGELOG.md has no dated entry for ${version} (\`## ${version} — YYYY-MM-DD\`${entry ? `; it says \`${entry.heading[0].trim()}\`` : ''}): date it in the commit you tag`,
 		);
+	} else if (entry.text.includes(NOT_ON_NPM)) {
+		refusals.push(`CHANGELOG.md's entry for ${version} still says "${NOT_ON_NPM}": reword it, then ${prepareStep}`);
+	}
+	if (readme.includes(NOT_ON_NPM)) {
+		refusals.push(`README.md still says "Not on npm yet", and it is the npm page: ${prepareStep}`);
+	}
+	if (branch.refusal) refusals.push(branch.refusal);
+	if (branch.note) notes.push(branch.note);
+	if (!exists) {
+		const missing = `the registry has no ${pkg.name} yet, and trusted publishing cannot create a package: publish 0.0.0 by hand first (CONTRIBUTING.md, What a maintainer sets once, 4. The first version, once, by hand)`;
+		if (rehearsal) notes.push('not checked in a rehearsal: the local registry is fresh; on npm, the package must exist first (CONTRIBUTING.md, What a maintainer sets once, 4)');
+		else refusals.push(missing);
 	}
 
 	const latest = distTags.latest;
@@ -159,15 +192,40 @@ function writeOutputs(outputs) {
 	fs.appendFileSync(process.env.GITHUB_OUTPUT, Object.entries(outputs).map(([key, value]) => `${key}=${value}\n`).join(''));
 }
 
+/**
+ * Whether HEAD is on origin's default branch (the event's repository.default_branch): the Environment's `v*` rule
+ * lets any tag publish, wherever its commit is. release.yml's guard job checks out with fetch-depth: 0, so the
+ * branch is there to compare with.
+ */
+function defaultBranchCheck(cwd) {
+	const event = process.env.GITHUB_EVENT_PATH && fs.existsSync(process.env.GITHUB_EVENT_PATH) ? JSON.parse(fs.readFileSync(process.env.GITHUB_EVENT_PATH, 'utf8')) : {};
+	const branch = event.repository?.default_branch;
+	if (!branch) return { refusal: "the default branch is unknown (no repository.default_branch in the event, GITHUB_EVENT_PATH): a release runs in GitHub Actions" };
+	const git = (...args) => spawnSync('git', args, { cwd, encoding: 'utf8' });
+	const ref = `refs/remotes/origin/${branch}`;
+	if (git('rev-parse', '--verify', '--quiet', `${ref}^{commit}`).status !== 0) {
+		return { refusal: `origin/${branch} is not in this checkout, so the guard cannot tell whether the tagged commit is on ${branch}: check out with fetch-depth: 0, as release.yml's guard job does` };
+	}
+	const head = git('rev-parse', '--short=7', 'HEAD').stdout.trim();
+	const ancestor = git('merge-base', '--is-ancestor', 'HEAD', ref);
+	if (ancestor.status === 0) return { note: `${head} is on origin/${branch}, the default branch` };
+	if (ancestor.status === 1) {
+		return { refusal: `the tagged commit ${head} is not on origin/${branch}, the default branch: tag a commit of ${branch}, after CI passed on it (CONTRIBUTING.md, Cutting a release, 1)` };
+	}
+	throw new Error(`git merge-base --is-ancestor HEAD ${ref} failed: ${ancestor.stderr.trim()}`);
+}
+
 /** The guard command; returns the decision, throws when a release (not a rehearsal) must not go on. */
 export async function runGuard({ rehearsal = false, registry = NPMJS, packageFile = path.join(root, 'package.json') } = {}) {
 	const pkg = JSON.parse(fs.readFileSync(packageFile, 'utf8'));
+	const folder = path.dirname(packageFile);
 	const tag = rehearsal ? `v${pkg.version}` : process.env.GITHUB_REF_TYPE === 'tag' ? process.env.GITHUB_REF_NAME : undefined;
 	const repository = process.env.GITHUB_REPOSITORY || undefined;
-	const changelogFile = path.join(path.dirname(packageFile), 'CHANGELOG.md');
-	const changelog = fs.existsSync(changelogFile) ? fs.readFileSync(changelogFile, 'utf8') : '';
+	const readText = (name) => (fs.existsSync(path.join(folder, name)) ? fs.readFileSync(path.join(folder, name), 'utf8') : '');
+	// A rehearsal runs on every branch's commits, and may have no remote at all.
+	const branch = rehearsal ? { note: 'not checked in a rehearsal: whether the commit is on the default branch (a rehearsal runs on any branch)' } : defaultBranchCheck(folder);
 	const onRegistry = await readRegistry(registry, pkg.name);
-	const decision = decide({ pkg, tag, repository, changelog, registry: onRegistry });
+	const decision = decide({ pkg, tag, repository, changelog: readText('CHANGELOG.md'), readme: readText('README.md'), branch, rehearsal, registry: onRegistry });
 	log(`guard${rehearsal ? ' (rehearsal)' : ''}: ${pkg.name}@${decision.version}, tag ${tag ?? '(none)'}, repository ${repository ?? '(not in GitHub Actions)'}, registry ${registry} (latest: ${onRegistry.distTags.latest ?? 'none'})`);
 	for (const note of decision.notes) log(`guard: ${note}`);
 	if (decision.refusals.length > 0) {
@@ -178,6 +236,57 @@ export async function runGuard({ rehearsal = false, registry = NPMJS, packageFil
 	log(`guard: publishes ${decision.version} under the dist-tag ${decision.distTag}`);
 	writeOutputs({ version: decision.version, 'dist-tag': decision.distTag });
 	return decision;
+}
+
+// ---- Prepare ----------------------------------------------------------------------------------------------------
+
+/**
+ * The release commit's edits, all or none: the version in package.json and package-lock.json, CHANGELOG.md's entry
+ * dated today, README's status line. Running it again changes nothing.
+ */
+export function prepare({ version, packageFile = path.join(root, 'package.json'), today = new Date() }) {
+	if (!parseVersion(version)) throw new Error(`prepare: "${version}" is not a semantic version`);
+	const folder = path.dirname(packageFile);
+	const file = (name) => path.join(folder, name);
+	const edits = {};
+
+	for (const name of ['package.json', 'package-lock.json']) {
+		if (!fs.existsSync(file(name))) continue;
+		const json = JSON.parse(fs.readFileSync(file(name), 'utf8'));
+		if (json.version === version) continue;
+		json.version = version;
+		if (json.packages?.['']) json.packages[''].version = version;
+		edits[name] = `${JSON.stringify(json, null, 2)}\n`;
+	}
+
+	const changelog = fs.readFileSync(file('CHANGELOG.md'), 'utf8');
+	const entry = changelogEntry(changelog, version);
+	if (!entry) throw new Error(`prepare: CHANGELOG.md has no entry for ${version}: add \`## ${version} — unreleased\` with its changes, then run prepare again`);
+	const day = entry.heading[1].trim();
+	if (day === 'unreleased') {
+		edits['CHANGELOG.md'] = changelog.replace(entry.heading[0], entry.heading[0].replace(/— unreleased$/, `— ${today.toISOString().slice(0, 10)}`));
+	} else if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) {
+		throw new Error(`prepare: CHANGELOG.md's entry for ${version} says \`${entry.heading[0]}\`, neither "unreleased" nor a day`);
+	}
+
+	const readme = fs.readFileSync(file('README.md'), 'utf8');
+	if (!readme.includes(RELEASED_STATUS)) {
+		const status = new RegExp(`^\\*\\*${NOT_ON_NPM}\\.\\*\\*.*$`, 'm');
+		if (!status.test(readme)) throw new Error(`prepare: README.md has no status line to turn into the released one (a line beginning "**${NOT_ON_NPM}.**")`);
+		edits['README.md'] = readme.replace(status, RELEASED_STATUS);
+	}
+
+	for (const [name, text] of Object.entries(edits)) fs.writeFileSync(file(name), text);
+	log(`prepare: ${version}: ${Object.keys(edits).join(', ') || 'nothing to change'}${Object.keys(edits).length ? ' changed' : ''}`);
+	log(`prepare: next, commit and push to main, wait for CI, then: git tag v${version} && git push origin v${version}`);
+}
+
+/** The rehearsal's check of what npm will show: the tarball's README has the released status line. */
+export function checkReleasedReadme(tarball) {
+	const readme = execFileSync('tar', ['-xzOf', tarball, 'package/README.md'], { encoding: 'utf8' });
+	if (readme.includes(NOT_ON_NPM)) throw new Error(`the tarball's README.md says "${NOT_ON_NPM}": npm would show it as the released package's page`);
+	if (!readme.includes(RELEASED_STATUS)) throw new Error(`the tarball's README.md lacks the released status line (${RELEASED_STATUS})`);
+	log(`the tarball's README.md has the released status line`);
 }
 
 // ---- Build, verify ----------------------------------------------------------------------------------------------
@@ -212,8 +321,11 @@ export function oidcOutcome(output) {
 
 const sha256 = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
-/** A fresh build of HEAD from `git archive` in an empty folder; resolves to { tarball, sha256 } in `out`. */
-export async function build({ out }) {
+/**
+ * A fresh build of HEAD from `git archive` in an empty folder; resolves to { tarball, sha256 } in `out`. With
+ * `prepareVersion` (the rehearsal), `prepare` runs on that folder first.
+ */
+export async function build({ out, prepareVersion }) {
 	const started = Date.now();
 	const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
 	const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).trim();
@@ -222,6 +334,7 @@ export async function build({ out }) {
 	try {
 		execFileSync('sh', ['-c', `git archive --format=tar "${commit}" | tar -xf - -C "${folder}"`], { cwd: root, stdio: 'inherit' });
 		log(`build: ${commit.slice(0, 7)} from git archive in ${folder}`);
+		if (prepareVersion) prepare({ version: prepareVersion, packageFile: path.join(folder, 'package.json') });
 		// No dependency's install script runs here; the build needs none (tsc and gulp are plain JavaScript).
 		await exec('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel', 'error'], { cwd: folder });
 		await exec('npm', ['run', 'build', '--silent'], { cwd: folder });
@@ -264,8 +377,11 @@ export async function publish({ tarball, distTag, registry, provenance, env = pr
 	await exec('npm', args, { cwd: os.tmpdir(), env });
 }
 
-/** The release's publish, from release.yml's publish job (in the GitHub Environment npm-publish). */
-async function publishRelease({ tarball, distTag, expectedSha256 }) {
+/**
+ * The release's publish, from release.yml's publish job (in the GitHub Environment npm-publish). `registry` is
+ * registry.npmjs.org but in test/release/publish.test.js.
+ */
+export async function publishRelease({ tarball, distTag, expectedSha256, registry = NPMJS }) {
 	const npmVersion = execFileSync('npm', ['--version'], { encoding: 'utf8' }).trim();
 	if (compareVersions(npmVersion, NPM_WITH_TRUSTED_PUBLISHING) < 0) {
 		throw new Error(`npm ${npmVersion} cannot publish with trusted publishing (${NPM_WITH_TRUSTED_PUBLISHING} or newer)`);
@@ -282,14 +398,14 @@ async function publishRelease({ tarball, distTag, expectedSha256 }) {
 	fs.writeFileSync(userconfig, '');
 	env.npm_config_userconfig = userconfig;
 	try {
-		await publish({ tarball, distTag, registry: NPMJS, provenance: true, env });
+		await publish({ tarball, distTag, registry, provenance: true, env });
 	} catch (error) {
 		const oidc = oidcOutcome(error.output ?? '');
 		if (oidc.exchanged) throw new Error(`${error.message}: npm's OIDC exchange succeeded, so the registry refused the publish itself (its reason above)`);
 		const said = oidc.lines.length > 0 ? ` (${oidc.lines.map((line) => line.trim()).join('; ')})` : ' (npm logged no oidc line)';
 		const cause = oidc.lines.some((line) => line.includes('id_token'))
 			? 'GitHub gave this job no OIDC token: the publish job needs `permissions: id-token: write`'
-			: "npm did not accept this run as the package's trusted publisher: check on npmjs.com (the package's Settings, Trusted publishing) the owner, the repository, the workflow file release.yml and the environment npm-publish (CONTRIBUTING.md, What a maintainer sets once, 5)";
+			: "npm did not accept this run as the package's trusted publisher: check on npmjs.com (the package's Settings, Trusted publishing) the owner, the repository, the workflow file release.yml, the environment npm-publish, and Allowed actions with npm publish ticked (npm stage publish alone is refused) (CONTRIBUTING.md, What a maintainer sets once, 5)";
 		throw new Error(`${error.message}: npm's OIDC exchange failed${said}, so npm had no token to publish with. ${cause}`);
 	}
 	log(`publish: ${tarball} published under the dist-tag ${distTag}, with provenance, through npm's OIDC exchange`);
@@ -321,10 +437,11 @@ async function rehearse({ tarball: given, lines }) {
 		if (!tarball) {
 			fs.rmSync(out, { recursive: true, force: true });
 			fs.mkdirSync(out, { recursive: true });
-			tarball = (await step('build', () => build({ out }))).tarball;
+			tarball = (await step('build', () => build({ out, prepareVersion: decision.version }))).tarball;
 		} else {
 			log(`the given tarball ${given}, sha256 ${sha256(tarball)}`);
 		}
+		checkReleasedReadme(tarball);
 		fs.mkdirSync(path.join(root, 'reports'), { recursive: true });
 		await step('verify', () => verify(tarball, { report: path.join(root, 'reports', 'release-pack.json') }));
 		await step('publish', async () => {
@@ -387,6 +504,10 @@ async function main() {
 		},
 	});
 	switch (command) {
+		case 'prepare':
+			if (!positionals[0]) throw new Error('prepare: <version> is required');
+			prepare({ version: positionals[0], packageFile: values.package && path.resolve(values.package) });
+			return;
 		case 'guard':
 			await runGuard({ rehearsal: values.rehearsal, registry: values.registry ?? NPMJS, packageFile: values.package && path.resolve(values.package) });
 			return;
@@ -408,7 +529,7 @@ async function main() {
 			prepublish({ packageFile: values.package && path.resolve(values.package) });
 			return;
 		default:
-			throw new Error(`unknown command ${command ?? '(none)'}: guard, build, verify, publish, rehearse or prepublish (see the top of scripts/release.mjs)`);
+			throw new Error(`unknown command ${command ?? '(none)'}: prepare, guard, build, verify, publish, rehearse or prepublish (see the top of scripts/release.mjs)`);
 	}
 }
 

@@ -216,14 +216,14 @@ afterAll(async () => {
 });
 
 // Runs on every line, also where n8n has no test mode: it needs no registry, only the tarball.
-describe(`n8n ${line}: README's own install commands`, () => {
-	test('README "From this repository": npm install --omit=peer <tarball> in a fresh user folder; n8n loads both nodes', async () => {
+describe(`n8n ${line}: the install command of CONTRIBUTING.md`, () => {
+	test('CONTRIBUTING.md\'s install from a clone: npm install --omit=peer <tarball> in a fresh user folder; n8n loads both nodes', async () => {
 		if (n8n) await n8n.stop(); // one n8n of this line at a time
 		const userFolder = path.join(RUNTIME_DIR, 'e2e', `from-tarball-${line}`);
 		fs.rmSync(userFolder, { recursive: true, force: true });
 		const nodesFolder = path.join(userFolder, '.n8n', 'nodes');
 		fs.mkdirSync(nodesFolder, { recursive: true });
-		// README's command with the release rehearsal's tarball (the one published above), run with the npm set-up of
+		// That command with the release rehearsal's tarball (the one published above), run with the npm set-up of
 		// whoever runs the suite, as a user's own npm.
 		await run('npm', ['install', '--omit=peer', firstRelease], { cwd: nodesFolder, env: process.env });
 		const installed = fs.readdirSync(path.join(nodesFolder, 'node_modules')).filter((name) => !name.startsWith('.'));

@@ -92,10 +92,10 @@ function cleanEnvironment(extra) {
 	return { ...env, ...extra };
 }
 
-/** Runs `node scripts/release.mjs <args>`; resolves to { code, stdout, stderr, output }. */
-function runRelease(args, { env = {}, cwd = root, nodeArgs = [] } = {}) {
+/** Runs `node scripts/release.mjs <args>` (`source`: node -e of a module importing it); resolves to { code, stdout, stderr, output }. */
+function runRelease(args, { env = {}, cwd = root, source } = {}) {
 	return new Promise((resolve) => {
-		execFile(process.execPath, [...nodeArgs, script, ...args], { cwd, env: cleanEnvironment(env), timeout: 60_000 }, (error, stdout, stderr) => {
+		execFile(process.execPath, source ? ['--input-type=module', '-e', source] : [script, ...args], { cwd, env: cleanEnvironment(env), timeout: 60_000 }, (error, stdout, stderr) => {
 			resolve({ code: error ? (error.code ?? 1) : 0, stdout, stderr, output: `${stdout}${stderr}` });
 		});
 	});

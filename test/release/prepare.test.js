@@ -71,7 +71,7 @@ test("README of a tarball: the rehearsal's check passes only with the released s
 		execFileSync('tar', ['-czf', path.join(packed, 'p.tgz'), '-C', folder, 'package']);
 		const source = `import { checkReleasedReadme } from ${JSON.stringify(`file://${script}`)};
 			try { checkReleasedReadme(${JSON.stringify(path.join(packed, 'p.tgz'))}); console.log('ok'); } catch (error) { console.log(error.message); }`;
-		return execFileSync(process.execPath, ['--input-type=module', '-e', source], { encoding: 'utf8' }).trim();
+		return execFileSync(process.execPath, ['--input-type=module', '-e', source], { encoding: 'utf8' }).trim().split('\n').at(-1);
 	};
 	const prepared = copyOfTheRepository();
 	await prepare(prepared, '0.1.0');

@@ -54,7 +54,7 @@ describe("npm's OIDC exchange fails: the error says why, from npm's own log", ()
 			try { await publishRelease({ tarball: ${JSON.stringify(file)}, distTag: 'latest', expectedSha256: '${sha256}', registry: '${registry.url}' }); }
 			catch (error) { console.error('release: ' + error.message); process.exit(1); }`;
 		return runRelease([], {
-			nodeArgs: ['--input-type=module', '-e', source],
+			source,
 			env: {
 				GITHUB_ACTIONS: 'true',
 				ACTIONS_ID_TOKEN_REQUEST_URL: `${registry.url}github/id-token?api-version=2.0`,
