@@ -57,8 +57,14 @@ describe.each(Object.keys(texts))('%s', (file) => {
 		expect(workflow.permissions).toEqual({ contents: 'read' });
 		expect(text).not.toMatch(/secrets\.|NPM_TOKEN|NODE_AUTH_TOKEN|_authToken/);
 		for (const job of Object.values(workflow.jobs)) {
-			for (const checkout of uses(job, 'actions/checkout')) expect(checkout.with).toEqual({ 'persist-credentials': false });
+			for (const checkout of uses(job, 'actions/checkout')) expect(checkout.with['persist-credentials']).toBe(false);
 		}
+	});
+
+	test('every artifact upload overwrites, so that a re-run of its job can upload again', () => {
+		const uploads = Object.values(workflow.jobs).flatMap((job) => uses(job, 'actions/upload-artifact'));
+		expect(uploads.length).toBeGreaterThan(0);
+		for (const upload of uploads) expect(upload.with).toEqual(expect.objectContaining({ overwrite: true }));
 	});
 
 	test("runs scripts/node24.sh's Node", () => {
@@ -144,6 +150,9 @@ describe('release.yml', () => {
 
 	test("each job runs scripts/release.mjs's step: the guard and the build run no test and install no host", () => {
 		expect(runs(jobs.guard).filter(Boolean)).toEqual(['node scripts/release.mjs guard']);
+		// The guard compares the tagged commit with origin's default branch, which a shallow checkout lacks.
+		expect(uses(jobs.guard, 'actions/checkout').map((step) => step.with)).toEqual([{ 'persist-credentials': false, 'fetch-depth': 0 }]);
+		for (const name of ['build', 'test', 'publish']) expect(uses(jobs[name], 'actions/checkout').map((step) => step.with)).toEqual([{ 'persist-credentials': false }]);
 		expect(runs(jobs.build).filter(Boolean)).toEqual(['node scripts/release.mjs build --out release']);
 		expect(steps(jobs.build).filter((step) => step.uses).map((step) => step.uses.split('@')[0])).toEqual([
 			'actions/checkout',
