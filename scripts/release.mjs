@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The steps that turn a commit into what users install, in one place: .github/workflows/release.yml runs them for a
 // tag, and `npm run release:rehearse` (README's test command, every CI run) runs the same ones against a local
-// registry. The rehearsal differs from the release only in the registry and in `--provenance`.
+// registry. The rehearsal differs from the release only in the registry, in `--provenance`, and in running `prepare`
+// on its own build (a tagged commit is prepared already).
 //
 //   node scripts/release.mjs prepare <version> [--package <package.json>]
 //       The release commit's edits: package.json's (and package-lock.json's) version, CHANGELOG.md's entry dated
@@ -140,20 +141,23 @@ export function decide({ pkg, tag, repository, changelog = '', readme = '', bran
 	const entry = changelogEntry(changelog, version);
 	if (!entry || !/^\d{4}-\d{2}-\d{2}$/.test(entry.heading[1].trim())) {
 		refusals.push(
-			`CHANGELOG.md has no dated entry for ${version} (\`## ${version} — YYYY-MM-DD\`${entry ? `; it says \`${entry.heading[0].trim()}\`` : ''}): date it in the commit you tag`,
+			`CHANGELOG.md has no dated entry for ${version} (\`## ${version} — YYYY-MM-DD\`${entry ? `; it says \`${entry.heading[0].trim()}\`` : ''}): ${entry ? '' : `add \`## ${version} — unreleased\` with its changes, then `}${prepareStep}`,
 		);
 	} else if (entry.text.includes(NOT_ON_NPM)) {
 		refusals.push(`CHANGELOG.md's entry for ${version} still says "${NOT_ON_NPM}": reword it, then ${prepareStep}`);
 	}
 	if (readme.includes(NOT_ON_NPM)) {
-		refusals.push(`README.md still says "Not on npm yet", and it is the npm page: ${prepareStep}`);
+		refusals.push(`README.md still says "${NOT_ON_NPM}", and it is the npm page: ${prepareStep}`);
 	}
 	if (branch.refusal) refusals.push(branch.refusal);
 	if (branch.note) notes.push(branch.note);
-	if (!exists) {
-		const missing = `the registry has no ${pkg.name} yet, and trusted publishing cannot create a package: publish 0.0.0 by hand first (CONTRIBUTING.md, What a maintainer sets once, 4. The first version, once, by hand)`;
-		if (rehearsal) notes.push('not checked in a rehearsal: the local registry is fresh; on npm, the package must exist first (CONTRIBUTING.md, What a maintainer sets once, 4)');
-		else refusals.push(missing);
+	// A rehearsal's local registry starts empty; npm will not be, once step 4 is done.
+	if (!exists && rehearsal) {
+		notes.push('not checked in a rehearsal: the local registry is fresh; on npm, the package must exist first (CONTRIBUTING.md, What a maintainer sets once, 4)');
+	} else if (!exists) {
+		refusals.push(
+			`the registry has no ${pkg.name} yet, and trusted publishing cannot create a package: publish 0.0.0 by hand first (CONTRIBUTING.md, What a maintainer sets once, 4. The first version, once, by hand)`,
+		);
 	}
 
 	const latest = distTags.latest;
@@ -278,7 +282,6 @@ export function prepare({ version, packageFile = path.join(root, 'package.json')
 
 	for (const [name, text] of Object.entries(edits)) fs.writeFileSync(file(name), text);
 	log(`prepare: ${version}: ${Object.keys(edits).join(', ') || 'nothing to change'}${Object.keys(edits).length ? ' changed' : ''}`);
-	log(`prepare: next, commit and push to main, wait for CI, then: git tag v${version} && git push origin v${version}`);
 }
 
 /** The rehearsal's check of what npm will show: the tarball's README has the released status line. */
@@ -507,6 +510,7 @@ async function main() {
 		case 'prepare':
 			if (!positionals[0]) throw new Error('prepare: <version> is required');
 			prepare({ version: positionals[0], packageFile: values.package && path.resolve(values.package) });
+			log(`prepare: next, commit, push to main and wait for CI, then: git tag v${positionals[0]} && git push origin v${positionals[0]}`);
 			return;
 		case 'guard':
 			await runGuard({ rehearsal: values.rehearsal, registry: values.registry ?? NPMJS, packageFile: values.package && path.resolve(values.package) });
