@@ -109,6 +109,14 @@ describe('refusals the first tag would otherwise meet late', () => {
 		]);
 	});
 
+	test('the event names no default branch: refused, not taken as fine', async () => {
+		const repository = releaseRepository();
+		fs.writeFileSync(repository.event, JSON.stringify({ ref: 'refs/tags/v0.1.0' }));
+		const result = await guard(repository);
+		expect(result.code).toBe(1);
+		expect(reasons(result.output)).toEqual([expect.stringMatching(/^the default branch is unknown \(no repository\.default_branch in the event, GITHUB_EVENT_PATH\)/)]);
+	});
+
 	test('the default branch was not fetched: refused, not taken as fine', async () => {
 		const result = await guard(releaseRepository({ origin: false }));
 		expect(result.code).toBe(1);
