@@ -89,7 +89,7 @@ const held = (versions, distTags = { latest: versions.at(-1) }) => ({ [NAME]: { 
 /** The environment of the runner, less anything the machine running the tests has of GitHub Actions. */
 function cleanEnvironment(extra) {
 	const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(GITHUB_|ACTIONS_|RUNNER_|CI$)/.test(key)));
-	return { ...env, ...extra };
+	return { ...env, npm_config_update_notifier: 'false', ...extra };
 }
 
 /** Runs `node scripts/release.mjs <args>` (`source`: node -e of a module importing it); resolves to { code, stdout, stderr, output }. */
