@@ -21,19 +21,59 @@ const GENERATED = new Set(['node_modules', 'dist', 'reports', 'coverage', '.cach
 const git = (base, args) => execFileSync('git', args, { cwd: base, encoding: 'utf8', maxBuffer: 64 << 20 });
 const gitFiles = (base, args) => git(base, [...args, '-z']).split('\0').filter(Boolean);
 
-/** The comments of a JavaScript, TypeScript or shell file, each with the offset where it starts. */
+/**
+ * The comments of a JavaScript or TypeScript file, each with its offset: a scan that steps over strings, template
+ * literals and regular expressions, so that a `/*` in a string or a quote in a regular expression opens nothing.
+ */
+function scriptComments(text) {
+	const comments = [];
+	let previous = '';
+	let word = '';
+	const skip = (from, close, stopAtLineEnd) => {
+		let i = from + 1;
+		let inClass = false;
+		while (i < text.length && !(text[i] === close && !inClass) && !(stopAtLineEnd && text[i] === '\n')) {
+			if (text[i] === '\\') i += 1;
+			else if (close === '/' && text[i] === '[') inClass = true;
+			else if (close === '/' && text[i] === ']') inClass = false;
+			i += 1;
+		}
+		return i + 1;
+	};
+	for (let i = 0; i < text.length; ) {
+		const two = text.slice(i, i + 2);
+		if (two === '//' || two === '/*') {
+			const end = two === '//' ? text.indexOf('\n', i) : text.indexOf('*/', i + 2) + 2;
+			const stop = end <= 1 || end === -1 ? text.length : end;
+			comments.push({ text: text.slice(i, stop), offset: i });
+			i = stop;
+		} else if (text[i] === "'" || text[i] === '"' || text[i] === '`') {
+			i = skip(i, text[i], text[i] !== '`');
+			previous = 'a';
+		} else if (text[i] === '/' && (!/[\w$)\]}]/.test(previous) || /^(?:return|typeof|case|in|of|new|delete|void|throw|yield|await|else|do)$/.test(word))) {
+			i = skip(i, '/', true);
+			while (/[a-z]/.test(text[i] ?? '')) i += 1;
+			previous = 'a';
+		} else {
+			if (!/\s/.test(text[i])) {
+				word = /[\w$]/.test(text[i]) ? (/[\w$]/.test(previous) ? word : '') + text[i] : '';
+				previous = text[i];
+			}
+			i += 1;
+		}
+	}
+	return comments;
+}
+
+/** The comments of a code file: a shell script's `#` comments, or a script's. */
 function commentsOf(file, text) {
-	const shell = /\.sh$/.test(file) || /^#!.*\b(?:ba)?sh\b/.test(text);
-	const pattern = shell ? /(?:^|[ \t])(#(?!!).*)$/gm : /\/\*[\s\S]*?\*\/|(?:^|[^:\\'"`\w])(\/\/.*)$/gm;
-	return [...text.matchAll(pattern)].map((match) => {
-		const comment = match[1] ?? match[0];
-		return { text: comment, offset: match.index + match[0].length - comment.length };
-	});
+	if (!/\.sh$/.test(file) && !/^#!.*\b(?:ba)?sh\b/.test(text)) return scriptComments(text);
+	return [...text.matchAll(/(?:^|[ \t])(#(?!!).*)$/gm)].map((match) => ({ text: match[1], offset: match.index + match[0].length - match[1].length }));
 }
 
 /**
  * The repository paths a text names: a path from the top of the repository (`scripts/node24.sh`, `./scripts/…`,
- * `test/release/`, `nodes/InventoryOps/*.node.json`) whose first folder is one git holds. Paths under other folders
+ * `test/package/`, `nodes/InventoryOps/*.node.json`) whose first folder is one git holds. Paths under other folders
  * (`dist/`, `reports/`, n8n's `packages/…`) or relative to some folder the reader infers (`helpers/engine.js` in
  * test/README.md) are not repository paths here; a Markdown link is resolved from its page's folder instead.
  */
@@ -144,7 +184,15 @@ describe('every repository path the texts name is in git', () => {
 			git(base, ['init', '-q']);
 			write('.gitignore', 'node_modules/\ndist/\nrelease/\n');
 			write('scripts/run.sh', '#!/usr/bin/env bash\n# Called by test/tool/tool.test.js; see docs/guide.md.\necho "$#" # fine\n');
-			write('test/tool/tool.test.js', "// Drives ./scripts/run.sh and nodes/*.ts; writes dist/out.js and reports/.\nconst page = 'docs/absent.md'; // a string, not a comment\n");
+			write(
+				'test/tool/tool.test.js',
+				[
+					'// Drives ./scripts/run.sh and nodes/*.ts; writes dist/out.js and reports/.',
+					"const page = 'docs/absent.md'; // a string, not a comment",
+					"const glob = 'docs/*.md', quote = /['\"/]/g, url = `http://x/${glob}//y`; // strings and a regular expression",
+					"const other = 'nodes/absent.ts'; /* then docs/guide.md */",
+				].join('\n'),
+			);
 			write('nodes/a.ts', '/* The guide: docs/guide.md#setup. */\nexport const a = 1;\n');
 			write('docs/guide.md', '# Guide\n\nRun `scripts/run.sh`, see [the test](../test/tool/tool.test.js), [below](#guide) and `test/<folder>/`.\n');
 			write('README.md', 'See [the guide](docs/guide.md) and n8n\'s `packages/cli/src/x.ts`.\n');
@@ -163,6 +211,7 @@ describe('every repository path the texts name is in git', () => {
 				'README.md:1: names docs/guide.md, which git does not hold',
 				'nodes/a.ts:1: names docs/guide.md, which git does not hold',
 				'test/tool/tool.test.js:1: names scripts/run.sh, which git does not hold',
+				'test/tool/tool.test.js:4: names docs/guide.md, which git does not hold',
 			]);
 		});
 
