@@ -44,7 +44,7 @@ async function ensureDebianPackages({ log = () => {} } = {}) {
 		await run('bash', [path.join(REPO_ROOT, 'scripts', 'system-packages.sh'), 'queue'], {});
 	} catch (error) {
 		// The script's own lines name the packages and the command; the rest of the error is the command line.
-		throw new Error(`PostgreSQL and Redis are needed: ${error.message.split('\n').slice(1).join(' ').trim()}`);
+		throw new Error(`PostgreSQL and Redis are needed:\n${error.message.split('\n').slice(1).join('\n').trim()}`);
 	}
 	if (!packagesPresent()) throw new Error('scripts/system-packages.sh finished but postgres or redis-server is still missing');
 	const installMs = Date.now() - started;
