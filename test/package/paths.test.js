@@ -12,8 +12,8 @@ const root = path.resolve(__dirname, '../..');
 
 // CHANGELOG is history: it may name files that have since gone.
 const PAGES = (file) => file.endsWith('.md') && file !== 'CHANGELOG.md';
-const CODE_FOLDERS = ['nodes', 'credentials', 'scripts', 'e2e', 'sandbox', 'bench', 'test', '.ci'];
-const CODE = (file) => CODE_FOLDERS.includes(file.split('/')[0]) && (/\.(?:[cm]?js|ts|sh)$/.test(file) || file === '.ci/run');
+const CODE_FOLDERS = ['nodes', 'credentials', 'scripts', 'e2e', 'sandbox', 'bench', 'test', '.ci', '.github'];
+const CODE = (file) => CODE_FOLDERS.includes(file.split('/')[0]) && (/\.(?:[cm]?js|ts|sh|ya?ml)$/.test(file) || file === '.ci/run');
 // Where a file the suites or the code need must never be ignored; what the run writes is ignored on purpose.
 const KEPT_FOLDERS = ['test', 'e2e', 'scripts', 'sandbox', 'bench', 'nodes', 'credentials', 'docs'];
 const GENERATED = new Set(['node_modules', 'dist', 'reports', 'coverage', '.cache']);
@@ -65,9 +65,9 @@ function scriptComments(text) {
 	return comments;
 }
 
-/** The comments of a code file: a shell script's `#` comments, or a script's. */
+/** The comments of a code file: a shell script's or a workflow's `#` comments, or a script's. */
 function commentsOf(file, text) {
-	if (!/\.sh$/.test(file) && !/^#!.*\b(?:ba)?sh\b/.test(text)) return scriptComments(text);
+	if (!/\.(?:sh|ya?ml)$/.test(file) && !/^#!.*\b(?:ba)?sh\b/.test(text)) return scriptComments(text);
 	return [...text.matchAll(/(?:^|[ \t])(#(?!!).*)$/gm)].map((match) => ({ text: match[1], offset: match.index + match[0].length - match[1].length }));
 }
 
