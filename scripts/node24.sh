@@ -44,16 +44,16 @@ if [ "$(major)" -lt 24 ]; then
   if [ ! -x "$home/bin/node" ]; then
     command -v npm >/dev/null || { echo "node24.sh: fetching Node 24 needs npm (any Node 18 or newer); install Node 24, or any Node with npm, and run again" >&2; exit 1; }
     # The registry does not have every version for every machine (macOS's packages skip many): the pinned one, else
-    # the newest Node 24 it has for this machine.
-    found=$(npm view "$package@$version" version 2>/dev/null || true)
-    if [ -z "$found" ]; then
-      found=$(npm view "$package@24" version --json 2>/dev/null | tr -d '[]" \n' | tr ',' '\n' | sort -V | tail -n 1)
-      [ -n "$found" ] || { echo "node24.sh: the npm registry has no Node 24 for this machine ($package); install Node 24 yourself and run again" >&2; exit 1; }
-      echo "node24.sh: the npm registry has no $package@$version; using $found, the newest Node 24 it has for this machine" >&2
+    # the newest Node 24 it has for this machine, which npm picks.
+    spec="$package@$version"
+    if [ -z "$(npm view "$spec" version 2>/dev/null || true)" ]; then
+      echo "node24.sh: the npm registry has no $spec; taking the newest Node 24 it has for this machine" >&2
+      spec="$package@24"
     fi
-    echo "node24.sh: fetching Node $found ($package) from the npm registry into $cache" >&2
+    echo "node24.sh: fetching $spec from the npm registry into $cache" >&2
     mkdir -p "$cache"
-    npm install --prefix "$cache" --no-save --no-package-lock --ignore-scripts "$package@$found" >&2
+    npm install --prefix "$cache" --no-save --no-package-lock --ignore-scripts "$spec" >&2 ||
+      { echo "node24.sh: could not fetch $spec (npm's messages above); install Node 24 yourself and run again" >&2; exit 1; }
   fi
   export PATH="$home/bin:$PATH"
   # Native addons (sqlite3 in the n8n host) must build against Node 24's headers, not the machine's.
