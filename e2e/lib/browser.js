@@ -39,7 +39,8 @@ async function openEditor(context, { page: pageOptions = { viewport: { width: 14
 	const { chromium } = await requireTool('playwright-core');
 	const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
 	const page = await browser.newPage(pageOptions);
-	// The editor loads ~700 assets; on a loaded 2-core machine that alone can take a minute.
+	// The editor loads ~700 assets; on a loaded 2-core machine that alone can take a minute. The scenarios' waits for
+	// what the screen shows use this limit rather than shorter guesses of their own.
 	page.setDefaultTimeout(60_000);
 	page.setDefaultNavigationTimeout(120_000);
 	const { n8n } = context;

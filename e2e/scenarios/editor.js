@@ -31,10 +31,10 @@ module.exports = (getContext) => {
 			await page.locator(ids('canvas-plus-button')).first().click();
 			await page.locator(ids('node-creator-search-bar')).first().fill('Inventory Ops');
 			const names = page.locator(ids('node-creator-item-name'));
-			await names.filter({ hasText: /^Inventory Ops$/ }).first().waitFor({ timeout: 15_000 });
+			await names.filter({ hasText: /^Inventory Ops$/ }).first().waitFor();
 			await names.filter({ hasText: /^Inventory Ops$/ }).first().click();
 			// The trigger's entries: the lines of the panel that start with "On " (both lines list them under Triggers).
-			await page.getByText('On order shipped', { exact: true }).first().waitFor({ timeout: 30_000 });
+			await page.getByText('On order shipped', { exact: true }).first().waitFor();
 			const texts = (await page.locator('body').innerText())
 				.split('\n')
 				.map((text) => text.trim())
@@ -86,7 +86,7 @@ module.exports = (getContext) => {
 				await page.getByText(/Couldn.t connect with these settings/).first().waitFor({ timeout: 60_000 });
 				// The reason itself sits behind "More details".
 				await page.getByText('More details').first().click();
-				await page.getByText(/refused the access token \(401\)/).first().waitFor({ timeout: 15_000 });
+				await page.getByText(/refused the access token \(401\)/).first().waitFor();
 			});
 			await editor.screenshot('editor-credential-refused');
 			// The dialog keeps its success banner in the page, hidden: only what is shown counts.
@@ -212,7 +212,7 @@ module.exports = (getContext) => {
 				await editor.openNode(workflow.id, 'Get Many');
 				// The options render after the panel opens: wait for the field rather than counting at once.
 				const maxBatchSize = page.locator(ids('node-parameters')).getByText('Max Batch Size', { exact: true });
-				await maxBatchSize.first().waitFor({ timeout: 30_000 });
+				await maxBatchSize.first().waitFor();
 				await expect(maxBatchSize.count()).resolves.toBe(1);
 				await page.locator(ids('node-execute-button')).first().click();
 				const output = page.locator(ids('output-panel'));
@@ -252,7 +252,7 @@ module.exports = (getContext) => {
 				await expect(page.locator(ids(`parameter-input-${own}`)).count()).resolves.toBe(1);
 				await expect(page.locator(ids(`parameter-input-${foreign}`)).count()).resolves.toBe(0);
 				const parameters = page.locator(ids('node-parameters'));
-				await parameters.getByText('Timeout (Milliseconds)', { exact: true }).first().waitFor({ timeout: 15_000 });
+				await parameters.getByText('Timeout (Milliseconds)', { exact: true }).first().waitFor();
 				await expect(parameters.getByText('Timeout', { exact: true }).count()).resolves.toBe(0);
 				await expect(page.locator(ids('parameter-input-timeout')).locator('input').first().inputValue()).resolves.toBe('30000');
 				await editor.screenshot(`editor-${resource}-${operation}`);
@@ -308,7 +308,7 @@ module.exports = (getContext) => {
 			await page.locator(ids('node-execute-button')).first().click();
 			await output.getByText('1 item').first().waitFor({ timeout: 60_000 });
 			// What was restored is in the output: the shipment and what it put back.
-			await output.getByText(/restoredItems/).first().waitFor({ timeout: 30_000 });
+			await output.getByText(/restoredItems/).first().waitFor();
 			// Opened anew for the second run, as a user coming back to it would: in n8n 2.41.1 a second "Execute step" in
 			// the same open panel fails in the editor itself ("Cannot read properties of null").
 			await editor.openNode(workflow.id, 'Restore');
@@ -362,7 +362,7 @@ module.exports = (getContext) => {
 			const parameters = page.locator(ids('node-parameters'));
 			await expect(parameters.getByText(overlap).count()).resolves.toBe(0);
 			await editor.fill('customEventTypes', 'order.*');
-			await parameters.getByText(overlap).first().waitFor({ timeout: 15_000 });
+			await parameters.getByText(overlap).first().waitFor();
 			await editor.screenshot('editor-trigger-overlap');
 			const docs = await page.locator('a[href*="n8n-nodes-inventory-ops"]').first().getAttribute('href');
 			// n8n appends its tracking query after a codex URL's #anchor; a documentationUrl is opened as written.
@@ -379,13 +379,13 @@ module.exports = (getContext) => {
 			await editor.openNode(workflow.id, TRIGGER);
 			// The trigger panel's help, below n8n's generic text: the service must reach n8n (WEBHOOK_URL).
 			await page.getByText('When will this node trigger my flow?').first().click();
-			await page.getByText(/set n8n's WEBHOOK_URL to its public address/).first().waitFor({ timeout: 15_000 });
+			await page.getByText(/set n8n's WEBHOOK_URL to its public address/).first().waitFor();
 			// It names the button this panel shows.
-			await page.getByText(/click 'Execute step' \(n8n then shows 'Listening for test event'\)/).first().waitFor({ timeout: 15_000 });
+			await page.getByText(/click 'Execute step' \(n8n then shows 'Listening for test event'\)/).first().waitFor();
 			await editor.screenshot('editor-trigger-help');
 			// The panel's run button: "Execute step" while the trigger is idle (n8n then shows "Listening for test event").
 			await page.locator(ids('node-execute-button')).first().click();
-			await page.getByText('Listening for test event').first().waitFor({ timeout: 30_000 });
+			await page.getByText('Listening for test event').first().waitFor();
 			const handlers = await waitFor(async () => {
 				const { test } = await context.handlersOf(triggerNode);
 				return test.length === types.length ? test : undefined;
