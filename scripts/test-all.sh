@@ -24,7 +24,7 @@
 # every slice (`npm run test:everything`, for a release); --no-core runs the slice alone (while developing one).
 # Which slice ran, and the times, go to reports/test-all.txt, which scripts/jest-totals.js prints next to the totals.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 mkdir -p reports
 
 SLICES=(swapped oldest queue properties)
@@ -61,6 +61,17 @@ else
   exit 2
 fi
 echo "test-all: slice ${chosen[*]} ($why)"
+
+# What the chosen suites need from the machine besides Node, installed from Debian here, once, before anything runs
+# in parallel (scripts/system-packages.sh: as root, waiting for apt's lock; otherwise it names what is missing and
+# the run goes on, to fail where that is needed). PostgreSQL and Redis only when the queue slice runs.
+needs=()
+[ "$core" = 1 ] && needs+=(lint build browser)
+[[ " ${chosen[*]} " == *" swapped "* || " ${chosen[*]} " == *" oldest "* ]] && needs+=(build browser)
+[[ " ${chosen[*]} " == *" queue "* ]] && needs+=(build queue)
+if [ ${#needs[@]} -gt 0 ]; then
+  bash scripts/system-packages.sh "${needs[@]}" || echo "test-all: going on without them; what needs them will fail"
+fi
 
 # Host lines the run needs: the per-push ones for the core, and 1.99 for the oldest slice.
 hosts=()

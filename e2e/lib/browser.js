@@ -1,8 +1,8 @@
 // One signed-in browser on the host's editor, and the user tasks the browser scenarios combine (shaped like n8n's own
 // Playwright composables: sign in, open a workflow, open a node, open a credential). The browser is Debian's
-// `chromium` (installed with apt-get when missing and the harness runs as root; CHROMIUM=/path overrides), driven by
-// playwright-core from e2e/tools/ (installed on demand into .cache/tools/).
-const { execFileSync } = require('node:child_process');
+// `chromium` (CHROMIUM=/path overrides), driven by playwright-core from e2e/tools/ (installed on demand into
+// .cache/tools/). It is never installed from here: both host lines' suites run at once, and two apt-gets meet at
+// dpkg's lock; `npm run test:all` installs it once before they start (scripts/system-packages.sh).
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -22,14 +22,11 @@ const CHROMIUM_ARGS = [
 ];
 
 function chromiumPath() {
-	const found = () => process.env.CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(fs.existsSync);
-	if (found()) return found();
-	if (process.getuid?.() === 0) {
-		execFileSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
-		execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-	}
-	if (!found()) throw new Error('No Chromium found: `apt-get install chromium`, or set CHROMIUM');
-	return found();
+	const found = process.env.CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(fs.existsSync);
+	if (found) return found;
+	throw new Error(
+		"No Chromium at /usr/bin/chromium or /usr/bin/chromium-browser: install Debian's `chromium` (as root: `bash scripts/system-packages.sh browser`, or `apt-get install -y chromium`), or set CHROMIUM=/path/to/chromium",
+	);
 }
 
 /** Where the browser suite's screenshots go (README's pictures are e2e/screenshot.js's, in docs/). */
@@ -42,7 +39,8 @@ async function openEditor(context, { page: pageOptions = { viewport: { width: 14
 	const { chromium } = await requireTool('playwright-core');
 	const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
 	const page = await browser.newPage(pageOptions);
-	// The editor loads ~700 assets; on a loaded 2-core machine that alone can take a minute.
+	// The editor loads ~700 assets; on a loaded 2-core machine that alone can take a minute. The scenarios' waits for
+	// what the screen shows use this limit rather than shorter guesses of their own.
 	page.setDefaultTimeout(60_000);
 	page.setDefaultNavigationTimeout(120_000);
 	const { n8n } = context;

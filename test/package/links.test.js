@@ -7,6 +7,7 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '../..');
 const pkg = require(path.join(root, 'package.json'));
+const { linksOf } = require('../helpers/markdown');
 
 /** The pages checked: the top-level ones, and every Markdown file in the folders that describe themselves. */
 function markdownFiles(base) {
@@ -20,11 +21,6 @@ function markdownFiles(base) {
 				})
 			: [];
 	return [...top, ...['docs', 'e2e', 'bench', 'test', 'sandbox', 'mutation'].flatMap(walk)];
-}
-
-/** Text outside fenced code blocks and code spans, where a link is a link. */
-function withoutCode(text) {
-	return text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
 }
 
 /** GitHub's anchors for a page: headings (formatting dropped, lower case, punctuation out, spaces as hyphens, repeats numbered) and HTML ids. */
@@ -41,16 +37,6 @@ function anchorsOf(text) {
 	}
 	for (const match of text.matchAll(/<a\s[^>]*(?:id|name)="([^"]+)"/g)) anchors.add(match[1]);
 	return anchors;
-}
-
-/** Every link target of a page: inline links and images, reference definitions, HTML src/href. */
-function linksOf(text) {
-	const prose = withoutCode(text);
-	return [
-		...[...prose.matchAll(/!?\[(?:[^\][]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]),
-		...[...prose.matchAll(/^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+"[^"]*")?\s*$/gm)].map((m) => m[1]),
-		...[...prose.matchAll(/<(?:img|a)\s[^>]*(?:src|href)="([^"]+)"/g)].map((m) => m[1]),
-	];
 }
 
 /** The repository's address without `.git`, `git+` or an anchor, from package.json. */

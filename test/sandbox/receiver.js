@@ -4,11 +4,15 @@ const http = require('node:http');
 async function startReceiver() {
 	const received = [];
 	let answers = [];
+	let beforeAnswer;
 	const server = http.createServer((request, response) => {
 		let body = '';
 		request.on('data', (chunk) => (body += chunk));
-		request.on('end', () => {
+		request.on('end', async () => {
 			received.push({ method: request.method, url: request.url, headers: request.headers, body: JSON.parse(body) });
+			const hook = beforeAnswer;
+			beforeAnswer = undefined;
+			if (hook) await hook();
 			const status = answers.length > 0 ? answers.shift() : 200;
 			if (status === 'hang-up') return request.socket.destroy();
 			response.statusCode = status;
@@ -23,9 +27,14 @@ async function startReceiver() {
 		answerWith(list) {
 			answers = [...list];
 		},
+		/** Runs `hook` (once) while the next delivery waits for its answer: a step that must come before the answer. */
+		beforeNextAnswer(hook) {
+			beforeAnswer = hook;
+		},
 		clear() {
 			received.length = 0;
 			answers = [];
+			beforeAnswer = undefined;
 		},
 		close: () => new Promise((resolve) => server.close(resolve)),
 	};

@@ -10,12 +10,10 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 
-const { RUNTIME_DIR, run } = require('../../lib/hosts');
+const { REPO_ROOT, RUNTIME_DIR, run } = require('../../lib/hosts');
 const { exitedWithin, freePort, waitFor } = require('../../lib/wait');
 
-const DEBIAN_PACKAGES = ['postgresql', 'redis-server'];
 const REDIS_SERVER = '/usr/bin/redis-server';
-const POLICY_RC_D = '/usr/sbin/policy-rc.d';
 const QUEUE_CACHE = path.join(RUNTIME_DIR, 'queue');
 
 /** The newest PostgreSQL server installed by Debian's packages, e.g. /usr/lib/postgresql/15/bin; or undefined. */
@@ -34,29 +32,23 @@ function packagesPresent() {
 }
 
 /**
- * Installs postgresql and redis-server with apt-get when they are missing (CI machines start without them).
- * Debian's maintainer scripts would start both system services; a policy-rc.d that answers 101 ("action not
- * allowed") stops that, and is removed again afterwards if we put it there.
+ * PostgreSQL and Redis when they are missing (CI machines start without them), from the one script that installs
+ * what the test run needs (scripts/system-packages.sh: as root only, waiting for apt's lock, no service started);
+ * `npm run test:all` has run it already when the queue slice is chosen, so this matters for `npm run e2e:queue` alone.
  */
 async function ensureDebianPackages({ log = () => {} } = {}) {
 	if (packagesPresent()) return { installedNow: false, installMs: 0 };
-	if (process.getuid() !== 0) {
-		throw new Error(`PostgreSQL and Redis are missing; install them first: sudo apt-get install -y ${DEBIAN_PACKAGES.join(' ')}`);
-	}
 	const started = Date.now();
-	const ownPolicy = !fs.existsSync(POLICY_RC_D);
-	if (ownPolicy) fs.writeFileSync(POLICY_RC_D, '#!/bin/sh\n# written by e2e/queue: do not start services\nexit 101\n', { mode: 0o755 });
-	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	log('PostgreSQL or Redis missing: scripts/system-packages.sh queue');
 	try {
-		log(`apt-get install ${DEBIAN_PACKAGES.join(' ')}`);
-		await run('apt-get', ['update', '-qq'], { env });
-		await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...DEBIAN_PACKAGES], { env });
-	} finally {
-		if (ownPolicy) fs.rmSync(POLICY_RC_D, { force: true });
+		await run('bash', [path.join(REPO_ROOT, 'scripts', 'system-packages.sh'), 'queue'], {});
+	} catch (error) {
+		// The script's own lines name the packages and the command; the rest of the error is the command line.
+		throw new Error(`PostgreSQL and Redis are needed:\n${error.message.split('\n').slice(1).join('\n').trim()}`);
 	}
-	if (!packagesPresent()) throw new Error('apt-get finished but postgres or redis-server is still missing');
+	if (!packagesPresent()) throw new Error('scripts/system-packages.sh finished but postgres or redis-server is still missing');
 	const installMs = Date.now() - started;
-	log(`installed ${DEBIAN_PACKAGES.join(' ')} in ${(installMs / 1000).toFixed(1)} s`);
+	log(`installed postgresql and redis-server in ${(installMs / 1000).toFixed(1)} s`);
 	return { installedNow: true, installMs };
 }
 
