@@ -14,8 +14,8 @@
 #
 # Slices (CONTRIBUTING.md "Testing" gives their times):
 #   swapped     the e2e suite with the sandbox profiles swapped between the lines (e2e/run.js)
-#   oldest      the oldest supported n8n, 1.99.1 (e2e/hosts/1.99): the e2e suite, and the rehearsal on it (README's
-#               "From this repository" install of the tarball; n8n 1.99.1 has no test mode for the installer)
+#   oldest      the oldest supported n8n, 1.99.1 (e2e/hosts/1.99): the e2e suite, and the rehearsal on it (CONTRIBUTING's
+#               install from a clone, of the tarball; n8n 1.99.1 has no test mode for the installer)
 #   queue       n8n queue mode on PostgreSQL + Redis (`npm run e2e:queue`, e2e/queue/README.md)
 #   properties  the property suites with 1,000 runs and a fresh seed, and the long rate-limit tests (LONG_TESTS=1)
 # The slice is the commit hash modulo the number of slices, so consecutive commits walk through all of them.
