@@ -52,7 +52,8 @@ test('damaged handler records are skipped; the readable ones are removed on deac
 	// What stays: the test kind's leftover, as it was read (the unreadable registration is dropped).
 	expect(harness.staticState(stored.staticData)).toEqual({
 		registrations: {},
-		leftovers: [{ type: 'order.shipped', id: 'left-test', name: 'h', url, kind: 'test' }],
+		// Written before tries were counted: it starts counting now.
+		leftovers: [{ type: 'order.shipped', id: 'left-test', name: 'h', url, kind: 'test', tries: 0, keptSince: expect.any(Number) }],
 	});
 });
 
@@ -143,9 +144,10 @@ test('a leftover of the test kind is neither removed nor dropped by a published 
 	expect(await removedIds()).toEqual([]);
 	// Kept once: the same handler recorded twice is one leftover.
 	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 10, status: 500 });
-	const registration = await harness.listenForTest(stored, { copy: true }).catch((error) => error);
-	expect(registration).toBeInstanceOf(Error);
-	expect(harness.staticState(stored.staticData).leftovers).toEqual([leftover]);
+	// The listen goes ahead all the same (issue 51), and counts one try of the leftover it could not remove.
+	const registration = await harness.listenForTest(stored, { copy: true });
+	expect(harness.staticState(registration.staticData).leftovers).toEqual([{ ...leftover, tries: 1, keptSince: expect.any(Number) }]);
+	expect(harness.staticState(stored.staticData).leftovers).toEqual([{ ...leftover, tries: 0, keptSince: expect.any(Number) }]);
 });
 
 test('unpublishing removes the handlers of the current webhook URL only; one of the same kind at another URL waits for the next publish', async () => {
