@@ -124,3 +124,24 @@ test('a service whose errors are all web pages, and a handler it no longer has: 
 	expect(harness.staticState(stored.staticData).leftovers.map((record) => record.id)).toEqual([handler._id]);
 	expect(harness.warnings.join('\n')).toContain('the answer was a web page, as a gateway gives for any path it does not know');
 });
+
+test('a 404 that gives a code and no message is words enough: unlike the answer beside it, so the handler is gone', async () => {
+	const { stored } = await published('wf-nf-code');
+	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 1, status: 404, body: { error: { code: 'HANDLER_NOT_FOUND', statusCode: 404 } } });
+	expect(await harness.deactivate(stored)).toBe(true);
+	expect(harness.staticState(stored.staticData).leftovers).toEqual([]);
+	expect((await calls()).map((call) => call.route).filter((route) => BESIDE.test(route))).toHaveLength(1);
+});
+
+test('the path beside gives no answer: nothing to compare with, so the handler is kept, and the log says why', async () => {
+	const { stored, handler } = await published('wf-nf-beside-lost');
+	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 1, status: 404, body: { error: { message: 'No such handler' } } });
+	harness.beforeRequest(async (options) => {
+		if (BESIDE.test(String(options.url))) throw new Error('connection reset');
+	});
+	try {
+		await expectKept(stored, handler, /no-such-operation-n8n-path-check, a path nothing serves, answered nothing \(nothing to compare with\)\./);
+	} finally {
+		harness.beforeRequest(async () => {});
+	}
+});
