@@ -22,7 +22,8 @@ const howToRemove = (id) => `To remove it by hand, run the Inventory Ops node's 
 async function leftoverLines(n8n, from, lead, ids) {
 	return await waitFor(
 		async () => {
-			const lines = fs.readFileSync(n8n.logFile, 'utf8').slice(from).split('\n').filter((line) => line.includes(`Inventory Ops Trigger: ${lead}`));
+			// Bytes: the lines hold "→", so a character offset would land past the start.
+			const lines = fs.readFileSync(n8n.logFile).subarray(from).toString('utf8').split('\n').filter((line) => line.includes(`Inventory Ops Trigger: ${lead}`));
 			const found = ids.map((id) => lines.find((line) => line.includes(` ${id} (event type `)));
 			return found.every(Boolean) ? found : undefined;
 		},

@@ -33,7 +33,7 @@ function asHandlers(value: unknown, leftovers = false): HandlerRecord[] {
 		if (!leftovers) return [record];
 		// A record kept before these were stored, or edited into nonsense, starts counting now.
 		const { tries, keptSince } = entry;
-		record.tries = typeof tries === 'number' && Number.isInteger(tries) && tries > 0 ? tries : 0;
+		record.tries = Number.isInteger(tries) ? Math.max(Number(tries), 0) : 0;
 		record.keptSince = typeof keptSince === 'number' && keptSince >= 0 ? Math.min(keptSince, now) : now;
 		return [record];
 	});
