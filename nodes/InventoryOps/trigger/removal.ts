@@ -3,7 +3,7 @@ import { NodeApiError, sleep, type IDataObject, type IHookFunctions } from 'n8n-
 import { apiErrorFromUnexpectedAnswer, inventoryOpsApiRequest, removalProblem, saysHandlerUnknown, userMessage } from '../transport';
 import type { HandlerRecord } from './state';
 
-export type RemovalFailure = { record: HandlerRecord; error: Error };
+type RemovalFailure = { record: HandlerRecord; error: Error };
 
 // Unpublish tries at about 0, 1, 3 and 7 s; none starts later than 10 s after the first.
 export const RETRY_WAITS_MS = [1000, 2000, 4000];
