@@ -5,6 +5,8 @@ const { useTriggerHarness } = require('./helpers/setup');
 
 const REMOVE_ROUTE = '/api/webhook/remove_handler';
 const STATIC_KEY = 'node:Inventory Ops Trigger';
+// A bare success: false or a web page would not prove an unknown handler gone (issue 51), whatever the profile says.
+const PROVES_UNKNOWN = { removeUnknown: 404, errorBodies: 'spec', unknownPaths: 'plain' };
 
 const context = useTriggerHarness();
 let harness;
@@ -24,6 +26,8 @@ function storedWith(id, record) {
 }
 
 test('damaged handler records are skipped; the readable ones are removed on deactivation', async () => {
+	// The ids are made up: a service that proves them unknown (a worded 404) lets them count as gone.
+	await harness.admin('POST', '/config', PROVES_UNKNOWN);
 	const stored = storedWith('wf-damaged', {});
 	const url = harness.webhookUrl(stored, false);
 	const handler = (fields) => ({ type: 'order.shipped', url, name: 'h', kind: 'production', ...fields });
@@ -151,6 +155,7 @@ test('a leftover of the test kind is neither removed nor dropped by a published 
 });
 
 test('unpublishing removes the handlers of the current webhook URL only; one of the same kind at another URL waits for the next publish', async () => {
+	await harness.admin('POST', '/config', PROVES_UNKNOWN);
 	// Two registrations of one kind meet only in static data edited by hand: publishing takes every registration of
 	// its kind before adding, so this is where the other one goes.
 	const stored = storedWith('wf-two-urls', {});
