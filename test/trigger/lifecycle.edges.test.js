@@ -143,6 +143,23 @@ test('a rollback whose removal fails: the error names the handler it could not r
 	}
 });
 
+// unremovedReport: every handler the rollback could not remove, in the order added, separated by commas
+test('a rollback that can remove none of two handlers: the error lists both ids with their types', async () => {
+	if (!REMOVABLE) return;
+	const stored = workflow('wf-rollback-two', ['order.shipped', 'item.inventory', 'shipment.created']);
+	const failAdd = failNthCall(ADD_ROUTE, 3);
+	harness.beforeRequest(async (options) => {
+		await failAdd(options);
+		if (String(options.url).endsWith('/webhook/remove_handler')) await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 1, status: 400 });
+	});
+
+	const error = await failure(harness.activate(stored));
+	const byType = Object.fromEntries((await harness.handlers()).map((handler) => [handler.type, handler._id]));
+	expect(error.message).toContain(
+		`Handlers added before it and removed again: 0 of 2. 2 webhook handler(s) could not be removed: ${byType['order.shipped']} (order.shipped), ${byType['item.inventory']} (item.inventory). `,
+	);
+});
+
 // registerHandlers' rollback: `removeOrKeep` writes the state before the throw. n8n 2.x keeps the static data of a failed
 // attempt and runs create again (workflow-trigger-activator.js); 1.x drops it, as harness.activate does.
 test('a rollback whose removal fails, on n8n 2.x: the handler is kept, and the next attempt removes it before adding', async () => {
