@@ -25,8 +25,6 @@ const OTHER_VALUE = {
 	"answer: 'object'": "answer: 'list'",
 	"base: 'baseUrl'": "base: 'appBaseUrl'",
 	"base: 'appBaseUrl'": "base: 'baseUrl'",
-	'bareSuccessFalseIsRefusal: true': 'bareSuccessFalseIsRefusal: false',
-	'bareSuccessFalseIsRefusal: false': 'bareSuccessFalseIsRefusal: true',
 };
 const only = process.argv[2]; // e.g. `kitCreate` or `changesData`: only the mutants whose name holds it
 

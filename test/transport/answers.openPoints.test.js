@@ -67,11 +67,11 @@ describe('success: false with 200', () => {
 		expect(await ctx.sandbox.calls(ADD)).toHaveLength(1);
 	});
 
-	test('handler remove: a bare success: false is an item saying nothing was removed (unknown or gone handler)', async () => {
+	// Not proof of an unknown handler (issue 51): the run fails, and the error says the service refused.
+	test('handler remove: a bare success: false (the service\'s answer for an unknown handler here) fails the item', async () => {
 		await ctx.sandbox.config({ removeUnknown: 'success-false' });
 		const result = await ctx.run({ resource: 'webhookHandler', operation: 'remove', handlerId: 'no-such-handler' });
-		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ _id: 'no-such-handler', success: false, removed: false });
+		expect(result.error).toMatchObject({ name: 'NodeApiError', message: 'The service refused /webhook/remove_handler with success: false.' });
 		expect(await ctx.sandbox.calls(REMOVE)).toHaveLength(1);
 	});
 });

@@ -134,9 +134,30 @@ test('a rollback whose removal fails: the error names the handler it could not r
 			// What to do, then the service's answer to the removal (its words, or what a gateway's page says).
 			/\(order\.shipped\)\. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID\. [^]*\/webhook\/remove_handler\.[^]*\.$/,
 		);
+		// Kept as a leftover, and logged as one (its first try).
+		expect(harness.warnings).toContainEqual(
+			expect.stringMatching(new RegExp(`^Inventory Ops Trigger: publishing failed, and the webhook handler ${left._id} \\(event type order\.shipped, URL [^)]+\\) it had added could not be removed\\. [^]* \\(tried 1 time\\(s\\) since `)),
+		);
 	} else {
 		expect(error.message).toContain('Added without an id, so this trigger cannot remove them');
 	}
+});
+
+// unremovedReport: every handler the rollback could not remove, in the order added, separated by commas
+test('a rollback that can remove none of two handlers: the error lists both ids with their types', async () => {
+	if (!REMOVABLE) return;
+	const stored = workflow('wf-rollback-two', ['order.shipped', 'item.inventory', 'shipment.created']);
+	const failAdd = failNthCall(ADD_ROUTE, 3);
+	harness.beforeRequest(async (options) => {
+		await failAdd(options);
+		if (String(options.url).endsWith('/webhook/remove_handler')) await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 1, status: 400 });
+	});
+
+	const error = await failure(harness.activate(stored));
+	const byType = Object.fromEntries((await harness.handlers()).map((handler) => [handler.type, handler._id]));
+	expect(error.message).toContain(
+		`Handlers added before it and removed again: 0 of 2. 2 webhook handler(s) could not be removed: ${byType['order.shipped']} (order.shipped), ${byType['item.inventory']} (item.inventory). `,
+	);
 });
 
 // registerHandlers' rollback: `removeOrKeep` writes the state before the throw. n8n 2.x keeps the static data of a failed

@@ -33,11 +33,13 @@ async function expectKept(stored, handler, why) {
 	harness.warnings.length = 0;
 	expect(await harness.deactivate(stored)).toBe(false);
 	expect(harness.staticState(stored.staticData).leftovers.map((record) => record.id)).toEqual([handler._id]);
-	const [warning] = harness.warnings.filter((text) => text.startsWith('Inventory Ops Trigger: unpublishing left handlers'));
-	expect(warning).toContain(`1 webhook handler(s) could not be removed: ${handler._id} (order.shipped).`);
+	const lines = harness.warnings.filter((text) => text.startsWith('Inventory Ops Trigger: unpublishing could not remove'));
+	expect(lines).toHaveLength(1);
+	const [warning] = lines;
+	expect(warning).toContain(`the webhook handler ${handler._id} (event type order.shipped, URL `);
 	expect(warning).toMatch(why);
 	expect(warning).toContain('The handler may still exist: check the Base URL.');
-	expect(warning.endsWith(' They stay recorded; the next publish removes them first.')).toBe(true);
+	expect(warning).toContain(' It stays recorded and is tried again at every publish and unpublish, ');
 	expect((await harness.handlers()).map((left) => left._id)).toEqual([handler._id]);
 }
 
@@ -101,7 +103,7 @@ test("a service whose wrong paths answer in its own error shape, and a handler i
 	harness.warnings.length = 0;
 	expect(await harness.deactivate(stored)).toBe(true);
 	expect(harness.staticState(stored.staticData).leftovers).toEqual([]);
-	expect(harness.warnings.filter((text) => text.includes('unpublishing left'))).toEqual([]);
+	expect(harness.warnings.filter((text) => text.includes('could not remove'))).toEqual([]);
 	// One removal (answered "No webhook handler with _id …"), one request beside it (answered "Not Found").
 	expect((await calls()).slice(-2).map((call) => [call.route.replace(/^\/api/, ''), call.status])).toEqual([
 		['/webhook/remove_handler', 404],
@@ -121,4 +123,25 @@ test('a service whose errors are all web pages, and a handler it no longer has: 
 	expect(await harness.deactivate(stored)).toBe(false);
 	expect(harness.staticState(stored.staticData).leftovers.map((record) => record.id)).toEqual([handler._id]);
 	expect(harness.warnings.join('\n')).toContain('the answer was a web page, as a gateway gives for any path it does not know');
+});
+
+test('a 404 that gives a code and no message is words enough: unlike the answer beside it, so the handler is gone', async () => {
+	const { stored } = await published('wf-nf-code');
+	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 1, status: 404, body: { error: { code: 'HANDLER_NOT_FOUND', statusCode: 404 } } });
+	expect(await harness.deactivate(stored)).toBe(true);
+	expect(harness.staticState(stored.staticData).leftovers).toEqual([]);
+	expect((await calls()).map((call) => call.route).filter((route) => BESIDE.test(route))).toHaveLength(1);
+});
+
+test('the path beside gives no answer: nothing to compare with, so the handler is kept, and the log says why', async () => {
+	const { stored, handler } = await published('wf-nf-beside-lost');
+	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 1, status: 404, body: { error: { message: 'No such handler' } } });
+	harness.beforeRequest(async (options) => {
+		if (BESIDE.test(String(options.url))) throw new Error('connection reset');
+	});
+	try {
+		await expectKept(stored, handler, /no-such-operation-n8n-path-check, a path nothing serves, answered nothing \(nothing to compare with\)\./);
+	} finally {
+		harness.beforeRequest(async () => {});
+	}
 });

@@ -7,6 +7,7 @@ const { matchesEventType, parseCustomEventTypes, EVENT_TYPE_OPTIONS } = require(
 );
 const { findHandlerId } = require(path.join(DIST, 'transport/answers.js'));
 const { secretMatches } = require(path.join(DIST, 'trigger/delivery.js'));
+const { useFakeClock } = require('../helpers/fakeClock');
 const createSecret = () => require('node:crypto').randomBytes(32).toString('hex');
 
 describe('matchesEventType', () => {
@@ -155,6 +156,7 @@ describe('the webhook URL check: a warning for addresses a hosted service cannot
 
 describe('static data (restored, copied or edited by hand) is read field by field', () => {
 	const { readState } = require(path.join(DIST, 'trigger/state.js'));
+	const clock = useFakeClock();
 	const url = 'https://n8n.example.com/webhook/abc/webhook';
 	const handler = { type: 'order.shipped', url, id: 'h1', name: 'n', kind: 'production' };
 	const stored = (registration, leftovers = []) => ({
@@ -168,7 +170,26 @@ describe('static data (restored, copied or edited by hand) is read field by fiel
 			]),
 		);
 		expect(state.registrations[url].handlers).toEqual([{ type: 'order.shipped', url, id: undefined, name: '', kind: 'production' }]);
-		expect(state.leftovers).toEqual([{ ...handler, id: undefined, kind: 'test' }]);
+		expect(state.leftovers).toEqual([{ ...handler, id: undefined, kind: 'test', tries: 0, keptSince: Date.now() }]);
+	});
+
+	// A leftover's life (trigger/removal.ts): a record without them, or with values no run writes, starts counting now.
+	test('a leftover\'s tries and first-kept time: whole numbers above 0 and past times kept, anything else read as none yet', () => {
+		const now = 10_000_000;
+		clock.now = now;
+		const read = (fields) => {
+			const [{ tries, keptSince }] = readState(stored({ secret: 's', handlers: [] }, [{ ...handler, ...fields }])).leftovers;
+			return [tries, keptSince];
+		};
+		expect(read({ tries: 3, keptSince: 1000 })).toEqual([3, 1000]);
+		expect(read({ tries: 1, keptSince: 0 })).toEqual([1, 0]);
+		expect(read({})).toEqual([0, now]);
+		expect(read({ tries: 0, keptSince: -1 })).toEqual([0, now]);
+		expect(read({ tries: -2, keptSince: '1000' })).toEqual([0, now]);
+		expect(read({ tries: 2.5, keptSince: Number.NaN })).toEqual([0, now]);
+		expect(read({ tries: '4', keptSince: now + 86_400_000 })).toEqual([0, now]);
+		// A registration's handlers carry neither: only a leftover counts.
+		expect(readState(stored({ secret: 's', handlers: [{ ...handler, tries: 3, keptSince: 5 }] })).registrations[url].handlers[0]).not.toHaveProperty('tries');
 	});
 
 	test('the kept Options: only false turns repeats off and only true turns headers on; missing means the defaults', () => {

@@ -58,12 +58,12 @@ export function isServiceErrorShape(body: unknown): boolean {
 	return isPlainObject(body) && isPlainObject(body.error) && typeof body.error.message === 'string';
 }
 
-/** A 200 `success: false` as a refusal (see `bareSuccessFalseIsRefusal`), or undefined. */
-export function refusalIn(endpoint: Endpoint, answer: unknown): ServiceError | undefined {
-	if (!isPlainObject(answer) || answer.success !== false) return undefined;
-	const refusal = readServiceError(answer);
-	const reasonless = refusal.message === undefined && refusal.code === undefined;
-	return reasonless && !ENDPOINTS[endpoint].bareSuccessFalseIsRefusal ? undefined : refusal;
+/**
+ * A 200 `success: false`, with a reason or without, as the service refusing, or undefined. On remove_handler too: a
+ * bare one proves neither removed nor unknown (the trigger keeps the handler).
+ */
+export function refusalIn(answer: unknown): ServiceError | undefined {
+	return isPlainObject(answer) && answer.success === false ? readServiceError(answer) : undefined;
 }
 
 export function summaryOf(value: unknown): string {
@@ -170,14 +170,10 @@ export function restoredItemsOf(record: Record<string, unknown>): unknown[] | un
 	return Array.isArray(request.order_items) ? request.order_items : undefined;
 }
 
-export function readRemovalAnswer(answer: Record<string, unknown>): { removed: boolean } | { problem: string } {
-	if (answer.success === true) return { removed: true };
-	if (answer.success === false) return { removed: false };
-	return { problem: `${summaryOf(answer)}, without success true or false` };
+/** What a remove_handler answer lacks, or undefined for `success: true` (a `false` is a refusal: `refusalIn`). */
+export function removalProblem(answer: Record<string, unknown>): string | undefined {
+	return answer.success === true ? undefined : `${summaryOf(answer)}, without success true or false`;
 }
-
-export const NOTHING_REMOVED =
-	'Nothing was removed: the service answered success: false without a reason, as for a handler it does not know.';
 
 /** A remove_handler refusal (200 `success: false` with a reason) saying the service does not know the handler. */
 export function refusalSaysHandlerUnknown({ code, message }: ServiceError): boolean {

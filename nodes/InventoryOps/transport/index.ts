@@ -22,7 +22,7 @@ import { withoutUrlCredentials } from '../shared/redact';
 
 export type { Endpoint } from './endpoints';
 export { RateLimitGate, runRetryPolicy } from './rateLimit';
-export { findHandlerId, missingFromKitAnswer, NOTHING_REMOVED, readBulkAnswer, readRemovalAnswer } from './answers';
+export { findHandlerId, missingFromKitAnswer, readBulkAnswer, removalProblem } from './answers';
 export { readRestoreAnswer, restoredItemsOf, summaryOf, type ShipmentSelectors } from './answers';
 export { apiErrorFromUnexpectedAnswer, mayHaveApplied, saysHandlerUnknown, userMessage } from './errors';
 export { testInventoryOpsApiCredential } from './credentialTest';
@@ -144,7 +144,7 @@ export async function inventoryOpsApiRequest<T = unknown>(
 			throw apiErrorFromNetworkFailure(error, errorContext);
 		}
 		if (response.statusCode >= 200 && response.statusCode < 300) {
-			const refusal = refusalIn(endpoint, response.body);
+			const refusal = refusalIn(response.body);
 			if (refusal) {
 				const error = apiErrorFromResponse(200, response.body, errorContext);
 				throw endpoint === 'webhookRemoveHandler' && refusalSaysHandlerUnknown(refusal) ? refusalOfUnknownHandler(error) : error;

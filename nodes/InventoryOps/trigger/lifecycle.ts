@@ -3,7 +3,7 @@ import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-w
 
 import { addHandlerBody, findHandlerId, inventoryOpsApiRequest, mayHaveApplied, userMessage } from '../transport';
 import { EVENT_TYPE_FORMAT_HINT, isEventTypeFormat, parseCustomEventTypes, withoutCoveredTypes } from '../shared/events';
-import { describeHandler, removeHandlerRecords, RETRY_WAITS_MS, unremovableNotice, unremovedReport, warn } from './removal';
+import { describeHandler, keepOrDrop, removeHandlerRecords, RETRY_WAITS_MS, unremovableNotice, unremovedReport, warn } from './removal';
 import { EVENT_TYPE_HEADER, SECRET_HEADER } from './delivery';
 import { readState, writeState, type HandlerRecord, type RegistrationKind, type TriggerState } from './state';
 
@@ -45,10 +45,10 @@ function takeHandlers(state: TriggerState, kind: RegistrationKind, url?: string)
 	return [...taken.flatMap((entry) => entry.handlers), ...leftovers];
 }
 
-/** Failures are kept for the next try, each handler once: by id, or (without one) as a record. */
-async function removeOrKeep(this: IHookFunctions, state: TriggerState, records: HandlerRecord[], waits: readonly number[] = []) {
+/** Failures are kept for the next try (keepOrDrop: `lead` logs each), each handler once: by id, or as a record. */
+async function removeOrKeep(this: IHookFunctions, state: TriggerState, records: HandlerRecord[], lead: (handler: string) => string, waits: readonly number[] = []) {
 	const failures = await removeHandlerRecords.call(this, records, waits);
-	const kept = [...state.leftovers, ...failures.map(({ record }) => record)];
+	const kept = [...state.leftovers, ...keepOrDrop.call(this, failures, lead)];
 	state.leftovers = kept.filter((record, index) => kept.findIndex((other) => (other.id ?? other) === (record.id ?? record)) === index);
 	writeState(this.getWorkflowStaticData('node'), state);
 	return failures;
@@ -90,15 +90,11 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	if (types.length === 0) throw new NodeOperationError(this.getNode(), 'Events: select at least one event or enter a custom event type');
 	const staticData = this.getWorkflowStaticData('node');
 	const state = readState(staticData);
-	const stale = takeHandlers(state, kind);
-	const staleFailures = await removeOrKeep.call(this, state, stale);
-	warnUnremovable.call(this, stale);
 	const doing = kind === 'test' ? 'Listening for a test event' : 'Publishing';
-	if (staleFailures.length > 0) {
-		const report = unremovedReport(staleFailures, ' an earlier registration left');
-		const message = `${doing} stopped before adding any handler, so that no event type gets two: ${report} They stay recorded; the next try removes them first.`;
-		throw activationError.call(this, staleFailures[0].error, message);
-	}
+	// Not a reason to stop: the new secret makes the trigger refuse a leftover's deliveries.
+	const stale = takeHandlers(state, kind);
+	await removeOrKeep.call(this, state, stale, (handler) => `${doing.toLowerCase()} goes ahead without removing the webhook handler ${handler}, which an earlier registration left.`);
+	warnUnremovable.call(this, stale);
 
 	const secret = randomBytes(32).toString('hex');
 	const workflow = this.getWorkflow();
@@ -112,7 +108,7 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 			added.push({ type, id: findHandlerId(answer), name, url, kind });
 		} catch (error) {
 			// n8n 2.x saves the static data of a failed attempt and tries again; 1.x drops it.
-			const failures = await removeOrKeep.call(this, state, added);
+			const failures = await removeOrKeep.call(this, state, added, (handler) => `${doing.toLowerCase()} failed, and the webhook handler ${handler} it had added could not be removed.`);
 			const withoutId = added.filter((record) => record.id === undefined);
 			const rolledBack = added.length - failures.length - withoutId.length;
 			const message = [
@@ -142,12 +138,10 @@ export async function removeHandlers(this: IHookFunctions): Promise<boolean> {
 	const registration = state.registrations[url];
 	if (!registration) return true;
 
-	const failures = await removeOrKeep.call(this, state, takeHandlers(state, registration.kind, url), RETRY_WAITS_MS);
-	warnUnremovable.call(this, registration.handlers);
-	if (failures.length === 0) return true;
-	// n8n shows no error of `delete`, and a throw would make 1.x skip saving the records.
 	const doing = registration.kind === 'test' ? 'stopping the test listener' : 'unpublishing';
-	const report = `${unremovedReport(failures)} They stay recorded; the next publish removes them first.`;
-	warn.call(this, `Inventory Ops Trigger: ${doing} left handlers on the service. ${report}`);
-	return false;
+	const lead = (handler: string) => `${doing} could not remove the webhook handler ${handler}.`;
+	const failures = await removeOrKeep.call(this, state, takeHandlers(state, registration.kind, url), lead, RETRY_WAITS_MS);
+	warnUnremovable.call(this, registration.handlers);
+	// n8n shows no error of `delete`, and a throw would make 1.x skip saving the records.
+	return failures.length === 0;
 }

@@ -1,6 +1,6 @@
 import { NodeApiError, sleep, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
-import { apiErrorFromUnexpectedAnswer, inventoryOpsApiRequest, NOTHING_REMOVED, readRemovalAnswer, saysHandlerUnknown, userMessage } from '../transport';
+import { apiErrorFromUnexpectedAnswer, inventoryOpsApiRequest, removalProblem, saysHandlerUnknown, userMessage } from '../transport';
 import type { HandlerRecord } from './state';
 
 type RemovalFailure = { record: HandlerRecord; error: Error };
@@ -8,6 +8,12 @@ type RemovalFailure = { record: HandlerRecord; error: Error };
 // Unpublish tries at about 0, 1, 3 and 7 s; none starts later than 10 s after the first.
 export const RETRY_WAITS_MS = [1000, 2000, 4000];
 const RETRY_BUDGET_MS = 10_000;
+
+// A leftover is tried again at every publish and unpublish until it has had both, then dropped from the records: a
+// publish never waits for it (each uses a new secret, so the trigger refuses a leftover's deliveries).
+export const LEFTOVER_TRIES = 10;
+export const LEFTOVER_DAYS = 30;
+const DAY_MS = 86_400_000;
 
 export function warn(this: IHookFunctions, text: string): void {
 	this.logger.warn(text, { workflowId: this.getWorkflow().id, node: this.getNode().name });
@@ -25,12 +31,8 @@ async function removeOnce(this: IHookFunctions, record: HandlerRecord): Promise<
 		if (saysHandlerUnknown(error)) return undefined;
 		return error instanceof Error ? error : new Error(String(error));
 	}
-	const reading = readRemovalAnswer(answer as IDataObject);
-	if ('problem' in reading) {
-		return apiErrorFromUnexpectedAnswer(reading.problem, { node: this.getNode(), endpoint: 'webhookRemoveHandler' });
-	}
-	if (!reading.removed) warn.call(this, `Inventory Ops Trigger: handler ${describeHandler(record)}: ${NOTHING_REMOVED}`);
-	return undefined;
+	const problem = removalProblem(answer as IDataObject);
+	return problem === undefined ? undefined : apiErrorFromUnexpectedAnswer(problem, { node: this.getNode(), endpoint: 'webhookRemoveHandler' });
 }
 
 /** 5xx or no answer: a repeat is safe (an unknown handler reads as removed), a 4xx would recur. */
@@ -59,7 +61,31 @@ export async function removeHandlerRecords(this: IHookFunctions, records: Handle
 
 export const describeHandler = ({ name, type, id }: HandlerRecord) => `"${name}" (type ${type}${id ? `, id ${id}` : ', no id'})`;
 
-export function unremovedReport(failures: RemovalFailure[], whose = ''): string {
+export function unremovedReport(failures: RemovalFailure[]): string {
 	const list = failures.map(({ record }) => `${record.id} (${record.type})`).join(', ');
-	return `${failures.length} webhook handler(s)${whose} could not be removed: ${list}. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID. ${userMessage(failures[0].error)}`;
+	return `${failures.length} webhook handler(s) could not be removed: ${list}. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID. ${userMessage(failures[0].error)}`;
+}
+
+const leftoverName = ({ id, type, url }: HandlerRecord) => `${id} (event type ${type}, URL ${url})`;
+
+/**
+ * Counts a failed try on each record and logs it, with the service's words and how to remove it by hand; a record
+ * past both limits is dropped, with a last line. `lead` says what went on without the handler it names.
+ */
+export function keepOrDrop(this: IHookFunctions, failures: RemovalFailure[], lead: (handler: string) => string): HandlerRecord[] {
+	const now = Date.now();
+	return failures.flatMap(({ record, error }) => {
+		const kept = { ...record, tries: (record.tries ?? 0) + 1, keptSince: record.keptSince ?? now };
+		const name = leftoverName(kept);
+		const tried = `tried ${kept.tries} time(s) since ${new Date(kept.keptSince).toISOString()}`;
+		if (kept.tries < LEFTOVER_TRIES || now - kept.keptSince < LEFTOVER_DAYS * DAY_MS) {
+			const limit = `until it has had ${LEFTOVER_TRIES} tries over ${LEFTOVER_DAYS} days (${tried})`;
+			const byHand = `To remove it by hand, run the Inventory Ops node's Webhook Handler → Remove with ID ${kept.id}, or remove it in Inventory Ops.`;
+			warn.call(this, `Inventory Ops Trigger: ${lead(name)} ${userMessage(error)} It stays recorded and is tried again at every publish and unpublish, ${limit}. ${byHand}`);
+			return [kept];
+		}
+		const last = `Inventory Ops Trigger: gave up removing the webhook handler ${name} (${tried}): it is no longer recorded. The last answer: ${userMessage(error)}`;
+		warn.call(this, `${last} If it still exists, remove it in Inventory Ops, or with the Inventory Ops node's Webhook Handler → Remove and ID ${kept.id}.`);
+		return [];
+	});
 }

@@ -4,7 +4,8 @@ import { isPlainObject } from '../shared/objects';
 /** A test listen and a publication never touch each other's handlers. */
 export type RegistrationKind = 'production' | 'test';
 
-export type HandlerRecord = { type: string; id?: string; name: string; url: string; kind: RegistrationKind };
+/** `tries` and `keptSince` (ms) only on a leftover, a handler that could not be removed (trigger/removal.ts). */
+export type HandlerRecord = { type: string; id?: string; name: string; url: string; kind: RegistrationKind; tries?: number; keptSince?: number };
 
 export type Registration = {
 	url: string;
@@ -21,13 +22,20 @@ export type TriggerState = { registrations: Record<string, Registration>; leftov
 const STATE_KEY = 'inventoryOpsTrigger';
 const MAX_RECORDS = 100;
 
-function asHandlers(value: unknown): HandlerRecord[] {
+function asHandlers(value: unknown, leftovers = false): HandlerRecord[] {
 	if (!Array.isArray(value)) return [];
+	const now = Date.now();
 	return value.flatMap((entry: unknown): HandlerRecord[] => {
 		if (!isPlainObject(entry) || typeof entry.type !== 'string' || typeof entry.url !== 'string') return [];
 		const id = typeof entry.id === 'string' && entry.id !== '' ? entry.id : undefined;
 		const name = typeof entry.name === 'string' ? entry.name : '';
-		return [{ type: entry.type, id, name, url: entry.url, kind: entry.kind === 'test' ? 'test' : 'production' }];
+		const record: HandlerRecord = { type: entry.type, id, name, url: entry.url, kind: entry.kind === 'test' ? 'test' : 'production' };
+		if (!leftovers) return [record];
+		// A record kept before these were stored, or edited into nonsense, starts counting now.
+		const { tries, keptSince } = entry;
+		record.tries = Number.isInteger(tries) ? Math.max(Number(tries), 0) : 0;
+		record.keptSince = typeof keptSince === 'number' && keptSince >= 0 ? Math.min(keptSince, now) : now;
+		return [record];
 	});
 }
 
@@ -49,7 +57,7 @@ export function readState(staticData: IDataObject): TriggerState {
 			};
 		}
 	}
-	return { registrations, leftovers: asHandlers(stored.leftovers) };
+	return { registrations, leftovers: asHandlers(stored.leftovers, true) };
 }
 
 /** A new record: n8n saves static data only when a top-level key changes. */

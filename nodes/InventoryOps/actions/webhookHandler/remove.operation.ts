@@ -2,7 +2,7 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeExecutionData, 
 
 import { optionsCollection, requiredText } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/perItem';
-import { apiErrorFromUnexpectedAnswer, NOTHING_REMOVED, readRemovalAnswer } from '../../transport';
+import { apiErrorFromUnexpectedAnswer, removalProblem } from '../../transport';
 
 const properties: INodeProperties[] = [
 	requiredText('Handler ID', 'handlerId', 'The _id of the webhook handler, as returned when it was added'),
@@ -15,11 +15,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await forEachItem.call(this, items, async (itemIndex, check) => {
 		const handlerId = check.text(this.getNodeParameter('handlerId', itemIndex, ''), 'Handler ID');
 		const response = await requestForItem.call(this, 'webhookRemoveHandler', { _id: handlerId }, check);
-		// A refusal with a reason has failed in transport already.
-		const reading = readRemovalAnswer(response);
-		if ('problem' in reading) {
-			throw apiErrorFromUnexpectedAnswer(reading.problem, { node: this.getNode(), endpoint: 'webhookRemoveHandler', itemIndex });
-		}
-		return { _id: handlerId, ...response, removed: reading.removed, ...(reading.removed ? {} : { notice: NOTHING_REMOVED }) };
+		// A `success: false`, with a reason or without, has failed the item in transport already.
+		const problem = removalProblem(response);
+		if (problem !== undefined) throw apiErrorFromUnexpectedAnswer(problem, { node: this.getNode(), endpoint: 'webhookRemoveHandler', itemIndex });
+		return { _id: handlerId, ...response, removed: true };
 	});
 }
