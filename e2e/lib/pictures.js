@@ -48,11 +48,10 @@ function sampleKeys(name) {
 
 /** What the node says when the service refuses a restore as a conflict (409), as the output panel shows it. */
 function restoreConflictMessage() {
-	const { apiErrorFromResponse } = load('nodes/InventoryOps/transport/errors.js');
-	const node = { name: 'Restore Inventory', type: 'n8n-nodes-inventory-ops.inventoryOps', typeVersion: 1, parameters: {} };
+	const { failureFromAnswer } = load('nodes/InventoryOps/transport/outcome.js');
+	const { textsOf } = load('nodes/InventoryOps/transport/render.js');
 	const body = { error: { message: 'The inventory of this shipment was already restored', statusCode: 409 } };
-	const error = apiErrorFromResponse(409, body, { node, endpoint: 'shipmentRestoreInventory', itemIndex: 0 });
-	return { message: error.message, description: error.description };
+	return textsOf(failureFromAnswer(409, body, { endpoint: 'shipmentRestoreInventory', itemIndex: 0 }));
 }
 
 /** Every picture README shows: its caption's subject and what it depends on. Order: README's. */

@@ -9,17 +9,17 @@ const kitParameters = { resource: 'kit', operation: 'create', inputMode: 'fields
 const restoreParameters = { resource: 'shipment', operation: 'restoreInventory', storeId: 's1', orderNumber: '1001', trackingNumber: 'T1' };
 
 test.each([
-	['an empty Base URL', kitParameters, { baseUrl: '' }, "The credential's Base URL is empty for item 0: nothing was sent to /kit/create", 'Base URL'],
-	['a Base URL of spaces', kitParameters, { baseUrl: '   ' }, "The credential's Base URL is empty for item 0: nothing was sent to /kit/create", 'Base URL'],
-	['a Base URL that is not text (a number from an import)', kitParameters, { baseUrl: 5 }, "The credential's Base URL is empty for item 0: nothing was sent to /kit/create", 'Base URL'],
+	['an empty Base URL', kitParameters, { baseUrl: '' }, "The credential's Base URL is empty for item 0: nothing was sent to /kit/create.", 'Base URL'],
+	['a Base URL of spaces', kitParameters, { baseUrl: '   ' }, "The credential's Base URL is empty for item 0: nothing was sent to /kit/create.", 'Base URL'],
+	['a Base URL that is not text (a number from an import)', kitParameters, { baseUrl: 5 }, "The credential's Base URL is empty for item 0: nothing was sent to /kit/create.", 'Base URL'],
 	[
 		'an App Base URL without http(s)',
 		restoreParameters,
 		{ appBaseUrl: 'ftp://files.example.com' },
-		'The credential\'s App Base URL is "ftp://files.example.com", not an http(s) address for item 0: nothing was sent to /ship/shipping/restore_inventory',
+		'The credential\'s App Base URL is "ftp://files.example.com", not an http(s) address for item 0: nothing was sent to /ship/shipping/restore_inventory.',
 		'App Base URL',
 	],
-	['an App Base URL with no host', restoreParameters, { appBaseUrl: 'https:///s' }, 'The credential\'s App Base URL is "https:///s", not an http(s) address for item 0: nothing was sent to /ship/shipping/restore_inventory', 'App Base URL'],
+	['an App Base URL with no host', restoreParameters, { appBaseUrl: 'https:///s' }, 'The credential\'s App Base URL is "https:///s", not an http(s) address for item 0: nothing was sent to /ship/shipping/restore_inventory.', 'App Base URL'],
 ])('%s: the item fails naming the field, and no call is sent', async (_, parameters, address, message, field) => {
 	const credentials = { ...ctx.sandbox.credentials(), ...address };
 	const result = await ctx.run(parameters, { credentials, continueOnFail: true });
@@ -41,17 +41,18 @@ test('the other address may be empty: Kit -> Create needs only the Base URL', as
 	expect(await ctx.sandbox.calls()).not.toEqual([]);
 });
 
-test('a host that does not resolve is a lost connection, not a time-out, even when its name says "timeout"', async () => {
-	// The reason of a network failure is read from its code and the HTTP client's own words, never from the host
-	// name inside them ("getaddrinfo ENOTFOUND timeout-replica.invalid").
+test('a host that does not resolve: nothing was sent, so nothing changed, and no time-out even when its name says "timeout"', async () => {
+	// The verdict is read from the error's code (getaddrinfo's ENOTFOUND, or EAI_AGAIN where no resolver answers),
+	// never from the host name inside the words ("getaddrinfo ENOTFOUND timeout-replica.invalid").
 	const credentials = { ...ctx.sandbox.credentials(), baseUrl: 'http://timeout-replica.invalid/api' };
 	const result = await ctx.run(kitParameters, { credentials, continueOnFail: true });
 	expect(result.items.map((item) => item.json)).toEqual([
 		{
-			error: 'The connection to the service was lost during /kit/create before an answer arrived. The service may or may not have applied this change, so it was not sent again: check the service before trying again.',
-			details: expect.objectContaining({ timedOut: false, changesData: true, endpoint: '/kit/create' }),
+			error: 'Could not connect to the service: /kit/create was not sent.',
+			details: expect.objectContaining({ sent: false, timedOut: false, changesData: true, endpoint: '/kit/create' }),
 		},
 	]);
+	expect(result.items[0].json.details.description).toMatch(/^Nothing was sent \((ENOTFOUND|EAI_AGAIN|getaddrinfo)[^)]*\), so nothing changed: check the Base URL in the credential/);
 });
 
 test('a Base URL pasted with spaces around it is used without them: the call reaches the service', async () => {

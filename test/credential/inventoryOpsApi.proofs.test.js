@@ -68,12 +68,13 @@ describe('the Base URL check: an empty order lookup', () => {
 	test('401: the token refused', async () => {
 		const result = await testCredential(sandbox.credentials('not-a-jwt'));
 		expect(result.message).toMatch(/^The service refused the access token \(401\)/);
-		expect(await calls()).toEqual([`${BULK} 401`]);
+		// The path beside, which nothing serves, answers otherwise: the refusal is the service's.
+		expect(await calls()).toEqual([`${BULK} 401`, '/api/order/no-such-operation-n8n-path-check 404']);
 	});
 
 	test('403: the token lacks the permission', async () => {
 		const result = await testCredential(sandbox.credentials(await sandbox.token({ scopes: ['platformUser'] })));
-		expect(result.message).toMatch(/^The access token is valid but lacks the permission \(scope\) for the order lookup \(403\)/);
+		expect(result.message).toMatch(/^The access token lacks the permission \(scope\) \/order\/get_single_bulk needs \(403\)/);
 	});
 
 	test('429 beyond the bounded retries: rate limited, nothing said about the token', async () => {
@@ -187,13 +188,13 @@ describe('the App Base URL check: only the path beside the restore path, which n
 		expect(result.message).toMatch(/^Wrong App Base URL: .*\/s\/ship\/shipping\/no-such-operation-n8n-path-check could not be reached \(ECONNREFUSED\).* The Base URL and the access token work\.$/);
 	});
 
-	test.each([401, 403])('%s: the App Base URL refused the token the Base URL accepted', async (status) => {
+	test.each([401, 403])('%s at a path nothing serves: the App Base URL may refuse the token, not proven', async (status) => {
 		gateway.answers.push({ path: /^\/s\//, status, body: '{"error":{"message":"not yours"}}' });
 		const credentials = viaGateway(sandbox.credentials());
 		const result = await testCredential(credentials);
 		expect(result).toEqual({
 			status: 'Error',
-			message: `The Base URL accepted the access token, but the App Base URL refused it (${status}) at ${appBeside(credentials)}, a path beside the restore path that no operation serves. Check that both are of one account and the token may restore inventory. The service said: not yours.`,
+			message: `The Base URL accepted the access token, but the App Base URL answered ${status} at ${appBeside(credentials)}, a path beside the restore path that no operation serves: that does not show whether restores there refuse it. Check that both are of one account; a first real restore shows it. The service said: not yours.`,
 		});
 	});
 

@@ -153,17 +153,17 @@ describe('what a failed test says', () => {
 		const result = await testCredential(sandbox.credentials(token));
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/refused the access token \(401\)/);
-		expect(result.message).toMatch(/Check Access Token/);
+		expect(result.message).toMatch(/Check the Access Token in the credential/);
 		expect(result.message).not.toContain(token.split('.')[2]);
 		expect(await statuses()).toEqual([401]);
 	});
 
-	test('a 401 or 403 as a gateway page still speaks of the token, not of the Base URL', async () => {
+	test('a 401 or 403 as a gateway page does not show the service refusing the token: the Base URL first, then the token', async () => {
 		await sandbox.config({ errorBodies: 'html' });
 		const refused = await testCredential(sandbox.credentials('not-a-jwt'));
-		expect(refused.message).toMatch(/^The service refused the access token \(401\)/);
+		expect(refused.message).toMatch(/^The access token is not confirmed: \S+ answered 401 with a web page titled "401 Unauthorized", a gateway's or proxy's page, not the service refusing it\. Check the Base URL, then Access Token\.$/);
 		const scopeless = await testCredential(sandbox.credentials(await sandbox.token({ scopes: ['platformUser'] })));
-		expect(scopeless.message).toMatch(/permission \(scope\).*\(403\)/);
+		expect(scopeless.message).toMatch(/^The access token is not confirmed: \S+ answered 403 with a web page/);
 		expect(`${refused.message} ${scopeless.message}`).not.toMatch(/<[a-z]/i);
 	});
 
@@ -179,7 +179,7 @@ describe('what a failed test says', () => {
 		const token = await sandbox.token({ scopes: ['platformUser'] });
 		const result = await testCredential(sandbox.credentials(token));
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/valid but lacks the permission \(scope\).*\(403\)/);
+		expect(result.message).toMatch(/^The access token lacks the permission \(scope\) \/order\/get_single_bulk needs \(403\)\. Use a token with that scope/);
 	});
 
 	test('a Base URL where the service has no such route: 404 as the path nothing serves; wrong where the answer names the path', async () => {

@@ -71,7 +71,10 @@ describe('success: false with 200', () => {
 	test('handler remove: a bare success: false (the service\'s answer for an unknown handler here) fails the item', async () => {
 		await ctx.sandbox.config({ removeUnknown: 'success-false' });
 		const result = await ctx.run({ resource: 'webhookHandler', operation: 'remove', handlerId: 'no-such-handler' });
-		expect(result.error).toMatchObject({ name: 'NodeApiError', message: 'The service refused /webhook/remove_handler with success: false.' });
+		expect(result.error).toMatchObject({
+			name: 'NodeApiError',
+			message: 'The service refused /webhook/remove_handler with success: false. Nothing shows that the service does not know the handler: the service refused without a reason. The handler may still exist: check the handler in Inventory Ops.',
+		});
 		expect(await ctx.sandbox.calls(REMOVE)).toHaveLength(1);
 	});
 });
@@ -120,7 +123,7 @@ describe('error bodies of every shape give message, code and trace id, never mar
 		const result = await ctx.run(kit());
 		expect(result.error.httpCode).toBe('504');
 		expect(result.error.message).toBe(
-			'The service failed (504) during /kit/create. The answer was a web page titled "504 Gateway timeout", from a gateway or proxy. It may have applied the change, so it was not sent again: check the service before trying again.',
+			'The service failed (504) during /kit/create. The answer was a web page titled "504 Gateway timeout", from a gateway or proxy. The service may or may not have applied this change, so it was not sent again: check the service before trying again.',
 		);
 		expect(`${result.error.message} ${result.error.description}`).not.toMatch(/[<>]/);
 		expect(result.error.description).toContain('was not sent again');
@@ -129,7 +132,7 @@ describe('error bodies of every shape give message, code and trace id, never mar
 
 describe('an error body of text: a web page only when it is one, and then its title alone', () => {
 	const pageTitled = (status, title) =>
-		`The service failed (${status}) during /kit/create. The answer was a web page titled "${title}", from a gateway or proxy. It may have applied the change, so it was not sent again: check the service before trying again.`;
+		`The service failed (${status}) during /kit/create. The answer was a web page titled "${title}", from a gateway or proxy. The service may or may not have applied this change, so it was not sent again: check the service before trying again.`;
 
 	test.each([
 		['with attributes, after other markup', '<meta charset="utf-8"><title lang="en">Down for maintenance</title>', 'Down for maintenance'],

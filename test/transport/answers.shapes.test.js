@@ -176,7 +176,7 @@ describe('Order -> Get Many', () => {
 		await answer(BULK, { orders: [order] });
 		const result = await lookUp([{ store_id: order.store_id, order_number: order.order_number }]);
 		expect(jsonOf(result.items)[0].error).toBe(
-			'The service answered /order/get_single_bulk with an object with orders where a list was expected',
+			'The service answered /order/get_single_bulk with an object with orders where a list was expected.',
 		);
 	});
 
@@ -450,8 +450,8 @@ describe('Webhook Handler -> Remove: one reading with the trigger (transport/ans
 	test('a bare success: false is a failed item: the service refused, and nothing says the handler is gone', async () => {
 		await answer(REMOVE, { success: false });
 		const [item] = jsonOf((await remove()).items);
-		expect(item.error).toBe('The service refused /webhook/remove_handler with success: false.');
-		expect(item.details).toMatchObject({ httpCode: '200', description: 'Its success: false says the change was not made.' });
+		expect(item.error).toMatch(/^The service refused \/webhook\/remove_handler with success: false\. Nothing shows that the service does not know the handler: the service refused without a reason\. The handler may still exist/);
+		expect(item.details).toMatchObject({ httpCode: '200' });
 		expect(item).not.toHaveProperty('removed');
 	});
 

@@ -1,5 +1,5 @@
 // The one reading of answers (transport/answers.ts), its pure parts one by one: what arrived is named exactly,
-// which answers are refusals, and what a restore or a removal answer says. The same readings over real HTTP, through
+// which answers are refusals, and what a removal answer must say. The same readings over real HTTP, through
 // both nodes: test/transport/answers.shapes.test.js and test/trigger/lifecycle.test.js.
 const path = require('node:path');
 
@@ -122,57 +122,15 @@ describe('readBulkAnswer: an entry is "not found" only when it carries no order 
 	});
 });
 
-test('missingFromKitAnswer: ids that are not non-empty text or a number', () => {
-	expect(answers.missingFromKitAnswer({ _id: 'k', new_kit_id: 7 })).toEqual([]);
-	expect(answers.missingFromKitAnswer({ _id: ' ', new_kit_id: Number.NaN })).toEqual(['_id', 'new_kit_id']);
-	expect(answers.missingFromKitAnswer({ _id: {}, new_kit_id: null })).toEqual(['_id', 'new_kit_id']);
+test('a remove_handler answer other than success: true is unreadable: what arrived is named', () => {
+	expect(answers.unexpectedShape('webhookRemoveHandler', { success: true })).toBeUndefined();
+	expect(answers.unexpectedShape('webhookRemoveHandler', { success: 'true' })).toBe('an object with success, without success true or false');
+	expect(answers.unexpectedShape('webhookRemoveHandler', {})).toBe('an empty object, without success true or false');
+	// Other operations' objects need no success.
+	expect(answers.unexpectedShape('kitCreate', { _id: 'k' })).toBeUndefined();
 });
 
-describe('readRestoreAnswer picks the restored shipment by every selector given', () => {
-	const record = (id, tracking, carrier) => ({ _id: id, response: { tracking_number: tracking, shipment_id: carrier } });
-	const shipments = [record('s1', 'T1', 'C1'), record('s2', 'T2', 'C2'), record('s3', 'T2', 'C3')];
-
-	test.each([
-		[{ shipment_id: 's2' }, 's2'],
-		[{ tracking_number: 'T1' }, 's1'],
-		[{ carrier_shipment_id: 'C3' }, 's3'],
-		[{ tracking_number: 'T2', carrier_shipment_id: 'C2' }, 's2'],
-	])('%j -> %s', (selectors, id) => {
-		const restored = shipments.find((shipment) => shipment._id === id);
-		expect(answers.readRestoreAnswer({ _id: 'o', shipments }, selectors)).toEqual({ shipments, restored, missing: [] });
-	});
-
-	test('two records matching, or none, is named rather than guessed', () => {
-		expect(answers.readRestoreAnswer({ _id: 'o', shipments }, { tracking_number: 'T2' }).missing).toEqual([
-			'the restored shipment (got 2 records matching it)',
-		]);
-		expect(answers.readRestoreAnswer({ _id: 'o', shipments }, { shipment_id: 'nope' }).restored).toBeUndefined();
-	});
-
-	test('shipments that are not a list of records, and a missing _id', () => {
-		expect(answers.readRestoreAnswer({ shipments: [record('s1'), 'x', 3] }, { shipment_id: 's1' })).toEqual({
-			missing: ['_id (got nothing)', 'shipments (got a list with 2 entries that are not records)'],
-		});
-		expect(answers.readRestoreAnswer({ _id: 'o', shipments: 'none' }, {}).missing).toEqual(['shipments (got text "none")']);
-	});
-
-	test('restoredItemsOf: the record\'s request.order_items, or nothing', () => {
-		expect(answers.restoredItemsOf({ request: { order_items: [{ sku: 'A', quantity: 2 }] } })).toEqual([{ sku: 'A', quantity: 2 }]);
-		expect(answers.restoredItemsOf({ request: { order_items: 'A' } })).toBeUndefined();
-		expect(answers.restoredItemsOf({})).toBeUndefined();
-	});
-});
-
-test('removalProblem: nothing for success: true, else what arrived', () => {
-	expect(answers.removalProblem({ success: true })).toBeUndefined();
-	expect(answers.removalProblem({ success: 'true' })).toBe('an object with success, without success true or false');
-});
-
-test('refusalSaysHandlerUnknown: a remove_handler refusal whose code or reason says the service does not know the handler', () => {
-	expect(answers.refusalSaysHandlerUnknown({ message: 'Handler not found' })).toBe(true);
-	expect(answers.refusalSaysHandlerUnknown({ code: 'UNKNOWN_HANDLER', message: 'gone' })).toBe(true);
-	expect(answers.refusalSaysHandlerUnknown({ message: 'No such handler' })).toBe(true);
-	expect(answers.refusalSaysHandlerUnknown({ message: 'Handler does not exist' })).toBe(true);
-	expect(answers.refusalSaysHandlerUnknown({ code: 'LOCKED', message: 'Handler is locked' })).toBe(false);
-	expect(answers.refusalSaysHandlerUnknown({})).toBe(false);
+test('isIdLike: an id is non-empty text or a finite number', () => {
+	expect([answers.isIdLike('k'), answers.isIdLike(7), answers.isIdLike(0)]).toEqual([true, true, true]);
+	expect([' ', Number.NaN, {}, null, undefined, Infinity].map(answers.isIdLike)).toEqual([false, false, false, false, false, false]);
 });

@@ -13,7 +13,7 @@ const RESTORE = '/s/ship/shipping/restore_inventory';
 const INVALID_KIT = 'The service refused /kit/create as invalid (400).';
 const CHECK_FIELDS = 'Check the fields the service names.';
 const MAY_HAVE_APPLIED =
-	'It may have applied the change, so it was not sent again: check the service before trying again.';
+	'The service may or may not have applied this change, so it was not sent again: check the service before trying again.';
 const ctx = useInventoryOps({ orders: 5 });
 
 const kit = { resource: 'kit', operation: 'create', name: 'Kit', sku: 'KIT-DESCRIBED' };
@@ -164,7 +164,7 @@ describe('whether the change may have been applied', () => {
 	test('a lookup that gets no answer: the description says it only reads and can be run again', async () => {
 		await ctx.sandbox.fault({ route: BULK, count: 5, drop: 'before' });
 		const { error } = await ctx.run(lookup);
-		expect(error.message).toBe('The connection to the service was lost during /order/get_single_bulk before an answer arrived');
+		expect(error.message).toBe('The connection to the service was lost during /order/get_single_bulk before an answer arrived.');
 		expect(error.description).toBe('No answer came. This call only reads data: run it again.');
 	});
 });

@@ -100,7 +100,7 @@ describe("n8n's Retry On Fail setting", () => {
 		await ctx.sandbox.fault({ route: KIT, count: 1, drop: 'after' });
 		const result = await ctx.run(kit('KIT-RETRY'), { settings: retrying });
 		expect(result.error.message).toBe(
-			"'Retry On Fail' is on, and /kit/create changes data: n8n would resend it after a time-out even if it was applied",
+			"'Retry On Fail' is on, and /kit/create changes data: n8n would resend it after a time-out even if it was applied.",
 		);
 		expect(result.error.description).toContain("Turn off Retry On Fail in the node's Settings");
 		expect(await ctx.sandbox.calls(KIT)).toEqual([]);

@@ -18,7 +18,7 @@ const statuses = async (route) => (await ctx.sandbox.calls(route)).map((call) =>
 test('a lookup whose connection drops twice is read again once, not more: two calls, then the error', async () => {
 	await ctx.sandbox.fault({ route: BULK, count: 2, drop: 'before' });
 	const result = await ctx.run(lookup);
-	expect(result.error.message).toBe('The connection to the service was lost during /order/get_single_bulk before an answer arrived');
+	expect(result.error.message).toBe('The connection to the service was lost during /order/get_single_bulk before an answer arrived.');
 	expect(result.error.description).toBe('No answer came. This call only reads data: run it again.');
 	expect((await ctx.sandbox.calls(BULK)).map((call) => call.dropped)).toEqual(['before', 'before']);
 });

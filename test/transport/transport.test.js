@@ -1,21 +1,14 @@
-// The transport's pure parts (Retry-After, retry bounds, the service's error shape, JWT expiry). The HTTP side is
+// The transport's pure parts (Retry-After, retry bounds, the service's error shape, the token's expiry in words). The HTTP side is
 // tested through the node against the sandbox in test/actions (the default retry bound, which endpoints change data
 // and which base URL each uses: test/transport/errors.serviceFailures.test.js and the per-operation files).
 const path = require('node:path');
 
 const dist = (file) => require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/transport', file));
 const { parseRetryAfter, nextRetryDelay } = dist('rateLimit.js');
-const { jwtExpiry, apiErrorFromResponse, networkReason } = dist('errors.js');
+const { failureFromAnswer } = dist('outcome.js');
+const { textsOf } = dist('render.js');
 const { readServiceError } = dist('answers.js');
 
-const node = {
-	id: 'n',
-	name: 'Inventory Ops',
-	type: 'inventoryOps',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
 const jwt = (payload) =>
 	['e30', Buffer.from(JSON.stringify(payload)).toString('base64url'), 'c2lnbmF0dXJlLXNlY3JldA'].join('.');
 
@@ -91,37 +84,23 @@ describe('the service error shape', () => {
 		expect(readServiceError({ message: 'm', traceId: 7 })).toEqual({ message: 'm' });
 	});
 
-	test('a network failure with nothing readable in it: an unknown network error, not a time-out', () => {
-		for (const error of ['boom', undefined, {}, { code: 500, message: '' }]) {
-			expect(networkReason(error)).toEqual({ reason: 'unknown network error', timedOut: false, refusedByN8n: false });
-		}
-		expect(networkReason({ cause: { code: 'ECONNRESET' }, message: 'socket hang up' })).toEqual({ reason: 'ECONNRESET', timedOut: false, refusedByN8n: false });
-		expect(networkReason({ message: 'timeout of 30000ms exceeded' })).toEqual({ reason: 'timeout of 30000ms exceeded', timedOut: true, refusedByN8n: false });
-	});
-
 	test('an expired JWT gives its expiry time, never the token', () => {
 		const token = jwt({ exp: 1_700_000_000, scopes: ['platformApi'] });
-		expect(jwtExpiry(token)?.toISOString()).toBe('2023-11-14T22:13:20.000Z');
-		const error = apiErrorFromResponse(
+		const error = textsOf(failureFromAnswer(
 			401,
 			{ error: { message: 'Token expired', statusCode: 401, code: 'TOKEN_EXPIRED' } },
-			{ node, endpoint: 'kitCreate', accessToken: token },
-		);
+			{ endpoint: 'kitCreate', accessToken: token },
+		));
 		expect(error.message).toBe('The access token expired at 2023-11-14T22:13:20.000Z. The service said: Token expired.');
 		expect(error.description).toBe("Create a new token and put it in the credential. The service's code: TOKEN_EXPIRED.");
-		expect(JSON.stringify({ ...error, message: error.message, description: error.description })).not.toContain(
+		expect(JSON.stringify(error)).not.toContain(
 			token.split('.')[2],
 		);
 	});
 
 	test('a 401 with a token that is not expired: the token refused, in the service\'s words', () => {
 		const token = jwt({ exp: Math.floor(Date.now() / 1000) + 3600 });
-		const error = apiErrorFromResponse(
-			401,
-			{ error: { message: 'Bad signature' } },
-			{ node, endpoint: 'kitCreate', accessToken: token },
-		);
+		const error = textsOf(failureFromAnswer(401, { error: { message: 'Bad signature' } }, { endpoint: 'kitCreate', accessToken: token }));
 		expect(error.message).toBe('The service refused the access token (401). The service said: Bad signature.');
-		expect(jwtExpiry('not.a.jwt')).toBeUndefined();
 	});
 });

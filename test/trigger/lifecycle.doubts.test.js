@@ -14,10 +14,10 @@ const SHORT_TIMEOUT_MS = 300;
 const KINDS = {
 	'lost connection': { fault: { drop: 'after' }, doubt: 'The service may or may not have applied this change, so it was not sent again: check the service before trying again.' },
 	'time-out': { fault: { delayMs: 1500 }, timeout: true, doubt: 'The service may or may not have applied this change, so it was not sent again: check the service before trying again.' },
-	'5xx': { fault: { status: 500 }, doubt: 'It may have applied the change, so it was not sent again: check the service before trying again.' },
+	'5xx': { fault: { status: 500 }, doubt: 'The service may or may not have applied this change, so it was not sent again: check the service before trying again.' },
 	'gateway page': {
 		fault: { status: 502, body: '<html><head><title>502 Bad Gateway</title></head><body><center>nginx</center></body></html>' },
-		doubt: 'It may have applied the change, so it was not sent again: check the service before trying again.',
+		doubt: 'The service may or may not have applied this change, so it was not sent again: check the service before trying again.',
 	},
 };
 

@@ -120,7 +120,7 @@ test('a failed add after handlers the service gave no id: the error says none wa
 	expect(error.message).toMatch(/^Publishing failed at the webhook handler for "shipment\.created" \(3 of 3\)\. \S/);
 	// The transport's advice (the 500 may have added it, what to check) and its code and trace id, in the message.
 	expect(error.message).toMatch(
-		/\. The service said: Fault injected by the sandbox: 500\. It may have applied the change, so it was not sent again: check the service before trying again\. The service's code: INTERNAL_ERROR\. Trace id: \S+\. Handlers added before/,
+		/\. The service said: Fault injected by the sandbox: 500\. The service may or may not have applied this change, so it was not sent again: check the service before trying again\. The service's code: INTERNAL_ERROR\. Trace id: \S+\. Handlers added before/,
 	);
 	const mayExist = `The webhook handler "n8n: Reports wf-rollback-no-id (workflow wf-rollback-no-id) - shipment.created" (event type shipment.created) may have been created all the same, and this trigger has no id to remove it: find it in Inventory Ops by that name and remove it there, or with the Inventory Ops node's Webhook Handler → Remove and its ID. Each publish uses a new secret, so the trigger refuses its deliveries meanwhile.`;
 	expect(error.message.endsWith(` ${ours} ${mayExist}`)).toBe(true);
@@ -140,7 +140,7 @@ test('leftovers that still cannot be removed: the unpublish and the next publish
 	const url = harness.webhookUrl(stored, false);
 	const [shippedId, inventoryId] = harness.staticState(stored.staticData).registrations[url].handlers.map((record) => record.id);
 	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 100, status: 500 });
-	const said = 'The service failed (500) during /webhook/remove_handler. The service said: Fault injected by the sandbox: 500. It may have applied the change, so it was not sent again: check the service before trying again. The service\'s code: INTERNAL_ERROR. Trace id: ';
+	const said = 'The service failed (500) during /webhook/remove_handler. The service said: Fault injected by the sandbox: 500. The service may or may not have applied this change, so it was not sent again: check the service before trying again. The service\'s code: INTERNAL_ERROR. Trace id: ';
 	const rest = (id, tries) =>
 		new RegExp(
 			`^Trace id: \\S+\\. It stays recorded and is tried again at every publish and unpublish, until it has had 10 tries over 30 days \\(tried ${tries} time\\(s\\) since 1970-01-01T00:00:07\\.000Z\\)\\. To remove it by hand, run the Inventory Ops node's Webhook Handler → Remove with ID ${id}, or remove it in Inventory Ops\\.$`,

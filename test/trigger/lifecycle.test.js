@@ -130,7 +130,7 @@ test('activate with the 2nd of 3 add_handler calls failing: clear error, nothing
 	// All in the message, which both n8n lines show: our conclusion, the service's words, then what was undone.
 	expect(error.message).toMatch(/^Publishing failed at the webhook handler for "item\.inventory" \(2 of 3\)\. .*The service said: Fault injected by the sandbox: 500\. /);
 	// The transport's advice on a 5xx: the handler may have been added all the same.
-	expect(error.message).toContain('. It may have applied the change, so it was not sent again: check the service before trying again. ');
+	expect(error.message).toContain('. The service may or may not have applied this change, so it was not sent again: check the service before trying again. ');
 	// The end of the message: what was undone, what was left, and the handler the 500 may have added, named.
 	expect(error.message).toMatch(
 		REMOVABLE
@@ -236,7 +236,7 @@ test('unpublish while remove_handler keeps failing: 4 tries each at 0, 1, 3 and 
 	expect(lines).toHaveLength(3);
 	for (const [index, { id, type, url }] of state.leftovers.entries()) {
 		expect(lines[index].startsWith(`Inventory Ops Trigger: unpublishing could not remove the webhook handler ${id} (event type ${type}, URL ${url}). `)).toBe(true);
-		expect(lines[index]).toMatch(/\. The service said: Fault injected by the sandbox: 503\. It may have applied the change, .* It stays recorded and is tried again at every publish and unpublish, until it has had 10 tries over 30 days \(tried 1 time\(s\) since /);
+		expect(lines[index]).toMatch(/\. The service said: Fault injected by the sandbox: 503\. The service may or may not have applied this change, .* It stays recorded and is tried again at every publish and unpublish, until it has had 10 tries over 30 days \(tried 1 time\(s\) since /);
 		expect(lines[index].endsWith(`To remove it by hand, run the Inventory Ops node's Webhook Handler → Remove with ID ${id}, or remove it in Inventory Ops.`)).toBe(true);
 	}
 	const afterFailedDeactivate = (await harness.handlers()).length;
@@ -372,7 +372,7 @@ test('remove_handler answers read as the Remove operation reads them: a bare fal
 	expect(await harness.deactivate(stored)).toBe(false);
 	expect(harness.staticState(stored.staticData).leftovers.map((record) => record.id)).toEqual([handler._id]);
 	expect(harness.warnings.join('\n')).toContain(
-		`could not remove the webhook handler ${handler._id} (event type order.shipped, URL ${harness.webhookUrl(stored, false)}). The service refused /webhook/remove_handler with success: false. Its success: false says the change was not made. It stays recorded`,
+		`could not remove the webhook handler ${handler._id} (event type order.shipped, URL ${harness.webhookUrl(stored, false)}). The service refused /webhook/remove_handler with success: false. Nothing shows that the service does not know the handler: the service refused without a reason. The handler may still exist: check the handler in Inventory Ops. It stays recorded`,
 	);
 
 	// The fault answered in the service's place, so the first handler is still there: the next publish removes it.

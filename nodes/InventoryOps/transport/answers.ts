@@ -58,10 +58,7 @@ export function isServiceErrorShape(body: unknown): boolean {
 	return isPlainObject(body) && isPlainObject(body.error) && typeof body.error.message === 'string';
 }
 
-/**
- * A 200 `success: false`, with a reason or without, as the service refusing, or undefined. On remove_handler too: a
- * bare one proves neither removed nor unknown (the trigger keeps the handler).
- */
+/** A 200 `success: false`, with a reason or without, as the service refusing, or undefined. */
 export function refusalIn(answer: unknown): ServiceError | undefined {
 	return isPlainObject(answer) && answer.success === false ? readServiceError(answer) : undefined;
 }
@@ -82,7 +79,9 @@ export function summaryOf(value: unknown): string {
 export function unexpectedShape(endpoint: Endpoint, answer: unknown): string | undefined {
 	const expected = ENDPOINTS[endpoint].answer;
 	const fits = expected === 'list' ? Array.isArray(answer) : isPlainObject(answer);
-	return fits ? undefined : `${summaryOf(answer)} where ${expected === 'list' ? 'a list' : 'an object'} was expected`;
+	if (!fits) return `${summaryOf(answer)} where ${expected === 'list' ? 'a list' : 'an object'} was expected`;
+	// remove_handler says whether it removed: a `false` is a refusal (refusalIn), anything but `true` unreadable.
+	return endpoint === 'webhookRemoveHandler' && (answer as Record<string, unknown>).success !== true ? `${summaryOf(answer)}, without success true or false` : undefined;
 }
 
 type BulkEntry = { entry: Record<string, unknown>; storeId?: unknown; orderNumber: unknown };
@@ -130,55 +129,7 @@ export function readBulkAnswer(answer: unknown[]): { entries: BulkEntry[]; unrea
 	return { entries, unreadable };
 }
 
-const isIdLike = (value: unknown): boolean => (typeof value === 'string' && value.trim() !== '') || Number.isFinite(value);
-
-export function missingFromKitAnswer(answer: Record<string, unknown>): string[] {
-	return ['_id', 'new_kit_id'].filter((field) => !isIdLike(answer[field]));
-}
-
-export type ShipmentSelectors = Partial<Record<'shipment_id' | 'tracking_number' | 'carrier_shipment_id', string>>;
-
-/** `restored`: the one record the selectors match; `missing`: what the answer lacks, with what arrived. */
-type RestoreAnswer = { shipments?: Array<Record<string, unknown>>; restored?: Record<string, unknown>; missing: string[] };
-
-function selectorValue(record: Record<string, unknown>, selector: keyof ShipmentSelectors): unknown {
-	if (selector === 'shipment_id') return record._id;
-	const response = isPlainObject(record.response) ? record.response : {};
-	return selector === 'tracking_number' ? response.tracking_number : response.shipment_id;
-}
-
-/** A shipment's `_id` is its shipment_id; the other selectors are in `response`. */
-export function readRestoreAnswer(answer: Record<string, unknown>, selectors: ShipmentSelectors): RestoreAnswer {
-	const missing = isIdLike(answer._id) ? [] : [`_id (got ${summaryOf(answer._id)})`];
-	const { shipments } = answer;
-	if (!Array.isArray(shipments) || !shipments.every(isPlainObject)) {
-		const notRecords = Array.isArray(shipments) ? shipments.filter((record) => !isPlainObject(record)).length : 0;
-		const got = Array.isArray(shipments) ? `a list with ${notRecords} entries that are not records` : summaryOf(shipments);
-		return { missing: [...missing, `shipments (got ${got})`] };
-	}
-	const given = Object.keys(selectors) as Array<keyof ShipmentSelectors>;
-	const matching = shipments.filter((record) => given.every((key) => String(selectorValue(record, key)) === selectors[key]));
-	if (matching.length !== 1) {
-		const got = matching.length === 0 ? 'no record matching the shipment asked for' : `${matching.length} records matching it`;
-		return { shipments, missing: [...missing, `the restored shipment (got ${got})`] };
-	}
-	return { shipments, restored: matching[0], missing };
-}
-
-export function restoredItemsOf(record: Record<string, unknown>): unknown[] | undefined {
-	const request = isPlainObject(record.request) ? record.request : {};
-	return Array.isArray(request.order_items) ? request.order_items : undefined;
-}
-
-/** What a remove_handler answer lacks, or undefined for `success: true` (a `false` is a refusal: `refusalIn`). */
-export function removalProblem(answer: Record<string, unknown>): string | undefined {
-	return answer.success === true ? undefined : `${summaryOf(answer)}, without success true or false`;
-}
-
-/** A remove_handler refusal (200 `success: false` with a reason) saying the service does not know the handler. */
-export function refusalSaysHandlerUnknown({ code, message }: ServiceError): boolean {
-	return /not[\s_-]?found|unknown|no such|does not exist/i.test(`${code ?? ''} ${message ?? ''}`);
-}
+export const isIdLike = (value: unknown): boolean => (typeof value === 'string' && value.trim() !== '') || Number.isFinite(value);
 
 export function findHandlerId(answer: unknown): string | undefined {
 	if (!isPlainObject(answer)) return undefined;

@@ -2,9 +2,10 @@ import type { IDataObject, ICredentialsDecrypted, ICredentialTestFunctions, INod
 
 import { isServiceErrorShape, readServiceError } from './answers';
 import { ENDPOINTS } from './endpoints';
-import { jwtExpiry, networkReason, SSRF_ADVICE } from './errors';
-import { comparable, pathBeside, sameAsBeside } from './pathBeside';
-import { RateLimitGate } from './rateLimit';
+import { SSRF_ADVICE, tokenReading } from './outcome';
+import { RateLimitGate, retryRateLimited, type Sent } from './rateLimit';
+import { isHttpUrl, joinUrl, pathBeside } from './urls';
+import { comparable, networkVerdict, sameAsBeside, tokenVerdict } from './verdicts';
 import { withoutUrlCredentials } from '../shared/redact';
 
 // The Test button waits: 5 s at most for 429s.
@@ -12,19 +13,10 @@ const RETRY_POLICY = { maxRetries: 3, maxTotalWaitMs: 5_000, baseDelayMs: 500 };
 const TIMEOUT_MS = 15_000;
 
 type Response = { statusCode: number; headers?: Record<string, unknown>; body?: unknown };
-type Answer = { response: Response } | { error: unknown };
 type Verdict = INodeCredentialTestResult;
 type Session = { helpers: ICredentialTestFunctions['helpers']; token: unknown; gate: RateLimitGate; rateLimited: number };
 /** `shown`: the URL without a password. */
 type Check = { app: boolean; field: string; url: string; shown: string; body: IDataObject };
-
-export function joinUrl(base: string, path: string): string {
-	return `${base.replace(/\/+$/, '')}${path}`;
-}
-
-export function isHttpUrl(value: string): boolean {
-	return /^https?:\/\/[^/]/i.test(value);
-}
 
 const ok = (message: string): Verdict => ({ status: 'OK', message });
 const failed = (message: string): Verdict => ({ status: 'Error', message });
@@ -50,7 +42,7 @@ function wrongAddress({ app, field, shown }: Check, what: string, said = ''): Ve
 }
 
 function unanswered(check: Check, error: unknown): Verdict {
-	const { reason, timedOut, refusedByN8n } = networkReason(error);
+	const { reason, timedOut, refusedByN8n } = networkVerdict(error);
 	if (refusedByN8n) return failed(`${reason} (${check.shown}). ${SSRF_ADVICE}`);
 	return timedOut
 		? failed(`No answer from ${check.shown} within ${seconds(TIMEOUT_MS)}: check the ${check.field}, and that n8n can reach the service.`)
@@ -72,42 +64,47 @@ function failureVerdict(check: Check, response: Response, { rateLimited, gate }:
 	return failed(`${check.shown} failed (${statusText(response)})${gateway}: ${what} could not be checked. ${later}`);
 }
 
+async function send(session: Session, url: string, body: IDataObject): Promise<Sent<Response>> {
+	const headers = { Authorization: `Bearer ${String(session.token ?? '')}`, Accept: 'application/json' };
+	const request = { method: 'POST', uri: url, body, json: true, headers, timeout: TIMEOUT_MS, simple: false, resolveWithFullResponse: true };
+	// This context has only n8n's legacy request helper, which does not authenticate.
+	return await retryRateLimited(session.gate, async () => {
+		await session.gate.pass();
+		const sent = await session.helpers.request(request).then((response: Response) => ({ response }), (error: unknown) => ({ error }));
+		if ('response' in sent && sent.response.statusCode === 429) session.rateLimited++;
+		return sent;
+	});
+}
+
+/** A 401 or 403 shows the service refusing the token only where a path nothing serves answers otherwise. */
+async function tokenCheck(session: Session, check: Check, response: Response): Promise<Verdict | undefined> {
+	const { statusCode: status, body } = response;
+	const said = readServiceError(body);
+	const first = tokenVerdict(status, said, session.token, check.app);
+	if (first === undefined) return undefined;
+	const beside = first === 'refused' || first === 'lacksScope' ? await send(session, pathBeside(check.url), check.body) : undefined;
+	const unserved = beside !== undefined && 'response' in beside && comparable(beside.response) && sameAsBeside(check.url, response, beside.response).same;
+	const verdict = unserved ? 'notShown' : first;
+	if (verdict !== 'notShown') {
+		const [conclusion, advice] = tokenReading(verdict, status, 'orderGetSingleBulk', session.token);
+		return failed(`${conclusion}. ${advice}${serviceSaid(body)}`);
+	}
+	if (check.app) {
+		const where = `${check.shown}, a path beside the restore path that no operation serves`;
+		const open = 'that does not show whether restores there refuse it. Check that both are of one account; a first real restore shows it.';
+		return failed(`The Base URL accepted the access token, but the App Base URL answered ${statusText(response)} at ${where}: ${open}${serviceSaid(body)}`);
+	}
+	const how = said.page === true ? ", a gateway's or proxy's page" : ` just as ${withoutUrlCredentials(pathBeside(check.url))}, a path nothing serves, does`;
+	return failed(`The access token is not confirmed: ${check.shown} answered ${statusText(response)}${how}, not the service refusing it. Check the Base URL, then Access Token.${serviceSaid(body)}`);
+}
+
 function lookUpVerdict(check: Check, response: Response, session: Session): Verdict | undefined {
 	const { statusCode: status, body } = response;
-	const expiry = jwtExpiry(session.token);
-	// The status first: a gateway may answer 401, 403 or 429 with its own page, and they mean the same.
-	if (status === 401 && expiry !== undefined && expiry.getTime() <= Date.now()) {
-		return failed(`The access token expired at ${expiry.toISOString()} (401). Create a new token and paste it into Access Token.`);
-	}
-	if (status === 401) return failed(`The service refused the access token (401). Check Access Token.${serviceSaid(body)}`);
-	if (status === 403) {
-		const scopes = 'use a token with the scopes for orders, kits, shipments and webhook handlers';
-		return failed(`The access token is valid but lacks the permission (scope) for the order lookup (403): ${scopes}.${serviceSaid(body)}`);
-	}
 	if (status < 200 || status >= 300) return failureVerdict(check, response, session);
 	if (typeof body === 'string') return wrongAddress(check, `answered ${status} with text, not the service's JSON`);
 	const { rateLimited, gate } = session;
 	const afterRetries = rateLimited > 0 ? ` (after ${rateLimited} answer(s) 429, rate limited, waited ${seconds(gate.waitedMs)})` : '';
 	return ok(`The access token works: the service accepted an empty order lookup at ${check.shown}${afterRetries}.`);
-}
-
-async function send(session: Session, url: string, body: IDataObject): Promise<Answer> {
-	const headers = { Authorization: `Bearer ${String(session.token ?? '')}`, Accept: 'application/json' };
-	const request = { method: 'POST', uri: url, body, json: true, headers, timeout: TIMEOUT_MS, simple: false, resolveWithFullResponse: true };
-	for (let attempt = 0; ; attempt++) {
-		await session.gate.pass();
-		let response: Response;
-		try {
-			response = (await session.helpers.request(request)) as Response;
-		} catch (error) {
-			return { error };
-		}
-		if (response.statusCode === 429) {
-			session.rateLimited++;
-			if (session.gate.close(attempt, response.headers?.['retry-after'])) continue;
-		}
-		return { response };
-	}
 }
 
 /**
@@ -136,19 +133,14 @@ async function comparedVerdict(session: Session, check: Check, answer: Response)
 
 /**
  * The App Base URL serves only restores, which change data: the test sends none, only a request to the path beside
- * the restore path, which no operation serves. Its answer shows whether the address answers, in what shape, and
- * whether it refuses the token; whether restores are served there only a first real restore shows.
+ * the restore path, which no operation serves. Its answer shows whether the address answers and in what shape;
+ * whether restores are served there, and with this token, only a first real restore shows.
  */
 function appVerdict(check: Check, response: Response, session: Session, sameAsBaseUrl: boolean): Verdict {
-	const { statusCode: status, body } = response;
-	const where = `${check.shown}, a path beside the restore path that no operation serves`;
-	if (status === 401 || status === 403) {
-		const what = 'Check that both are of one account and the token may restore inventory.';
-		return failed(`The Base URL accepted the access token, but the App Base URL refused it (${status}) at ${where}. ${what}${serviceSaid(body)}`);
-	}
 	const failure = failureVerdict(check, response, session);
 	if (failure) return failure;
-	const shape = isServiceErrorShape(body) ? " in the service's error shape" : '';
+	const where = `${check.shown}, a path beside the restore path that no operation serves`;
+	const shape = isServiceErrorShape(response.body) ? " in the service's error shape" : '';
 	const same = sameAsBaseUrl ? ' It is the same address as the Base URL: an account\'s App Base URL usually differs, ending in /s.' : '';
 	return ok(
 		`The App Base URL answers and did not refuse the access token: ${where}, answered ${statusText(response)}${shape}. Only a first real restore proves that restores work there: the test sends none, since a restore changes data.${same}`,
@@ -167,21 +159,19 @@ export async function testInventoryOpsApiCredential(
 		const example = `for example https://inventory.example.com/${end} (got "${withoutUrlCredentials(url)}")`;
 		if (!isHttpUrl(url)) return failed(`${field} must start with http:// or https://, ${example}.`);
 	}
-	// This context's legacy request helper does not authenticate: send() sets the header.
-	const gate = new RateLimitGate(RETRY_POLICY);
-	const session: Session = { helpers: this.helpers, token: data.accessToken, gate, rateLimited: 0 };
+	const session: Session = { helpers: this.helpers, token: data.accessToken, gate: new RateLimitGate(RETRY_POLICY), rateLimited: 0 };
 	const check = (app: boolean, url: string, body: IDataObject): Check =>
 		({ app, field: app ? 'App Base URL' : 'Base URL', url, shown: withoutUrlCredentials(url), body });
 	const lookUpCheck = check(false, joinUrl(baseUrl, ENDPOINTS.orderGetSingleBulk.path), { order: [] });
 	const lookUpAnswer = await send(session, lookUpCheck.url, lookUpCheck.body);
 	if ('error' in lookUpAnswer) return unanswered(lookUpCheck, lookUpAnswer.error);
-	const lookUp =
+	const lookUp = (await tokenCheck(session, lookUpCheck, lookUpAnswer.response)) ??
 		lookUpVerdict(lookUpCheck, lookUpAnswer.response, session) ?? (await comparedVerdict(session, lookUpCheck, lookUpAnswer.response));
 	if (lookUp.status !== 'OK') return lookUp;
 	const appCheck = check(true, pathBeside(joinUrl(appBaseUrl, ENDPOINTS.shipmentRestoreInventory.path)), {});
 	const appAnswer = await send(session, appCheck.url, appCheck.body);
 	if ('error' in appAnswer) return unanswered(appCheck, appAnswer.error);
 	const sameAsBaseUrl = appBaseUrl.replace(/\/+$/, '') === baseUrl.replace(/\/+$/, '');
-	const app = appVerdict(appCheck, appAnswer.response, session, sameAsBaseUrl);
+	const app = (await tokenCheck(session, appCheck, appAnswer.response)) ?? appVerdict(appCheck, appAnswer.response, session, sameAsBaseUrl);
 	return app.status === 'OK' ? ok(`${lookUp.message} ${app.message}`) : app;
 }

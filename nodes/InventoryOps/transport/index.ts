@@ -1,30 +1,18 @@
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type IHookFunctions,
-	type IHttpRequestOptions,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IHookFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { ENDPOINTS, type Endpoint } from './endpoints';
-import { readServiceError, refusalIn, refusalSaysHandlerUnknown, unexpectedShape } from './answers';
-import {
-	apiErrorFromNetworkFailure,
-	apiErrorFromResponse,
-	apiErrorFromUnexpectedAnswer,
-	readRemovalNotFound,
-	refusalOfUnknownHandler,
-} from './errors';
-import { comparable, pathBeside, sameAsBeside, type Answered } from './pathBeside';
-import { RateLimitGate } from './rateLimit';
-import { isHttpUrl, joinUrl } from './credentialTest';
-import { withoutUrlCredentials } from '../shared/redact';
+import { refusalIn, unexpectedShape } from './answers';
+import { failureFromAnswer, failureFromNetwork, failureFromUnreadable, notSent, type CallContext, type Failure, type Outcome } from './outcome';
+import { nodeErrorOf } from './render';
+import { RateLimitGate, retryRateLimited, type Sent } from './rateLimit';
+import { isHttpUrl, joinUrl } from './urls';
+import { notFoundHandlerVerdict, refusalHandlerVerdict, type Answered, type HandlerVerdict } from './verdicts';
 
 export type { Endpoint } from './endpoints';
+export type { Failure, Outcome } from './outcome';
 export { RateLimitGate, runRetryPolicy } from './rateLimit';
-export { findHandlerId, missingFromKitAnswer, readBulkAnswer, removalProblem } from './answers';
-export { readRestoreAnswer, restoredItemsOf, summaryOf, type ShipmentSelectors } from './answers';
-export { apiErrorFromUnexpectedAnswer, mayHaveApplied, saysHandlerUnknown, userMessage } from './errors';
+export { findHandlerId, summaryOf } from './answers';
+export { fullTextOf, nodeErrorOf, publishErrorOf } from './render';
 export { testInventoryOpsApiCredential } from './credentialTest';
 
 export const CREDENTIAL_TYPE = 'inventoryOpsApi';
@@ -55,63 +43,62 @@ export function addHandlerBody({ type, name, url, method, headers }: HandlerRegi
 	return { type, name, handler: { url, method, headers } };
 }
 
-
-/**
- * Whether a remove_handler 404 proves the handler unknown: only an answer in words that differs from the one of the
- * path beside it, which nothing serves (a wrong Base URL's or a gateway's "no such path" is the same at both). The
- * request beside changes nothing: no operation is there.
- */
-async function notFoundReading(url: string, answer: Answered, send: (url: string) => Promise<Answered>) {
-	const { page, message, code } = readServiceError(answer.body);
-	if (page === true) return { doubt: 'the answer was a web page, as a gateway gives for any path it does not know' };
-	if (message === undefined && code === undefined) return { doubt: 'the answer gave no reason' };
-	const besideUrl = pathBeside(url);
-	const beside = await send(besideUrl).catch(() => undefined);
-	const shown = `${withoutUrlCredentials(besideUrl)}, a path nothing serves,`;
-	if (beside === undefined || !comparable(beside)) return { doubt: `${shown} answered ${beside?.statusCode ?? 'nothing'} (nothing to compare with)` };
-	if (sameAsBeside(url, answer, beside).same) return { doubt: `${shown} answered the same (the service's or a gateway's "no such path")` };
-	return { proof: `its answer differs from that of ${withoutUrlCredentials(besideUrl)}, a path nothing serves` };
-}
-
-/** Retries a 429 (the service did nothing) within the retry policy; every other failure becomes a NodeApiError. */
-export async function inventoryOpsApiRequest<T = unknown>(
-	this: InventoryOpsContext,
-	endpoint: Endpoint,
-	body: IDataObject,
-	options: RequestOptions = {},
-): Promise<T> {
-	const { path, base, changesData } = ENDPOINTS[endpoint];
-	const { itemIndex } = options;
-	const forItem = itemIndex === undefined ? '' : ` for item ${itemIndex}`;
-	const refused = (message: string, description: string) => new NodeOperationError(this.getNode(), message, { itemIndex, description });
+/** The credential and the address to send to, or why nothing can be sent. */
+async function prepare(this: InventoryOpsContext, context: CallContext): Promise<Failure | { credentials: ICredentialDataDecryptedObject; url: string }> {
+	const { path, base, changesData } = ENDPOINTS[context.endpoint];
+	const forItem = context.itemIndex === undefined ? '' : ` for item ${context.itemIndex}`;
 	if (changesData && this.getNode().retryOnFail === true) {
-		const message = `'Retry On Fail' is on, and ${path} changes data: n8n would resend it after a time-out even if it was applied`;
-		throw refused(message, "Turn off Retry On Fail in the node's Settings (the node retries a 429 itself).");
+		const conclusion = `'Retry On Fail' is on, and ${path} changes data: n8n would resend it after a time-out even if it was applied`;
+		return notSent(conclusion, "Turn off Retry On Fail in the node's Settings (the node retries a 429 itself).", context);
 	}
 	let credentials;
 	try {
-		credentials = await this.getCredentials(CREDENTIAL_TYPE, itemIndex ?? 0);
+		credentials = await this.getCredentials(CREDENTIAL_TYPE, context.itemIndex ?? 0);
 	} catch (error) {
 		// n8n's own error names no item.
 		const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
 		const expressions = forItem ? 'its expressions work for this item' : 'no expression reads an input item (publishing has none)';
-		const message = `Could not read the Inventory Ops API credential${forItem}: ${reason}. Nothing was sent to ${path}`;
-		throw refused(message, `Check that the node has an Inventory Ops API credential, and that ${expressions}.`);
+		const conclusion = `Could not read the Inventory Ops API credential${forItem}: ${reason}. Nothing was sent to ${path}`;
+		return notSent(conclusion, `Check that the node has an Inventory Ops API credential, and that ${expressions}.`, context);
 	}
 	// Trimmed as the credential test reads it, so that an address that passed the test works.
 	const baseUrl = typeof credentials[base] === 'string' ? credentials[base].trim() : '';
-	if (!isHttpUrl(baseUrl)) {
-		// Else n8n's client fails before sending, and the node would report a lost connection.
-		const field = base === 'baseUrl' ? 'Base URL' : 'App Base URL';
-		const what = baseUrl !== '' ? `"${baseUrl}", not an http(s) address` : 'empty';
-		// An expression n8n cannot resolve for the item leaves the field empty.
-		const perItem = forItem && ' If it is an expression, it must give that address for every item.';
-		const description = `Set ${field} in the credential to the service's https:// (or http://) address.${perItem}`;
-		throw refused(`The credential's ${field} is ${what}${forItem}: nothing was sent to ${path}`, description);
-	}
+	if (isHttpUrl(baseUrl)) return { credentials, url: joinUrl(baseUrl, path) };
+	// Else n8n's client fails before sending, and the node would report a lost connection.
+	const field = base === 'baseUrl' ? 'Base URL' : 'App Base URL';
+	const what = baseUrl !== '' ? `"${baseUrl}", not an http(s) address` : 'empty';
+	// An expression n8n cannot resolve for the item leaves the field empty.
+	const perItem = forItem && ' If it is an expression, it must give that address for every item.';
+	const advice = `Set ${field} in the credential to the service's https:// (or http://) address.${perItem}`;
+	return notSent(`The credential's ${field} is ${what}${forItem}: nothing was sent to ${path}`, advice, context);
+}
+
+function rateLimitNote(gate: RateLimitGate, retryAfter: unknown): string {
+	const [waited, allowed] = [gate.waitedMs, gate.policy.maxTotalWaitMs].map((ms) => Math.round(ms / 1000));
+	const asked = typeof retryAfter === 'string' || typeof retryAfter === 'number' ? ` and the service asked for Retry-After: ${retryAfter}` : '';
+	return `Waited ${waited} s for the rate limit before this answer; the wait allowed is ${allowed} s${asked}.`;
+}
+
+/** Only remove_handler's failures say whether the handler is gone. */
+async function handlerVerdict(endpoint: Endpoint, url: string, answer: Answered, send: (url: string) => Promise<Answered>): Promise<HandlerVerdict | undefined> {
+	if (endpoint !== 'webhookRemoveHandler') return undefined;
+	const refusal = refusalIn(answer.body);
+	if (refusal) return refusalHandlerVerdict(refusal);
+	return answer.statusCode === 404 ? await notFoundHandlerVerdict(url, answer, send) : { gone: false };
+}
+
+/**
+ * Sends one call and reads its answer into one Outcome; never throws for what the service or the network does. A 429
+ * (the service did nothing) is sent again within the retry policy; a read once more after a lost connection.
+ */
+export async function callService(this: InventoryOpsContext, endpoint: Endpoint, body: IDataObject, options: RequestOptions = {}): Promise<Outcome> {
+	const context = { endpoint, itemIndex: options.itemIndex };
+	const prepared = await prepare.call(this, context);
+	if ('kind' in prepared) return prepared;
+	const { credentials, url } = prepared;
 	const request: IHttpRequestOptions = {
 		method: 'POST',
-		url: joinUrl(baseUrl, path),
+		url,
 		body,
 		json: true,
 		headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
@@ -120,51 +107,46 @@ export async function inventoryOpsApiRequest<T = unknown>(
 		ignoreHttpStatusErrors: true,
 	};
 	// Else n8n reads the credential again for item 0, mixing items' token and address.
-	const send = async (url: string) =>
-		(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, { ...request, url }, {
+	const send = async (to: string) =>
+		(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, { ...request, url: to }, {
 			credentialsDecrypted: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data: credentials },
 		})) as FullResponse;
-	const errorContext = { node: this.getNode(), endpoint, itemIndex };
 	const gate = options.rateLimitGate ?? new RateLimitGate();
-	let readRetries = 0;
-
-	// The credential test's context has only n8n's legacy request helper: it has a loop of its own.
-	for (let attempt = 0; ; attempt++) {
-		let response: FullResponse;
+	const attempt = async (): Promise<Sent<FullResponse>> => {
 		const sending = await options.onAttempt?.();
 		await gate.pass();
 		const settled = sending?.();
-		try {
-			response = await send(request.url);
-			settled?.(response.statusCode);
-		} catch (error) {
-			settled?.(undefined);
-			// A read may be repeated once after a dropped connection; a write never is.
-			if (!changesData && readRetries++ < 1) continue;
-			throw apiErrorFromNetworkFailure(error, errorContext);
-		}
-		if (response.statusCode >= 200 && response.statusCode < 300) {
-			const refusal = refusalIn(response.body);
-			if (refusal) {
-				const error = apiErrorFromResponse(200, response.body, errorContext);
-				throw endpoint === 'webhookRemoveHandler' && refusalSaysHandlerUnknown(refusal) ? refusalOfUnknownHandler(error) : error;
-			}
-			const unexpected = unexpectedShape(endpoint, response.body);
-			if (unexpected !== undefined) throw apiErrorFromUnexpectedAnswer(unexpected, errorContext);
-			return response.body as T;
-		}
-		if (response.statusCode === 429 && gate.close(attempt, response.headers['retry-after'])) continue;
-		const { statusCode, body: answer, headers } = response;
-		const error = apiErrorFromResponse(statusCode, answer, { ...errorContext, accessToken: credentials.accessToken });
-		if (statusCode === 404 && endpoint === 'webhookRemoveHandler') {
-			throw readRemovalNotFound(error, await notFoundReading(request.url, response, send));
-		}
-		if (statusCode === 429) {
-			const [waited, allowed] = [gate.waitedMs, gate.policy.maxTotalWaitMs].map((ms) => Math.round(ms / 1000));
-			const retryAfter = headers['retry-after'];
-			const asked = typeof retryAfter === 'string' || typeof retryAfter === 'number' ? ` and the service asked for Retry-After: ${retryAfter}` : '';
-			error.description += ` Waited ${waited} s for the rate limit before this answer; the wait allowed is ${allowed} s${asked}.`;
-		}
-		throw error;
+		const sent = await send(url).then((response) => ({ response }), (error: unknown) => ({ error }));
+		settled?.('response' in sent ? sent.response.statusCode : undefined);
+		return sent;
+	};
+	// A read may be sent once more after a lost connection; a write never is.
+	let repeatsLeft = ENDPOINTS[endpoint].changesData ? 0 : 1;
+	const sent = await retryRateLimited(gate, async () => {
+		const first = await attempt();
+		return 'error' in first && repeatsLeft-- > 0 ? await attempt() : first;
+	});
+	if ('error' in sent) return failureFromNetwork(sent.error, context);
+	const { response } = sent;
+	const { statusCode: status, body: answer, headers } = response;
+	const refusal = status >= 200 && status < 300 ? refusalIn(answer) : undefined;
+	if (status >= 200 && status < 300 && refusal === undefined) {
+		const unexpected = unexpectedShape(endpoint, answer);
+		return unexpected === undefined ? { kind: 'answered', body: answer } : failureFromUnreadable(unexpected, context);
 	}
+	const handler = await handlerVerdict(endpoint, url, response, send);
+	const notes = status === 429 ? [rateLimitNote(gate, headers['retry-after'])] : [];
+	return failureFromAnswer(refusal ? 200 : status, answer, { ...context, accessToken: credentials.accessToken, handler, notes });
+}
+
+/** callService for a caller that fails on any failure: the error n8n shows, worded by render.ts. */
+export async function inventoryOpsApiRequest<T = unknown>(
+	this: InventoryOpsContext,
+	endpoint: Endpoint,
+	body: IDataObject,
+	options: RequestOptions = {},
+): Promise<T> {
+	const outcome = await callService.call(this, endpoint, body, options);
+	if (outcome.kind === 'answered') return outcome.body as T;
+	throw nodeErrorOf(this.getNode(), outcome);
 }

@@ -48,3 +48,14 @@ export class RateLimitGate {
 		return true;
 	}
 }
+
+/** A call's answer, or why none came. */
+export type Sent<R> = { response: R } | { error: unknown };
+
+/** Sends again after each 429 the gate lets it wait for; `send` passes the gate itself. */
+export async function retryRateLimited<R extends { statusCode: number; headers?: Record<string, unknown> }>(gate: RateLimitGate, send: () => Promise<Sent<R>>): Promise<Sent<R>> {
+	for (let attempt = 0; ; attempt++) {
+		const sent = await send();
+		if (!('response' in sent) || sent.response.statusCode !== 429 || !gate.close(attempt, sent.response.headers?.['retry-after'])) return sent;
+	}
+}

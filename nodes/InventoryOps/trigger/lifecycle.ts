@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
 import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
-import { addHandlerBody, findHandlerId, inventoryOpsApiRequest, mayHaveApplied, userMessage } from '../transport';
+import { addHandlerBody, callService, findHandlerId, fullTextOf, publishErrorOf } from '../transport';
 import { EVENT_TYPE_FORMAT_HINT, isEventTypeFormat, parseCustomEventTypes, withoutCoveredTypes } from '../shared/events';
 import { describeHandler, keepOrDrop, removeHandlerRecords, RETRY_WAITS_MS, unremovableNotice, unremovedReport, warn } from './removal';
 import { EVENT_TYPE_HEADER, SECRET_HEADER } from './delivery';
@@ -54,11 +54,6 @@ async function removeOrKeep(this: IHookFunctions, state: TriggerState, records: 
 	return failures;
 }
 
-// All in the message (2.x's toast), set after construction: it would turn e.g. "EPERM" into a generic text.
-function activationError(this: IHookFunctions, cause: unknown, message: string): NodeOperationError {
-	return Object.assign(new NodeOperationError(this.getNode(), cause instanceof Error ? cause : String(cause)), { message });
-}
-
 /** For a handler add_handler may have created without the trigger learning its id. */
 const mayExistNotice = (name: string, type: string) =>
 	`The webhook handler "${name}" (event type ${type}) may have been created all the same, and this trigger has no id to remove it: find it in Inventory Ops by that name and remove it there, or with the Inventory Ops node's Webhook Handler → Remove and its ID. Each publish uses a new secret, so the trigger refuses its deliveries meanwhile.`;
@@ -101,27 +96,26 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	const added: HandlerRecord[] = [];
 	for (const [index, type] of types.entries()) {
 		const name = `n8n: ${workflow.name ?? 'workflow'} (workflow ${workflow.id ?? '?'}) - ${type}${kind === 'test' ? ' [test]' : ''}`;
-		try {
-			const headers = { [SECRET_HEADER]: secret, [EVENT_TYPE_HEADER]: type };
-			const body = addHandlerBody({ type, name, url, method: 'POST', headers });
-			const answer = await inventoryOpsApiRequest.call(this, 'webhookAddHandler', body);
-			added.push({ type, id: findHandlerId(answer), name, url, kind });
-		} catch (error) {
-			// n8n 2.x saves the static data of a failed attempt and tries again; 1.x drops it.
-			const failures = await removeOrKeep.call(this, state, added, (handler) => `${doing.toLowerCase()} failed, and the webhook handler ${handler} it had added could not be removed.`);
-			const withoutId = added.filter((record) => record.id === undefined);
-			const rolledBack = added.length - failures.length - withoutId.length;
-			const message = [
-				`${doing} failed at the webhook handler for "${type}" (${index + 1} of ${types.length}). ${userMessage(error)}`,
-				added.length > 0 ? `Handlers added before it and removed again: ${rolledBack} of ${added.length}.` : '',
-				failures.length > 0 ? unremovedReport(failures) : '',
-				withoutId.length > 0 ? `Added without an id, so this trigger cannot remove them: ${withoutId.map(describeHandler).join(', ')}.` : '',
-				mayHaveApplied(error) ? mayExistNotice(name, type) : '',
-				// Whether the service takes wildcards is open.
-				type.endsWith('.*') ? `If the service takes no wildcards, select exact types instead, such as ${type.slice(0, -1)}shipped.` : '',
-			];
-			throw activationError.call(this, error, message.filter(Boolean).join(' '));
+		const headers = { [SECRET_HEADER]: secret, [EVENT_TYPE_HEADER]: type };
+		const outcome = await callService.call(this, 'webhookAddHandler', addHandlerBody({ type, name, url, method: 'POST', headers }));
+		if (outcome.kind === 'answered') {
+			added.push({ type, id: findHandlerId(outcome.body), name, url, kind });
+			continue;
 		}
+		// n8n 2.x saves the static data of a failed attempt and tries again; 1.x drops it.
+		const failures = await removeOrKeep.call(this, state, added, (handler) => `${doing.toLowerCase()} failed, and the webhook handler ${handler} it had added could not be removed.`);
+		const withoutId = added.filter((record) => record.id === undefined);
+		const rolledBack = added.length - failures.length - withoutId.length;
+		const message = [
+			`${doing} failed at the webhook handler for "${type}" (${index + 1} of ${types.length}). ${fullTextOf(outcome)}`,
+			added.length > 0 ? `Handlers added before it and removed again: ${rolledBack} of ${added.length}.` : '',
+			failures.length > 0 ? unremovedReport(failures) : '',
+			withoutId.length > 0 ? `Added without an id, so this trigger cannot remove them: ${withoutId.map(describeHandler).join(', ')}.` : '',
+			outcome.applied === 'no' ? '' : mayExistNotice(name, type),
+			// Whether the service takes wildcards is open.
+			type.endsWith('.*') ? `If the service takes no wildcards, select exact types instead, such as ${type.slice(0, -1)}shipped.` : '',
+		];
+		throw publishErrorOf(this.getNode(), outcome, message.filter(Boolean).join(' '));
 	}
 
 	const { ignoreRepeatedDeliveries, includeHeaders } = this.getNodeParameter('options', {}) as IDataObject;

@@ -1,9 +1,9 @@
-import { NodeApiError, sleep, type IDataObject, type IHookFunctions } from 'n8n-workflow';
+import { sleep, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
-import { apiErrorFromUnexpectedAnswer, inventoryOpsApiRequest, removalProblem, saysHandlerUnknown, userMessage } from '../transport';
+import { callService, fullTextOf, type Failure } from '../transport';
 import type { HandlerRecord } from './state';
 
-type RemovalFailure = { record: HandlerRecord; error: Error };
+type RemovalFailure = { record: HandlerRecord; failure: Failure };
 
 // Unpublish tries at about 0, 1, 3 and 7 s; none starts later than 10 s after the first.
 export const RETRY_WAITS_MS = [1000, 2000, 4000];
@@ -22,35 +22,27 @@ export function warn(this: IHookFunctions, text: string): void {
 export const unremovableNotice = ({ name, type, url }: HandlerRecord) =>
 	`The Inventory Ops service did not return an id for the webhook handler "${name}" (event type ${type}, URL ${url}), so this trigger cannot remove it: remove it in Inventory Ops yourself.`;
 
-/** Undefined when the handler is gone: removed, or the service proved it does not know it (transport/index.ts). */
-async function removeOnce(this: IHookFunctions, record: HandlerRecord): Promise<Error | undefined> {
-	let answer;
-	try {
-		answer = await inventoryOpsApiRequest.call(this, 'webhookRemoveHandler', { _id: record.id } as IDataObject);
-	} catch (error) {
-		if (saysHandlerUnknown(error)) return undefined;
-		return error instanceof Error ? error : new Error(String(error));
-	}
-	const problem = removalProblem(answer as IDataObject);
-	return problem === undefined ? undefined : apiErrorFromUnexpectedAnswer(problem, { node: this.getNode(), endpoint: 'webhookRemoveHandler' });
+/** Undefined when the handler is gone: removed, or the answer proves that the service does not know it. */
+async function removeOnce(this: IHookFunctions, record: HandlerRecord): Promise<Failure | undefined> {
+	const outcome = await callService.call(this, 'webhookRemoveHandler', { _id: record.id } as IDataObject);
+	return outcome.kind === 'answered' || outcome.handler?.gone === true ? undefined : outcome;
 }
 
-/** 5xx or no answer: a repeat is safe (an unknown handler reads as removed), a 4xx would recur. */
-function worthRetrying(error: Error): boolean {
-	if (!(error instanceof NodeApiError)) return false;
-	return error.errorResponse?.networkError !== undefined || Number(error.httpCode) >= 500;
+/** No answer or a 5xx: a repeat is safe (an unknown handler reads as removed); a 4xx would recur. */
+function worthRetrying({ kind, status, details }: Failure): boolean {
+	return status === undefined ? kind !== 'unreadable' && details !== undefined : status >= 500;
 }
 
 // All at once: while n8n republishes, events find no handler. Retried (`waits`) at unpublish, the last chance.
 export async function removeHandlerRecords(this: IHookFunctions, records: HandlerRecord[], waits: readonly number[]): Promise<RemovalFailure[]> {
 	const started = Date.now();
 	const attempt = async (list: HandlerRecord[]) =>
-		(await Promise.all(list.map(async (record) => ({ record, error: await removeOnce.call(this, record) })))).filter(
-			(failure): failure is RemovalFailure => failure.error !== undefined,
+		(await Promise.all(list.map(async (record) => ({ record, failure: await removeOnce.call(this, record) })))).filter(
+			(entry): entry is RemovalFailure => entry.failure !== undefined,
 		);
 	let failures = await attempt(records.filter((record) => record.id !== undefined));
 	for (const wait of waits) {
-		const retried = failures.filter(({ error }) => worthRetrying(error));
+		const retried = failures.filter(({ failure }) => worthRetrying(failure));
 		if (retried.length === 0 || Date.now() - started + wait > RETRY_BUDGET_MS) break;
 		await sleep(wait);
 		const again = await attempt(retried.map(({ record }) => record));
@@ -63,7 +55,7 @@ export const describeHandler = ({ name, type, id }: HandlerRecord) => `"${name}"
 
 export function unremovedReport(failures: RemovalFailure[]): string {
 	const list = failures.map(({ record }) => `${record.id} (${record.type})`).join(', ');
-	return `${failures.length} webhook handler(s) could not be removed: ${list}. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID. ${userMessage(failures[0].error)}`;
+	return `${failures.length} webhook handler(s) could not be removed: ${list}. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID. ${fullTextOf(failures[0].failure)}`;
 }
 
 const leftoverName = ({ id, type, url }: HandlerRecord) => `${id} (event type ${type}, URL ${url})`;
@@ -74,17 +66,17 @@ const leftoverName = ({ id, type, url }: HandlerRecord) => `${id} (event type ${
  */
 export function keepOrDrop(this: IHookFunctions, failures: RemovalFailure[], lead: (handler: string) => string): HandlerRecord[] {
 	const now = Date.now();
-	return failures.flatMap(({ record, error }) => {
+	return failures.flatMap(({ record, failure }) => {
 		const kept = { ...record, tries: (record.tries ?? 0) + 1, keptSince: record.keptSince ?? now };
 		const name = leftoverName(kept);
 		const tried = `tried ${kept.tries} time(s) since ${new Date(kept.keptSince).toISOString()}`;
 		if (kept.tries < LEFTOVER_TRIES || now - kept.keptSince < LEFTOVER_DAYS * DAY_MS) {
 			const limit = `until it has had ${LEFTOVER_TRIES} tries over ${LEFTOVER_DAYS} days (${tried})`;
 			const byHand = `To remove it by hand, run the Inventory Ops node's Webhook Handler → Remove with ID ${kept.id}, or remove it in Inventory Ops.`;
-			warn.call(this, `Inventory Ops Trigger: ${lead(name)} ${userMessage(error)} It stays recorded and is tried again at every publish and unpublish, ${limit}. ${byHand}`);
+			warn.call(this, `Inventory Ops Trigger: ${lead(name)} ${fullTextOf(failure)} It stays recorded and is tried again at every publish and unpublish, ${limit}. ${byHand}`);
 			return [kept];
 		}
-		const last = `Inventory Ops Trigger: gave up removing the webhook handler ${name} (${tried}): it is no longer recorded. The last answer: ${userMessage(error)}`;
+		const last = `Inventory Ops Trigger: gave up removing the webhook handler ${name} (${tried}): it is no longer recorded. The last answer: ${fullTextOf(failure)}`;
 		warn.call(this, `${last} If it still exists, remove it in Inventory Ops, or with the Inventory Ops node's Webhook Handler → Remove and ID ${kept.id}.`);
 		return [];
 	});

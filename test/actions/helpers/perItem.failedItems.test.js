@@ -22,7 +22,7 @@ describe('no Inventory Ops credential selected (a workflow imported without one)
 			credentialType: 'httpHeaderAuth',
 		});
 	const MESSAGE = (item) =>
-		`Could not read the Inventory Ops API credential for item ${item}: Node does not have any credentials set for "inventoryOpsApi". Nothing was sent to /webhook/remove_handler`;
+		`Could not read the Inventory Ops API credential for item ${item}: Node does not have any credentials set for "inventoryOpsApi". Nothing was sent to /webhook/remove_handler.`;
 
 	test('stops the run naming item 0, before any call', async () => {
 		const result = await run(false);
@@ -46,7 +46,7 @@ describe('the credential store fails (an error that is no n8n node error)', () =
 	// The test's credentials helper throws a plain Error when it holds no credential, as n8n's store does for a
 	// credential it cannot find or decrypt.
 	const MESSAGE = (item) =>
-		`Could not read the Inventory Ops API credential for item ${item}: The test gave no credential of type inventoryOpsApi. Nothing was sent to /webhook/remove_handler`;
+		`Could not read the Inventory Ops API credential for item ${item}: The test gave no credential of type inventoryOpsApi. Nothing was sent to /webhook/remove_handler.`;
 
 	test('stops the run with a node error naming item 0, before any call', async () => {
 		const result = await ctx.run(REMOVE, { items: ITEMS, credentials: false });
@@ -82,7 +82,7 @@ describe('Get Many, whose one call carries many items', () => {
 		expect(result.error).toMatchObject({
 			name: 'NodeOperationError',
 			message:
-				'Could not read the Inventory Ops API credential for item 0: The test gave no credential of type inventoryOpsApi. Nothing was sent to /order/get_single_bulk',
+				'Could not read the Inventory Ops API credential for item 0: The test gave no credential of type inventoryOpsApi. Nothing was sent to /order/get_single_bulk.',
 			context: expect.objectContaining({ itemIndex: 0 }),
 		});
 		expect(await ctx.sandbox.calls()).toEqual([]);

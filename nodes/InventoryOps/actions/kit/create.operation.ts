@@ -4,7 +4,7 @@ import { optionsCollection, requiredText } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/perItem';
 import { isPlainObject } from '../../shared/objects';
 import { compact, ItemValidator } from '../helpers/validation';
-import { missingFromKitAnswer } from '../../transport';
+import { isIdLike } from '../../transport/answers';
 
 const amount = (displayName: string, name: string, description?: string): INodeProperties =>
 	({ displayName, name, type: 'number', typeOptions: { minValue: 0 }, default: 0, description });
@@ -145,7 +145,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const kit = checkKit(check, data, fromJson ? 'data.' : '');
 		const response = await requestForItem.call(this, 'kitCreate', { data: kit }, check);
 		// A 200 means the kit exists: the item leaves, saying what the answer lacks.
-		const missing = missingFromKitAnswer(response);
+		const missing = ['_id', 'new_kit_id'].filter((field) => !isIdLike(response[field]));
 		if (missing.length === 0) return response;
 		const lacks = `The service created the kit, but its answer lacks ${missing.join(' and ')}.`;
 		const notice = `${lacks} Find it by its SKU (${String(kit.sku)}); do not run this item again.`;

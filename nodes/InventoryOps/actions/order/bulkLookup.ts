@@ -1,6 +1,7 @@
 import { NodeApiError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
-import { inventoryOpsApiRequest, RateLimitGate, readBulkAnswer, runRetryPolicy } from '../../transport';
+import { inventoryOpsApiRequest, RateLimitGate, runRetryPolicy } from '../../transport';
+import { readBulkAnswer } from '../../transport/answers';
 import { ENDPOINTS } from '../../transport/endpoints';
 import { Pacing, type BatchGrowthReport, type CallsInFlightReport, type PacingSettings } from './pacing';
 import { referenceKey, type AskedReference, type AskedReferences } from './references';

@@ -3,7 +3,7 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 import { optionsCollection, requiredText } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/perItem';
 import { compact } from '../helpers/validation';
-import { readRestoreAnswer, restoredItemsOf, type ShipmentSelectors } from '../../transport';
+import { readRestoreAnswer, restoredItemsOf, type ShipmentSelectors } from './answer';
 
 const SELECTORS: Array<[keyof ShipmentSelectors, string, string, string]> = [
 	['shipment_id', 'shipmentId', 'Shipment ID', "The service's ID"],

@@ -2,7 +2,6 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeExecutionData, 
 
 import { optionsCollection, requiredText } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/perItem';
-import { apiErrorFromUnexpectedAnswer, removalProblem } from '../../transport';
 
 const properties: INodeProperties[] = [
 	requiredText('Handler ID', 'handlerId', 'The _id of the webhook handler, as returned when it was added'),
@@ -14,10 +13,8 @@ export const description = updateDisplayOptions({ show: { resource: ['webhookHan
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex, check) => {
 		const handlerId = check.text(this.getNodeParameter('handlerId', itemIndex, ''), 'Handler ID');
+		// Anything but `success: true` has failed the item in transport already.
 		const response = await requestForItem.call(this, 'webhookRemoveHandler', { _id: handlerId }, check);
-		// A `success: false`, with a reason or without, has failed the item in transport already.
-		const problem = removalProblem(response);
-		if (problem !== undefined) throw apiErrorFromUnexpectedAnswer(problem, { node: this.getNode(), endpoint: 'webhookRemoveHandler', itemIndex });
 		return { _id: handlerId, ...response, removed: true };
 	});
 }

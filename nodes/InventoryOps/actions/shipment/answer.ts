@@ -1,0 +1,36 @@
+import { isIdLike, summaryOf } from '../../transport/answers';
+import { isPlainObject } from '../../shared/objects';
+
+export type ShipmentSelectors = Partial<Record<'shipment_id' | 'tracking_number' | 'carrier_shipment_id', string>>;
+
+/** `restored`: the one record the selectors match; `missing`: what the answer lacks, with what arrived. */
+type RestoreAnswer = { shipments?: Array<Record<string, unknown>>; restored?: Record<string, unknown>; missing: string[] };
+
+function selectorValue(record: Record<string, unknown>, selector: keyof ShipmentSelectors): unknown {
+	if (selector === 'shipment_id') return record._id;
+	const response = isPlainObject(record.response) ? record.response : {};
+	return selector === 'tracking_number' ? response.tracking_number : response.shipment_id;
+}
+
+/** A shipment's `_id` is its shipment_id; the other selectors are in `response`. */
+export function readRestoreAnswer(answer: Record<string, unknown>, selectors: ShipmentSelectors): RestoreAnswer {
+	const missing = isIdLike(answer._id) ? [] : [`_id (got ${summaryOf(answer._id)})`];
+	const { shipments } = answer;
+	if (!Array.isArray(shipments) || !shipments.every(isPlainObject)) {
+		const notRecords = Array.isArray(shipments) ? shipments.filter((record) => !isPlainObject(record)).length : 0;
+		const got = Array.isArray(shipments) ? `a list with ${notRecords} entries that are not records` : summaryOf(shipments);
+		return { missing: [...missing, `shipments (got ${got})`] };
+	}
+	const given = Object.keys(selectors) as Array<keyof ShipmentSelectors>;
+	const matching = shipments.filter((record) => given.every((key) => String(selectorValue(record, key)) === selectors[key]));
+	if (matching.length !== 1) {
+		const got = matching.length === 0 ? 'no record matching the shipment asked for' : `${matching.length} records matching it`;
+		return { shipments, missing: [...missing, `the restored shipment (got ${got})`] };
+	}
+	return { shipments, restored: matching[0], missing };
+}
+
+export function restoredItemsOf(record: Record<string, unknown>): unknown[] | undefined {
+	const request = isPlainObject(record.request) ? record.request : {};
+	return Array.isArray(request.order_items) ? request.order_items : undefined;
+}

@@ -1,0 +1,57 @@
+import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
+
+import type { Failure } from './outcome';
+
+// Every text n8n shows of a failed call is worded here, from its Failure. n8n 1.x shows an error's description, 2.x
+// its message, and a trigger's log line or publish error has only one text: so a doubt goes into each of them.
+
+const CHECK_BEFORE_RERUN = 'so it was not sent again: check the service before trying again.';
+const APPLIED_DOUBTS = {
+	no: '',
+	maybe: `The service may or may not have applied this change, ${CHECK_BEFORE_RERUN}`,
+	probably: `The success status says the change was probably applied, ${CHECK_BEFORE_RERUN}`,
+};
+
+const sentence = (text: string) => (/[.!?…]$/.test(text) ? text : `${text}.`);
+const joined = (parts: Array<string | undefined>) => parts.filter(Boolean).join(' ');
+
+/** What must reach the user wherever the failure is read: whether the change or the handler may be there. */
+export function doubtsOf({ applied, handler }: Failure): string[] {
+	const handlerDoubt = handler?.gone === false && handler.evidence !== undefined
+		? `Nothing shows that the service does not know the handler: ${handler.evidence}. The handler may still exist: ${handler.check}`
+		: '';
+	return [applied ? APPLIED_DOUBTS[applied] : '', handlerDoubt].filter(Boolean);
+}
+
+function proofOf({ handler }: Failure): string | undefined {
+	return handler?.gone ? `The service does not know this handler: ${handler.evidence}. It is gone already, or the ID is wrong.` : undefined;
+}
+
+/** The message (2.x's error, 1.x's title) and the description (1.x's text beneath it). */
+export function textsOf(failure: Failure): { message: string; description: string } {
+	const doubts = doubtsOf(failure);
+	return {
+		message: joined([sentence(failure.conclusion), failure.said, ...doubts]),
+		description: joined([proofOf(failure), ...doubts, failure.advice, ...(failure.notes ?? [])]),
+	};
+}
+
+/** The one text of a trigger's log line or publish error: everything, each sentence once. */
+export function fullTextOf(failure: Failure): string {
+	return joined([sentence(failure.conclusion), failure.said, ...doubtsOf(failure), proofOf(failure), failure.advice, ...(failure.notes ?? [])]);
+}
+
+export function nodeErrorOf(node: INode, failure: Failure): NodeApiError | NodeOperationError {
+	const { message, description } = textsOf(failure);
+	const { details, itemIndex, status } = failure;
+	if (details === undefined) return new NodeOperationError(node, message, { description, itemIndex });
+	return new NodeApiError(node, details, { message, description, itemIndex, httpCode: status === undefined ? undefined : String(status) });
+}
+
+/**
+ * A publish error: all in the message (2.x's toast), set after construction, which would turn e.g. "EPERM" into a
+ * generic text. The call's own error is its cause, with the status and the details.
+ */
+export function publishErrorOf(node: INode, failure: Failure, message: string): NodeOperationError {
+	return Object.assign(new NodeOperationError(node, nodeErrorOf(node, failure)), { message });
+}
