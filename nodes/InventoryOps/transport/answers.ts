@@ -84,51 +84,6 @@ export function unexpectedShape(endpoint: Endpoint, answer: unknown): string | u
 	return endpoint === 'webhookRemoveHandler' && (answer as Record<string, unknown>).success !== true ? `${summaryOf(answer)}, without success true or false` : undefined;
 }
 
-type BulkEntry = { entry: Record<string, unknown>; storeId?: unknown; orderNumber: unknown };
-
-/** Beside an entry's order (the pair asked for is repeated for an order not found). */
-const BESIDE_ORDER = new Set(['metrics', 'barcode_generation_failed', 'store_id', 'order_number']);
-
-/**
- * An entry's `order`, else the entry itself when it holds more than BESIDE_ORDER (a bare record); undefined (not
- * found) for null, `{}` or only the pair. for...in: Object.keys would list every order's 41 fields.
- */
-function orderIn(entry: Record<string, unknown>): unknown {
-	if (!('order' in entry)) {
-		for (const field in entry) if (!BESIDE_ORDER.has(field)) return entry;
-		return undefined;
-	}
-	if (!isPlainObject(entry.order)) return entry.order ?? undefined;
-	for (const _field in entry.order) return entry.order;
-	return undefined;
-}
-
-/** Wrapped, so that every output mode lays a bare record out alike. */
-function asEntry({ metrics, barcode_generation_failed: failed, ...order }: Record<string, unknown>): Record<string, unknown> {
-	return { order, ...(metrics === undefined ? {} : { metrics }), ...(failed === undefined ? {} : { barcode_generation_failed: failed }) };
-}
-
-/** And what each unreadable entry was, so that no reference is called not found for one. */
-export function readBulkAnswer(answer: unknown[]): { entries: BulkEntry[]; unreadable: string[] } {
-	const entries: BulkEntry[] = [];
-	const unreadable: string[] = [];
-	// An index loop: entries() makes a pair per entry, for every order of a run.
-	for (let index = 0; index < answer.length; index++) {
-		const entry = answer[index];
-		const order = isPlainObject(entry) ? orderIn(entry) : undefined;
-		if (!isPlainObject(entry)) unreadable.push(`entry ${index} is ${summaryOf(entry)}`);
-		else if (order === undefined) continue;
-		else if (!isPlainObject(order)) unreadable.push(`entry ${index} has as its order ${summaryOf(order)}`);
-		else if (order.order_number === undefined || order.order_number === null) {
-			unreadable.push(`entry ${index} ${order === entry ? 'is' : 'has'} an order without an order_number`);
-		} else {
-			const wrapped = order === entry ? asEntry(entry) : entry;
-			entries.push({ entry: wrapped, storeId: order.store_id ?? undefined, orderNumber: order.order_number });
-		}
-	}
-	return { entries, unreadable };
-}
-
 export const isIdLike = (value: unknown): boolean => (typeof value === 'string' && value.trim() !== '') || Number.isFinite(value);
 
 export function findHandlerId(answer: unknown): string | undefined {

@@ -5,7 +5,7 @@ const path = require('node:path');
 
 const { useFakeClock } = require('../../helpers/fakeClock');
 
-const { lookUpOrders } = require(path.resolve(__dirname, '../../../dist/nodes/InventoryOps/actions/order/bulkLookup.js'));
+const { BulkLookup } = require(path.resolve(__dirname, '../../../dist/nodes/InventoryOps/actions/order/bulkLookup.js'));
 
 // The clock the lookup reads: each call answers exactly `ms` after it was sent.
 const clock = useFakeClock();
@@ -38,7 +38,7 @@ async function lookUp({ count, batchSize, maxBatchSize = batchSize, cap, answerN
 	}
 	const settings = { batchSize, callsInFlight: 'auto', maxCallsInFlight: cap, maxBatchSize, timeoutMs: 60_000, rateLimitWaitMs: 0 };
 	let done = false;
-	const run = lookUpOrders.call(context, asked, settings, (entry) => entry).then((results) => {
+	const run = new BulkLookup(context, settings, (entry) => entry).run(asked).then((results) => {
 		done = true;
 		return results;
 	});

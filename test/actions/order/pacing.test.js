@@ -118,7 +118,7 @@ describe('batch growth', () => {
 			clock.now = ms;
 			settled(200);
 		};
-		return { answer, next: () => pacing.nextSize(10_000, Number.POSITIVE_INFINITY) };
+		return { answer, next: () => pacing.nextSize(10_000) };
 	}
 
 	/** Two answers of 50 references in `ms50`, then the doubled batch answered twice in `ms100`: the size after that. */
@@ -154,7 +154,43 @@ describe('batch growth', () => {
 	test('with a fixed Calls in Flight every batch is cut at Batch Size, no hook is handed to the transport, and nothing is reported', () => {
 		const pacing = new Pacing({ batchSize: 50, callsInFlight: 4, maxCallsInFlight: 16, maxBatchSize: 1000, timeoutMs: 30_000 });
 		expect(pacing.onAttempt(50)).toBeUndefined();
-		expect(pacing.nextSize(10_000, Number.POSITIVE_INFINITY)).toBe(50);
-		expect(pacing.report(25)).toEqual({ callsInFlight: undefined, batchGrowth: undefined });
+		expect(pacing.nextSize(10_000)).toBe(50);
+		expect(pacing.report()).toEqual({ batchSizeUsed: undefined, callsInFlight: undefined, batchGrowth: undefined });
+	});
+});
+
+describe('the batch size a refusal teaches', () => {
+	const pacingWith = (callsInFlight) => new Pacing({ batchSize: 50, callsInFlight, maxCallsInFlight: 16, maxBatchSize: 1000, timeoutMs: 30_000 });
+	const references = (count) => Array.from({ length: count }, (_, n) => n);
+
+	test('both halves of a refused batch went through: no batch is sent longer than the half for the rest of the run, and the run says so', async () => {
+		const pacing = pacingWith(4);
+		const sent = [];
+		await pacing.sendHalves(references(49), async (half) => sent.push(half.length) > 0);
+		expect(sent).toEqual([25, 24]);
+		// With a fixed Calls in Flight batches are still cut at Batch Size, and sent in parts.
+		expect(pacing.nextSize(10_000)).toBe(50);
+		expect(pacing.partsOf(references(60)).map((part) => part.length)).toEqual([25, 25, 10]);
+		expect(pacing.partsOf(references(25))).toEqual([references(25)]);
+		expect(pacing.report()).toEqual({ batchSizeUsed: 25, callsInFlight: undefined, batchGrowth: undefined });
+		// A batch refused earlier and halved later does not raise it again.
+		await pacing.sendHalves(references(100), async () => true);
+		expect(pacing.partsOf(references(50)).map((part) => part.length)).toEqual([25, 25]);
+	});
+
+	test('with Auto, batches are cut at the size learnt', async () => {
+		const pacing = pacingWith('auto');
+		expect(pacing.nextSize(10_000)).toBe(50);
+		await pacing.sendHalves(references(50), async () => true);
+		expect(pacing.nextSize(10_000)).toBe(25);
+	});
+
+	test('one half not through: nothing is learnt, and no batch is cut', async () => {
+		const pacing = pacingWith('auto');
+		await pacing.sendHalves(references(50), async (half) => half[0] !== 0);
+		await pacing.sendHalves(references(50), async (half) => half[0] === 0);
+		expect(pacing.nextSize(10_000)).toBe(50);
+		expect(pacing.partsOf(references(80))).toEqual([references(80)]);
+		expect(pacing.report().batchSizeUsed).toBeUndefined();
 	});
 });

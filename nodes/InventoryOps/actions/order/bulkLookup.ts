@@ -1,27 +1,15 @@
 import { NodeApiError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
 import { inventoryOpsApiRequest, RateLimitGate, runRetryPolicy } from '../../transport';
-import { readBulkAnswer } from '../../transport/answers';
 import { ENDPOINTS } from '../../transport/endpoints';
-import { Pacing, type BatchGrowthReport, type CallsInFlightReport, type PacingSettings } from './pacing';
-import { referenceKey, type AskedReference, type AskedReferences } from './references';
-
-export interface ResultEntry extends IDataObject {
-	order?: IDataObject;
-	metrics?: IDataObject;
-	barcode_generation_failed?: IDataObject;
-}
-
-type Batch = Array<[string, AskedReference]>;
+import { readBulkAnswer, type Batch, type ResultEntry } from './answer';
+import { Pacing, type PacingReport, type PacingSettings } from './pacing';
+import type { AskedReferences } from './references';
 
 /** By reference key: each found order as the output keeps it, or the error of its call. */
-export interface LookUpResults {
+export interface LookUpResults extends PacingReport {
 	found: Map<string, IDataObject>;
-	keep: (entry: ResultEntry) => IDataObject;
 	failed: Map<string, unknown>;
-	batchSizeUsed?: number;
-	callsInFlight?: CallsInFlightReport;
-	batchGrowth?: BatchGrowthReport;
 }
 
 export interface LookUpSettings extends PacingSettings {
@@ -31,133 +19,104 @@ export interface LookUpSettings extends PacingSettings {
 // Calls beyond one per batch, to find the batch limit or the one reference refused (README: "Batches the service
 // refuses"): at 100 per batch, one malformed reference costs about 14.
 const MAX_EXTRA_CALLS_PER_RUN = 200;
+const PATH = ENDPOINTS.orderGetSingleBulk.path;
 
-/** Refused as a whole: too long, or one reference is malformed. Its halves may go through. */
-function refusedAsBatch(error: unknown): boolean {
-	return error instanceof NodeApiError && (error.httpCode === '400' || error.httpCode === '413');
-}
+/** One run: each distinct reference sent once, in batches paced by `Pacing`, sharing one rate-limit gate. */
+export class BulkLookup {
+	private readonly found = new Map<string, IDataObject>();
+	private readonly failed = new Map<string, unknown>();
+	private readonly gate: RateLimitGate;
+	private readonly pacing: Pacing;
+	private extraCalls = 0;
+	/** Once an answer lacked store_id, no batch holds an order_number twice. */
+	private lacksStoreId = false;
+	/** Without Continue On Fail: the first failure, after which nothing more is sent. */
+	private stoppingError: unknown;
 
-/**
- * Sends each distinct reference once, in paced batches sharing one rate-limit gate. A refused batch is sent again as
- * two halves (a lookup changes nothing); when both go through, their size is kept for the run.
- */
-export async function lookUpOrders(
-	this: IExecuteFunctions, asked: AskedReferences, settings: LookUpSettings, keep: LookUpResults['keep'],
-): Promise<LookUpResults> {
-	const results: LookUpResults = { found: new Map(), failed: new Map(), keep };
-	const gate = new RateLimitGate(runRetryPolicy(settings.rateLimitWaitMs));
-	const pacing = new Pacing(settings);
-	const path = ENDPOINTS.orderGetSingleBulk.path;
-	// The largest size known to go through.
-	let sendSize = Number.POSITIVE_INFINITY;
-	let extraCalls = 0;
-	let answersLackStoreId = false;
-	let stoppingError: unknown;
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly settings: LookUpSettings,
+		private readonly keep: (entry: ResultEntry) => IDataObject,
+	) {
+		this.gate = new RateLimitGate(runRetryPolicy(settings.rateLimitWaitMs));
+		this.pacing = new Pacing(settings);
+	}
 
-	const fail = (keys: Iterable<string>, itemIndex: number, message: string) => {
-		const error = new NodeApiError(this.getNode(), { endpoint: path } as JsonObject, { message, itemIndex });
-		for (const key of keys) results.failed.set(key, error);
-	};
-
-	/**
-	 * Records each order under its reference, by order_number alone when it has no store_id and one reference has that
-	 * number; where more have it, they are returned to be asked apart, never guessed. Unreadable entries make the
-	 * references left fail rather than be called not found.
-	 */
-	const record = (batch: Batch, answer: unknown[], itemIndex: number): string[] => {
-		const wanted = new Set(batch.map(([key]) => key));
-		const answered = new Set<string>();
-		const ambiguous = new Set<string>();
-		const { entries, unreadable } = readBulkAnswer(answer);
-		let byNumber: Map<string, string[]> | undefined;
-		for (const { entry, storeId, orderNumber } of entries) {
-			let key = storeId === undefined ? undefined : referenceKey(storeId, orderNumber);
-			if (key === undefined) {
-				answersLackStoreId = true;
-				byNumber ??= keysByNumber(batch);
-				const candidates = byNumber.get(String(orderNumber)) ?? [];
-				if (candidates.length > 1) for (const candidate of candidates) ambiguous.add(candidate);
-				else key = candidates[0];
-			}
-			if (key !== undefined && wanted.has(key) && !answered.has(key)) {
-				answered.add(key);
-				results.found.set(key, results.keep(entry as ResultEntry));
-			}
-		}
-		for (const key of ambiguous) {
-			answered.add(key);
-			results.found.delete(key);
-		}
-		if (unreadable.length > 0) {
-			const listed = `${unreadable.slice(0, 3).join('; ')}${unreadable.length > 3 ? '; …' : ''}`;
-			const count = `${unreadable.length} entr${unreadable.length === 1 ? 'y' : 'ies'}`;
-			const message = `The service answered ${path} for this batch with ${count} the node cannot read (${listed}), so it cannot tell which references were not found`;
-			fail([...wanted].filter((key) => !answered.has(key)), itemIndex, message);
-		}
-		return [...ambiguous];
-	};
+	async run(asked: AskedReferences): Promise<LookUpResults> {
+		await this.pacing.run([...asked.entries()], (batch) => this.send(batch));
+		if (this.stoppingError !== undefined) throw this.stoppingError;
+		return { found: this.found, failed: this.failed, ...this.pacing.report() };
+	}
 
 	/** True when every part of the batch went through. */
-	const send = async (batch: Batch): Promise<boolean> => {
-		if (stoppingError !== undefined) return false;
-		const parts = batch.length > sendSize ? inParts(batch, sendSize) : answersLackStoreId ? withUniqueNumbers(batch) : [];
-		if (parts.length > 1) {
-			let accepted = true;
-			for (const part of parts) accepted = (await send(part)) && accepted;
-			return accepted;
-		}
+	private async send(batch: Batch): Promise<boolean> {
+		if (this.stoppingError !== undefined) return false;
+		let parts = this.pacing.partsOf(batch);
+		if (parts.length === 1 && this.lacksStoreId) parts = withUniqueNumbers(batch);
+		if (parts.length === 1) return await this.call(batch);
+		let accepted = true;
+		for (const part of parts) accepted = (await this.send(part)) && accepted;
+		return accepted;
+	}
+
+	private async call(batch: Batch): Promise<boolean> {
 		const itemIndex = batch[0][1].itemIndex;
 		try {
 			const answer = (await inventoryOpsApiRequest.call(
-				this,
+				this.context,
 				'orderGetSingleBulk',
 				{ order: batch.map(([, entry]) => entry.reference) },
-				{ itemIndex, timeoutMs: settings.timeoutMs, rateLimitGate: gate, onAttempt: pacing.onAttempt(batch.length) },
+				{ itemIndex, timeoutMs: this.settings.timeoutMs, rateLimitGate: this.gate, onAttempt: this.pacing.onAttempt(batch.length) },
 			)) as unknown[]; // the transport checked that it is a list
-			const ambiguous = record(batch, answer, itemIndex);
-			if (ambiguous.length > 0) await askApart(batch.filter(([key]) => ambiguous.includes(key)), itemIndex);
+			await this.record(batch, answer, itemIndex);
 			return true;
 		} catch (error) {
-			if (refusedAsBatch(error)) pacing.refused(batch.length);
-			if (batch.length > 1 && refusedAsBatch(error) && extraCalls + 2 <= MAX_EXTRA_CALLS_PER_RUN) {
-				extraCalls += 2;
-				const half = Math.ceil(batch.length / 2);
-				const first = await send(batch.slice(0, half));
-				const second = await send(batch.slice(half));
-				// Both halves went through: the whole was refused for its length.
-				if (first && second && half < sendSize) sendSize = half;
+			// Refused as a whole: too long, or one reference is malformed. Its halves may go through.
+			const refused = error instanceof NodeApiError && (error.httpCode === '400' || error.httpCode === '413');
+			if (refused) this.pacing.refused(batch.length);
+			if (refused && batch.length > 1 && this.spend(2)) {
+				await this.pacing.sendHalves(batch, (half) => this.send(half));
 				return false;
 			}
-			if (!this.continueOnFail()) stoppingError ??= error;
-			for (const [key] of batch) results.failed.set(key, error);
+			if (!this.context.continueOnFail()) this.stoppingError ??= error;
+			for (const [key] of batch) this.failed.set(key, error);
 			return false;
 		}
-	};
-
-	const askApart = async (retry: Batch, itemIndex: number): Promise<void> => {
-		const parts = withUniqueNumbers(retry);
-		if (extraCalls + parts.length > MAX_EXTRA_CALLS_PER_RUN) {
-			const message = `Cannot tell whose order it is: the service returned orders without a store_id for an order_number asked in several stores, and this run's ${MAX_EXTRA_CALLS_PER_RUN} extra calls are used up`;
-			return fail(retry.map(([key]) => key), itemIndex, message);
-		}
-		extraCalls += parts.length;
-		for (const part of parts) await send(part);
-	};
-
-	await pacing.run([...asked.entries()], () => sendSize, send);
-	if (stoppingError !== undefined) throw stoppingError;
-	if (sendSize < settings.batchSize) results.batchSizeUsed = sendSize;
-	return Object.assign(results, pacing.report(sendSize));
-}
-
-function keysByNumber(batch: Batch): Map<string, string[]> {
-	const byNumber = new Map<string, string[]>();
-	for (const [key, { reference }] of batch) {
-		const keys = byNumber.get(reference.order_number);
-		if (keys === undefined) byNumber.set(reference.order_number, [key]);
-		else keys.push(key);
 	}
-	return byNumber;
+
+	/** Unreadable entries make the references left fail rather than be called not found. */
+	private async record(batch: Batch, answer: unknown[], itemIndex: number): Promise<void> {
+		const { found, ambiguous, unreadable, lacksStoreId } = readBulkAnswer(batch, answer);
+		if (lacksStoreId) this.lacksStoreId = true;
+		for (const [key, entry] of found) this.found.set(key, this.keep(entry));
+		if (unreadable.length > 0) {
+			const listed = `${unreadable.slice(0, 3).join('; ')}${unreadable.length > 3 ? '; …' : ''}`;
+			const count = `${unreadable.length} entr${unreadable.length === 1 ? 'y' : 'ies'}`;
+			const message = `The service answered ${PATH} for this batch with ${count} the node cannot read (${listed}), so it cannot tell which references were not found`;
+			this.fail(batch.filter(([key]) => !found.has(key) && !ambiguous.has(key)), itemIndex, message);
+		}
+		if (ambiguous.size > 0) await this.askApart(batch.filter(([key]) => ambiguous.has(key)), itemIndex);
+	}
+
+	private async askApart(batch: Batch, itemIndex: number): Promise<void> {
+		const parts = withUniqueNumbers(batch);
+		if (!this.spend(parts.length)) {
+			const message = `Cannot tell whose order it is: the service returned orders without a store_id for an order_number asked in several stores, and this run's ${MAX_EXTRA_CALLS_PER_RUN} extra calls are used up`;
+			return this.fail(batch, itemIndex, message);
+		}
+		for (const part of parts) await this.send(part);
+	}
+
+	private spend(calls: number): boolean {
+		if (this.extraCalls + calls > MAX_EXTRA_CALLS_PER_RUN) return false;
+		this.extraCalls += calls;
+		return true;
+	}
+
+	private fail(batch: Batch, itemIndex: number, message: string): void {
+		const error = new NodeApiError(this.context.getNode(), { endpoint: PATH } as JsonObject, { message, itemIndex });
+		for (const [key] of batch) this.failed.set(key, error);
+	}
 }
 
 /** Parts of a batch in which no order_number appears twice. */
@@ -171,8 +130,4 @@ function withUniqueNumbers(batch: Batch): Batch[] {
 		(parts[layer] ??= []).push(entry);
 	}
 	return parts;
-}
-
-function inParts(batch: Batch, size: number): Batch[] {
-	return Array.from({ length: Math.ceil(batch.length / size) }, (_, part) => batch.slice(part * size, (part + 1) * size));
 }

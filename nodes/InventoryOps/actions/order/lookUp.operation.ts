@@ -5,7 +5,7 @@ import { optionsCollection } from '../helpers/descriptions';
 import { forEachItem } from '../helpers/perItem';
 import { parameterForAllItems } from '../helpers/parameterForAllItems';
 import { ItemValidator, MAX_TIMEOUT_MS } from '../helpers/validation';
-import { lookUpOrders, type LookUpResults, type LookUpSettings } from './bulkLookup';
+import { BulkLookup, type LookUpResults, type LookUpSettings } from './bulkLookup';
 import { itemOutput, OUTPUT_MODES, outputFor, simplifyProperty, UNMATCHED_BEHAVIOURS, type OutputSettings } from './output';
 import { collectReferences, type LookUp } from './references';
 
@@ -194,7 +194,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const settings = readSettings.call(this, items.length);
 	const { byItem, inputErrors, asked } = collectReferences.call(this, items, settings.lookUpBy);
 
-	const results = await lookUpOrders.call(this, asked, settings.lookUp, (entry) => outputFor(entry, settings.output.output));
+	const results = await new BulkLookup(this, settings.lookUp, (entry) => outputFor(entry, settings.output.output)).run(asked);
 	reportPacing.call(this, settings.lookUp.batchSize, results);
 
 	return await forEachItem.call(this, items, (itemIndex) => {

@@ -1,7 +1,8 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/objects';
-import type { LookUpResults, ResultEntry } from './bulkLookup';
+import type { ResultEntry } from './answer';
+import type { LookUpResults } from './bulkLookup';
 import type { AskedReference } from './references';
 
 export const UNMATCHED_BEHAVIOURS = ['foundFalse', 'skip', 'error'] as const;

@@ -22,8 +22,7 @@ export interface PacingSettings {
 	timeoutMs: number;
 }
 
-export type CallsInFlightReport = ReturnType<AutoCallsInFlight['report']>;
-export type BatchGrowthReport = NonNullable<ReturnType<Pacing['report']>['batchGrowth']>;
+export type PacingReport = ReturnType<Pacing['report']>;
 
 /**
  * Calls in Flight: Auto (reads only), as TCP's window: one more call per round while calls answer 2xx and flat
@@ -121,11 +120,14 @@ export class AutoCallsInFlight {
 /**
  * How many references per call and how many calls at a time. When Auto cannot put more calls in flight, batches
  * double up to Max Batch Size while enough references remain, each doubling kept only when clearly faster per
- * reference; otherwise the run goes back and grows no more, as after a refusal.
+ * reference; otherwise the run goes back and grows no more, as after a refusal. A refused batch goes again as two
+ * halves (a lookup changes nothing); when both go through, the whole was refused for its length, and no batch of the
+ * run is sent longer than that half.
  */
 export class Pacing {
 	private readonly auto?: AutoCallsInFlight;
 	private size: number;
+	private accepted = Number.POSITIVE_INFINITY;
 	/** The size before the doubling being measured. */
 	private trialFrom: number | undefined;
 	private stopped: 'refused' | 'notFaster' | undefined;
@@ -150,8 +152,7 @@ export class Pacing {
 		this.trialFrom = undefined;
 	}
 
-	/** The next batch's size, never above `accepted`. */
-	nextSize(remaining: number, accepted: number): number {
+	nextSize(remaining: number): number {
 		if (!this.auto) return this.settings.batchSize;
 		const places = this.auto.limit;
 		const needed = Math.max(MEASURED_ANSWERS, places);
@@ -170,7 +171,22 @@ export class Pacing {
 			this.trialFrom = this.size;
 			this.size = Math.min(this.settings.maxBatchSize, this.size * 2);
 		}
-		return Math.min(this.size, accepted);
+		return Math.min(this.size, this.accepted);
+	}
+
+	/** A batch cut before a refusal taught the run a smaller size goes in parts of that size. */
+	partsOf<T>(batch: T[]): T[][] {
+		const size = this.accepted;
+		if (batch.length <= size) return [batch];
+		return Array.from({ length: Math.ceil(batch.length / size) }, (_, part) => batch.slice(part * size, (part + 1) * size));
+	}
+
+	/** `send` resolves to true when every part of what it was given went through. */
+	async sendHalves<T>(batch: T[], send: (half: T[]) => Promise<boolean>): Promise<void> {
+		const half = Math.ceil(batch.length / 2);
+		const first = await send(batch.slice(0, half));
+		const second = await send(batch.slice(half));
+		if (first && second) this.accepted = Math.min(this.accepted, half);
 	}
 
 	private mayDouble(places: number, needed: number, remaining: number): boolean {
@@ -196,13 +212,13 @@ export class Pacing {
 	 * Sends `entries` in batches, each cut when a call may start (its size follows what the run learnt); rejects with
 	 * the first `send` that throws.
 	 */
-	async run<T>(entries: T[], accepted: () => number, send: (batch: T[]) => Promise<unknown>) {
+	async run<T>(entries: T[], send: (batch: T[]) => Promise<unknown>) {
 		let cut = 0;
 		let running = 0;
 		await new Promise<void>((resolve, reject) => {
 			const fill = () => {
 				while (running < Math.max(1, this.auto?.limit ?? Number(this.settings.callsInFlight)) && cut < entries.length) {
-					const batch = entries.slice(cut, (cut += this.nextSize(entries.length - cut, accepted())));
+					const batch = entries.slice(cut, (cut += this.nextSize(entries.length - cut)));
 					running++;
 					send(batch).then(() => {
 						running--;
@@ -215,14 +231,15 @@ export class Pacing {
 		});
 	}
 
-	report(accepted: number) {
+	report() {
 		const { batchSize, maxBatchSize } = this.settings;
 		const callsInFlight = this.auto?.report();
-		const grewTo = Math.min(this.size, accepted);
+		const grewTo = Math.min(this.size, this.accepted);
 		const stoppedBy = this.stopped ?? (grewTo >= maxBatchSize ? 'max' : 'other');
 		// `triedSize`: the size refused first, or found not faster.
 		const batchGrowth = { from: batchSize, grewTo, stoppedBy, triedSize: this.triedSize };
 		return {
+			batchSizeUsed: this.accepted < batchSize ? this.accepted : undefined,
 			callsInFlight: callsInFlight?.moved ? callsInFlight : undefined,
 			batchGrowth: this.auto && grewTo > batchSize ? batchGrowth : undefined,
 		};
