@@ -12,10 +12,12 @@
 //            (or [name] without a place), sorted by name. This table is the module's own: a test is named here,
 //            not numbered by the run, so a test added or removed elsewhere changes no other module's file.
 //   mutants  one row per mutant, sorted by place: [mutator, replacement, "line:column-line:column", status,
-//            {covered, killed, completed, static, reason}], where covered and killed are ranges of indices into the
-//            module's test table ("0-12,15"), completed is Stryker's testsCompleted, static is present when true,
-//            and reason is the first line of the status reason, without the sandbox's path (a killed mutant's
-//            whole failure message made a third of the old file, and changed with every run).
+//            {covered, killed, completed, reason}], where covered and killed are ranges of indices into the
+//            module's test table ("0-12,15"), completed is Stryker's testsCompleted, and reason is the first line
+//            of the status reason, without the sandbox's path (a killed mutant's whole failure message made a third
+//            of the old file, and changed with every run). Not kept: `static`, which Stryker works out again from
+//            each run's coverage (a run of one module wrote it false for every other module's mutants, changing
+//            their results for nothing), ids, and relativeFileName.
 // mutation/results/test-files.json holds the source of each test file (Stryker diffs it too; here one file,
 // mutation/all.mutation.js, that requires every suite).
 //
@@ -129,8 +131,8 @@ function shortReason(mutant) {
 	return firstLine.replace(SANDBOX_PATH, '');
 }
 
-// Mutant fields kept apart from the row's options: the row's own columns, what Stryker recomputes (ids,
-// relativeFileName and fileName, which it takes from the module's key) and static, kept only when true.
+// Mutant fields that are not options of a row: the row's own columns, and what Stryker works out again (ids,
+// relativeFileName and fileName from the module's key, static from each run's coverage).
 const ROW_FIELDS = new Set(['id', 'mutatorName', 'replacement', 'location', 'status', 'statusReason', 'testsCompleted', 'static', 'coveredBy', 'killedBy', 'relativeFileName', 'fileName']);
 
 /**
@@ -163,7 +165,6 @@ function encodeModule(fileResult, testsById) {
 		if (covered) options.covered = covered;
 		if (killed) options.killed = killed;
 		if (mutant.testsCompleted !== undefined) options.completed = mutant.testsCompleted;
-		if (mutant.static) options.static = true;
 		const reason = shortReason(mutant);
 		if (reason !== undefined) options.reason = reason;
 		for (const [name, value] of Object.entries(mutant)) if (!ROW_FIELDS.has(name) && value !== undefined) options[name] = value;
@@ -196,12 +197,11 @@ function decodeModule(module, record, idOf) {
 			language: /\.tsx?$/.test(module) ? 'typescript' : 'javascript',
 			source: record.source.join('\n'),
 			mutants: record.mutants.map(([mutatorName, replacement, place, status, options = {}]) => {
-				const { covered, killed, completed, static: isStatic, reason, ...other } = options;
+				const { covered, killed, completed, reason, ...other } = options;
 				const mutant = { id: '', mutatorName };
 				if (replacement !== null) mutant.replacement = replacement;
 				if (reason !== undefined) mutant.statusReason = reason;
 				mutant.status = status;
-				mutant.static = isStatic === true;
 				if (completed !== undefined) mutant.testsCompleted = completed;
 				mutant.coveredBy = ids(covered);
 				mutant.killedBy = ids(killed);

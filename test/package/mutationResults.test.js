@@ -9,8 +9,8 @@ const store = require('../../mutation/resultsStore');
 
 const ROOT = path.resolve(__dirname, '../..');
 // An excerpt of the incremental file Stryker 10 wrote in a full run (the old mutation/stryker-incremental.json): four
-// modules, every status but Timeout... and Timeout, static mutants, mutants without killedBy, the tests that cover
-// them and a few that cover nothing; one RuntimeError's 114 kB reason cut to 3 kB.
+// modules, mutants of every status Stryker gave (Killed, Survived, Timeout, Ignored, RuntimeError), some without
+// killedBy, the tests that cover them and a few that cover nothing; one RuntimeError's 114 kB reason cut to 3 kB.
 const SAMPLE = path.join(__dirname, 'fixtures/stryker-incremental.sample.json');
 const readSample = () => JSON.parse(fs.readFileSync(SAMPLE, 'utf8'));
 
@@ -18,6 +18,7 @@ const readSample = () => JSON.parse(fs.readFileSync(SAMPLE, 'utf8'));
  * What Stryker's incremental mode (@stryker-mutator/core, mutants/incremental-differ.js) takes from an incremental
  * report, keyed the way it keys mutants and tests, without the ids of one run: per module the source and per mutant
  * its result and the tests that covered and killed it; per test file the source and the tests that a mutant names.
+ * Not `static`: Stryker works it out from each run's coverage.
  */
 function strykerView(report) {
 	const testKeyById = new Map();
@@ -44,7 +45,6 @@ function strykerView(report) {
 				status: mutant.status,
 				statusReason: mutant.statusReason === undefined ? undefined : store.shortReason(mutant),
 				testsCompleted: mutant.testsCompleted,
-				static: mutant.static === true,
 				coveredBy,
 				killedBy,
 			};
