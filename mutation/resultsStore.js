@@ -4,7 +4,7 @@
 // every test (15 MB), every run rewrote all of it, and two branches that ran mutation on different modules always
 // conflicted on it. Here a module's file changes only when its own results change.
 //
-// A module's file (mutation/results/<path under nodes/>.json, e.g. InventoryOps/shared/redact.ts.json):
+// A module's file (mutation/results/ + its path under nodes/ + .json, e.g. InventoryOps/shared/redact.ts.json):
 //   format   1
 //   source   the module's source as the results were made of it, one string per line (Stryker diffs it against the
 //            module as it is now to tell which results still hold)

@@ -8,7 +8,7 @@ const path = require('node:path');
 const store = require('../../mutation/resultsStore');
 
 const ROOT = path.resolve(__dirname, '../..');
-// An excerpt of the incremental file Stryker 10 wrote in a full run (the old mutation/stryker-incremental.json): four
+// An excerpt of the incremental file Stryker 10 wrote in a full run (the one results file committed before mutation/results/): four
 // modules, mutants of every status Stryker gave (Killed, Survived, Timeout, Ignored, RuntimeError), some without
 // killedBy, the tests that cover them and a few that cover nothing; one RuntimeError's 114 kB reason cut to 3 kB.
 const SAMPLE = path.join(__dirname, 'fixtures/stryker-incremental.sample.json');
