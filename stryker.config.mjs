@@ -13,7 +13,11 @@ const tempDirName = join(tmpdir(), `stryker-${createHash('sha256').update(proces
 // For mutation/build.js, which runs in the sandbox.
 process.env.MUTATION_CHECKOUT = process.cwd();
 // Written by the killer-first reporter before the mutant runs, read by every worker (mutation/hintsFile.js).
-const { HINTS_VARIABLE } = createRequire(import.meta.url)('./mutation/hintsFile.js');
+const require = createRequire(import.meta.url);
+const { HINTS_VARIABLE } = require('./mutation/hintsFile.js');
+// Built from the committed results (mutation/results/, one file per module) before a run and split back into them
+// after it: scripts/mutation-results.js, mutation/resultsStore.js. Under reports/, not committed.
+const { INCREMENTAL_FILE } = require('./mutation/resultsStore.js');
 process.env[HINTS_VARIABLE] = join(process.cwd(), 'reports/mutation/killer-hints.json');
 
 export default {
@@ -44,12 +48,12 @@ export default {
 	// mutation` runs them too (Stryker's command line can only switch this on, not off).
 	ignoreStatic: process.env.MUTATION_STATIC !== '1',
 	incremental: true,
-	incrementalFile: 'mutation/stryker-incremental.json',
+	incrementalFile: INCREMENTAL_FILE,
 	reporters: ['progress', 'json', 'html', 'killer-first'],
 	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
 	htmlReporter: { fileName: 'reports/mutation/mutation.html' },
 	// docs/service-interface.md stays: test/transport/requestTable.test.js holds the package's requests to its table.
-	ignorePatterns: ['/e2e', '/bench', '/docs/*', '!/docs/service-interface.md', '/examples', '/reports', '/dist', '/.cache', '/.ci', '/.github'],
+	ignorePatterns: ['/e2e', '/bench', '/docs/*', '!/docs/service-interface.md', '/examples', '/mutation/results', '/reports', '/dist', '/.cache', '/.ci', '/.github'],
 	thresholds: { high: 90, low: 80, break: null },
 	tempDirName,
 	cleanTempDir: 'always',

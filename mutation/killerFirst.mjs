@@ -1,5 +1,6 @@
-// A Stryker reporter plugin that only plans: before the mutant runs start, it writes what the last run (the results
-// file as it stood before this run) says of each mutant, and the mutant runs act on it (bailEnvironment.js,
+// A Stryker reporter plugin that only plans: before the mutant runs start, it writes what the last run (Stryker's
+// incremental file as it stood before this run: built from the committed mutation/results/ by
+// scripts/mutation-results.js) says of each mutant, and the mutant runs act on it (bailEnvironment.js,
 // all.mutation.js):
 // - the suite that killed it is loaded first. A mutant run stops at its first failing test, so a mutant the same suite
 //   kills again costs that suite, not every suite before it in the usual order: in the results before this, half the

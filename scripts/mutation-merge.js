@@ -1,7 +1,8 @@
 // After a run of part of nodes/ (`npm run mutation -- --mutate <globs>`), or an interrupted one: Stryker writes only
-// the modules, and the mutants, it got to into mutation/stryker-incremental.json, so this puts back the results
-// the file held before for every other module that still exists, and for the mutants of an unchanged module that
-// the run did not report. The tests are one list per run, numbered in their order, and a mutant names the
+// the modules, and the mutants, it got to into its incremental file (reports/mutation/stryker-incremental.json,
+// built from mutation/results/ before the run: scripts/mutation-full.sh), so this puts back the results the file
+// held before for every other module that still exists, and for the mutants of an unchanged module that the run did
+// not report; scripts/mutation-results.js then splits it into the committed per-module files. The tests are one list per run, numbered in their order, and a mutant names the
 // tests that covered or killed it by number: the kept mutants' numbers are translated through the tests' names, and
 // a test that no longer exists is dropped from them (Stryker's incremental mode then re-tests what it can no longer
 // vouch for). A full run that finishes replaces every module, so there is nothing to put back.

@@ -1,20 +1,22 @@
-// Reads Stryker's results (the committed mutation/stryker-incremental.json, which every run rewrites; or
-// --report reports/mutation/mutation.json) and prints the mutation score of every module of
-// nodes/, against the goal of issue 39: 95% killed in every module.
+// Reads the mutation results (the committed mutation/results/, one file per module, which every run rewrites for
+// the modules it tested; or --report reports/mutation/mutation.json, or a Stryker incremental file) and prints the
+// mutation score of every module of nodes/, against the goal of issue 39: 95% killed in every module.
 // A mutant listed in mutation/equivalent-mutants.tsv (it cannot change what the package does) counts in no
 // score; every other survivor is printed. Columns: killed includes timed out; errors are mutants that broke the
 // suite's loading (runtime errors: noticed, but not counted); static mutants are not run (stryker.config.mjs).
 // Exit status 1 when:
 //   - without --baseline (`npm run mutation`): a module misses its goal or has a survivor not listed;
-//   - with --baseline <incremental file as committed> (`npm run mutation:ci`): a module whose source changed since
-//     that file has a survivor that was not one there and is not listed, or misses its goal.
+//   - with --baseline <results before the run: a Stryker incremental file, or a results folder> (`npm run
+//     mutation:ci`): a module whose source changed since then, or that had no results then, has a survivor that was
+//     not one there and is not listed, or misses its goal.
 //
-//   node scripts/mutation-report.js [--report <results or report file>] [--baseline <file>]
+//   node scripts/mutation-report.js [--report <results folder or report file>] [--baseline <file or folder>]
 const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
 const { EQUIVALENT_FILE, keyOf, oneLine, originalText, readEquivalent } = require('../mutation/equivalents');
+const { RESULTS_DIR, readStoreAsReport } = require('../mutation/resultsStore');
 const NODES = 'nodes/InventoryOps/';
 
 function argument(name, fallback) {
@@ -22,9 +24,9 @@ function argument(name, fallback) {
 	return index === -1 ? fallback : process.argv[index + 1];
 }
 
-/** Relative module path -> { source, mutants } of a Stryker JSON report or incremental file. */
+/** Relative module path -> { source, mutants } of a results folder, a Stryker JSON report or incremental file. */
 function readFiles(file) {
-	const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+	const report = fs.statSync(file).isDirectory() ? readStoreAsReport(file) : JSON.parse(fs.readFileSync(file, 'utf8'));
 	const files = new Map();
 	for (const [name, data] of Object.entries(report.files ?? {})) {
 		files.set(path.relative(ROOT, path.resolve(ROOT, name)).split(path.sep).join('/'), data);
@@ -52,7 +54,7 @@ async function mutantCounts(files) {
 }
 
 async function main() {
-	const reportFile = path.resolve(ROOT, argument('--report', 'mutation/stryker-incremental.json'));
+	const reportFile = path.resolve(ROOT, argument('--report', RESULTS_DIR));
 	const baselineFile = argument('--baseline');
 	const equivalent = readEquivalent();
 	const files = readFiles(reportFile);
