@@ -40,7 +40,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 /** Every mutant: `{ name, source }`, the built file with one field of one endpoint changed. */
 function mutants() {
 	const list = [];
-	for (const [, endpoint] of original.matchAll(/^ {4}(\w+): \{$/gm)) {
+	for (const [, endpoint] of original.matchAll(/^ {4}(\w+): \{/gm)) {
 		const start = original.indexOf(`${endpoint}: {`);
 		const end = original.indexOf('}', start);
 		const block = original.slice(start, end);

@@ -40,7 +40,7 @@ module.exports = (getContext) => {
 		test('fails clearly with a token the service does not accept', async () => {
 			const result = await testWith({ accessToken: 'not-a-valid-token' });
 			expect(result.status).toBe('Error');
-			expect(result.message).toMatch(/refused the access token \(401\).*Check Access Token/);
+			expect(result.message).toMatch(/refused the access token \(401\).*Check the Access Token in the credential/);
 			expect(result.message).not.toContain('not-a-valid-token');
 			const statuses = await bulkStatuses();
 			expect(statuses[statuses.length - 1]).toBe(401);

@@ -87,7 +87,7 @@ module.exports = (getContext) => {
 			const error = errorOf(execution);
 			const { message, description, errorResponse } = error;
 			process.stdout.write(`ssrf: node on 127.0.0.1 with the protection on: ${JSON.stringify({ message, description, errorResponse })}\n`);
-			expect(error.message).toBe(`${BLOCKED}: /order/get_single_bulk was not sent`);
+			expect(error.message).toBe(`${BLOCKED}: /order/get_single_bulk was not sent.`);
 			expect(error.description).toContain('N8N_SSRF_ALLOWED_HOSTNAMES');
 			expect(await bulkCalls()).toBe(before);
 		});

@@ -57,8 +57,14 @@ test('401 with a malformed token: the service message, and the token appears now
 	const result = await ctx.run(lookup, { accessToken: token });
 	expect(result.error.httpCode).toBe('401');
 	if (errorSeen(401).code) expect(result.error.errorResponse.code).toBe(sandboxCode('UNAUTHORIZED'));
-	expect(result.error.message).toMatch(/^The service refused the access token \(401\)\./);
-	expect(result.error.description).toContain('Check the Access Token');
+	if (errorSeen(401).serviceMessage) {
+		expect(result.error.message).toMatch(/^The service refused the access token \(401\)\./);
+		expect(result.error.description).toContain('Check the Access Token');
+	} else {
+		// A gateway's page does not show the service refusing the token: the address first, then the token.
+		expect(result.error.message).toMatch(/^\/order\/get_single_bulk was refused \(401\), but not in the service's words\. The answer was a web page titled "401 Unauthorized"/);
+		expect(result.error.description).toBe('A gateway or proxy may answer at that address: check the Base URL, then the Access Token in the credential.');
+	}
 	expect(everything(result)).not.toContain(token);
 });
 
@@ -67,8 +73,12 @@ test('403: a token without the needed scope', async () => {
 	const result = await ctx.run(kit(), { accessToken: token });
 	expect(result.error.httpCode).toBe('403');
 	if (errorSeen(403).code) expect(result.error.errorResponse.code).toBe(sandboxCode('FORBIDDEN'));
-	expect(result.error.message).toMatch(/^The access token lacks the permission \(scope\) \/kit\/create needs \(403\)\./);
-	expect(result.error.description).toMatch(/^Use a token with that scope in the credential\./);
+	if (errorSeen(403).serviceMessage) {
+		expect(result.error.message).toMatch(/^The access token lacks the permission \(scope\) \/kit\/create needs \(403\)\./);
+		expect(result.error.description).toMatch(/^Use a token with that scope in the credential\./);
+	} else {
+		expect(result.error.message).toMatch(/^\/kit\/create was refused \(403\), but not in the service's words\./);
+	}
 	expect(await ctx.sandbox.kits()).toEqual([]);
 });
 

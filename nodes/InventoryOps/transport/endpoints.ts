@@ -4,36 +4,11 @@
  * twice by us unless the service said it did nothing (429).
  */
 export const ENDPOINTS = {
-	orderGetSingleBulk: {
-		path: '/order/get_single_bulk',
-		base: 'baseUrl',
-		changesData: false,
-		answer: 'list',
-	},
-	kitCreate: {
-		path: '/kit/create',
-		base: 'baseUrl',
-		changesData: true,
-		answer: 'object',
-	},
-	shipmentRestoreInventory: {
-		path: '/ship/shipping/restore_inventory',
-		base: 'appBaseUrl',
-		changesData: true,
-		answer: 'object',
-	},
-	webhookAddHandler: {
-		path: '/webhook/add_handler',
-		base: 'baseUrl',
-		changesData: true,
-		answer: 'object',
-	},
-	webhookRemoveHandler: {
-		path: '/webhook/remove_handler',
-		base: 'baseUrl',
-		changesData: true,
-		answer: 'object',
-	},
+	orderGetSingleBulk: { path: '/order/get_single_bulk', base: 'baseUrl', changesData: false, answer: 'list' },
+	kitCreate: { path: '/kit/create', base: 'baseUrl', changesData: true, answer: 'object' },
+	shipmentRestoreInventory: { path: '/ship/shipping/restore_inventory', base: 'appBaseUrl', changesData: true, answer: 'object' },
+	webhookAddHandler: { path: '/webhook/add_handler', base: 'baseUrl', changesData: true, answer: 'object' },
+	webhookRemoveHandler: { path: '/webhook/remove_handler', base: 'baseUrl', changesData: true, answer: 'object' },
 } as const;
 
 export type Endpoint = keyof typeof ENDPOINTS;

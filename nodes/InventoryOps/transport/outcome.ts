@@ -5,8 +5,8 @@ import { ENDPOINTS, type Endpoint } from './endpoints';
 import { appliedVerdict, jwtExpiry, networkVerdict, tokenVerdict, type Applied, type HandlerVerdict, type TokenVerdict } from './verdicts';
 import { withoutUrlCredentialsDeep } from '../shared/redact';
 
-/** Refused by the service (or a gateway before it), not sent, sent without an answer, or answered unreadably. */
-export type FailureKind = 'refused' | 'notSent' | 'noAnswer' | 'unreadable';
+/** Refused (a 4xx, a `success: false`) or failed (a 5xx) by the service or a gateway before it; not sent; sent and no answer; answered unreadably. */
+export type FailureKind = 'refused' | 'failed' | 'notSent' | 'noAnswer' | 'unreadable';
 
 /** How a call without a usable answer ended: built once, where the answer is read; render.ts words it. */
 export interface Failure {
@@ -116,7 +116,7 @@ export function failureFromAnswer(status: number, body: unknown, context: Answer
 	const notes = [code ? `The service's code: ${code}.` : '', serviceTraceId ? `Trace id: ${serviceTraceId}.` : ''];
 	const fields = { ...serviceError, page: undefined, statusCode: status, endpoint: path };
 	return {
-		kind: 'refused',
+		kind: status >= 500 ? 'failed' : 'refused',
 		conclusion,
 		said: saidSentence(said ?? overview, page),
 		applied,

@@ -28,9 +28,9 @@ async function removeOnce(this: IHookFunctions, record: HandlerRecord): Promise<
 	return outcome.kind === 'answered' || outcome.handler?.gone === true ? undefined : outcome;
 }
 
-/** No answer or a 5xx: a repeat is safe (an unknown handler reads as removed); a 4xx would recur. */
-function worthRetrying({ kind, status, details }: Failure): boolean {
-	return status === undefined ? kind !== 'unreadable' && details !== undefined : status >= 500;
+/** A 5xx, no answer, or no connection: a repeat is safe (an unknown handler reads as removed); a refusal would recur. */
+function worthRetrying({ kind, details }: Failure): boolean {
+	return kind === 'failed' || kind === 'noAnswer' || (kind === 'notSent' && details !== undefined);
 }
 
 // All at once: while n8n republishes, events find no handler. Retried (`waits`) at unpublish, the last chance.

@@ -32,10 +32,9 @@ function asHandlers(value: unknown, leftovers = false): HandlerRecord[] {
 		const record: HandlerRecord = { type: entry.type, id, name, url: entry.url, kind: entry.kind === 'test' ? 'test' : 'production' };
 		if (!leftovers) return [record];
 		// A record kept before these were stored, or edited into nonsense, starts counting now.
-		const { tries, keptSince } = entry;
-		record.tries = Number.isInteger(tries) ? Math.max(Number(tries), 0) : 0;
-		record.keptSince = typeof keptSince === 'number' && keptSince >= 0 ? Math.min(keptSince, now) : now;
-		return [record];
+		const tries = Number.isInteger(entry.tries) ? Math.max(Number(entry.tries), 0) : 0;
+		const keptSince = typeof entry.keptSince === 'number' && entry.keptSince >= 0 ? Math.min(entry.keptSince, now) : now;
+		return [{ ...record, tries, keptSince }];
 	});
 }
 

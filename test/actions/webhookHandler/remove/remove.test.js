@@ -18,7 +18,9 @@ test('remove sends the _id and outputs the answer; an unknown _id is a 404 error
 	const refusedBare = answers.removeUnknown === 'success-false';
 	expect(result.items[1]).toEqual({
 		json: {
-			error: refusedBare ? 'The service refused /webhook/remove_handler with success: false.' : expect.any(String),
+			error: refusedBare
+				? 'The service refused /webhook/remove_handler with success: false. Nothing shows that the service does not know the handler: the service refused without a reason. The handler may still exist: check the handler in Inventory Ops.'
+				: expect.any(String),
 			details: expect.objectContaining({
 				httpCode: refusedBare ? '200' : '404',
 				...(!refusedBare && errorSeen(404).code ? { code: sandboxCode('HANDLER_NOT_FOUND') } : {}),
