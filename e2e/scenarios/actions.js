@@ -224,7 +224,7 @@ module.exports = (getContext) => {
 			const execution = await n8n.runManually(workflow.id, MANUAL_TRIGGER);
 			expect(execution.status).toBe('error');
 			// n8n leaves a credential field whose expression it cannot resolve empty (1.123.81 and 2.41.1 alike).
-			expect(errorOf(execution).message).toBe("The credential's Base URL is empty for item 0: nothing was sent to /order/get_single_bulk");
+			expect(errorOf(execution).message).toBe("The credential's Base URL is empty for item 0: nothing was sent to /order/get_single_bulk.");
 			expect(errorOf(execution).description).toMatch(/If it is an expression, it must give that address for every item\.$/);
 			expect((await context.calls('/api/order/get_single_bulk')).length).toBe(before);
 		});

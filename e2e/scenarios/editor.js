@@ -86,7 +86,9 @@ module.exports = (getContext) => {
 				await page.getByText(/Couldn.t connect with these settings/).first().waitFor({ timeout: 60_000 });
 				// The reason itself sits behind "More details".
 				await page.getByText('More details').first().click();
-				await page.getByText(/refused the access token \(401\)/).first().waitFor();
+				// A gateway's page (the profile's errors) does not show the service refusing the token.
+				const refused = context.answers.errorBodies === 'html' ? /The access token is not confirmed: .* answered 401 with a web page/ : /refused the access token \(401\)/;
+				await page.getByText(refused).first().waitFor();
 			});
 			await editor.screenshot('editor-credential-refused');
 			// The dialog keeps its success banner in the page, hidden: only what is shown counts.
