@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/objects';
 import type { ResultEntry } from './answer';
@@ -13,17 +13,6 @@ export interface OutputSettings {
 	unmatched: (typeof UNMATCHED_BEHAVIOURS)[number];
 	output: (typeof OUTPUT_MODES)[number] | 'simple';
 }
-
-// On by default (n8n's convention): an order record has 41 fields, 5-6 KB, and an AI agent needs a compact one.
-export const simplifyProperty: INodeProperties = {
-	displayName: 'Simplify',
-	name: 'simplify',
-	type: 'boolean',
-	noDataExpression: true,
-	default: true,
-	description:
-		'Whether to return a compact item per order (IDs, statuses, dates, tags, line items, tracking numbers)',
-};
 
 const KEPT_FIELDS = ['_id', 'store_id', 'order_number', 'status', 'financial_status', 'opened_date', 'shipped_date', 'tags'];
 

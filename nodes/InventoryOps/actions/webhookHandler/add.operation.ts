@@ -60,12 +60,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const headers = check.headers(read('headers.header', []) as IDataObject[], 'Headers');
 		const body = addHandlerBody({ type, name, url: url.url, method, headers });
 		const response = await requestForItem.call(this, 'webhookAddHandler', body, check);
+		const warning = 'The user name and password are removed here, but the service stores the URL as given: prefer a header for secrets.';
+		const removed = url.hasCredentials ? { urlCredentialsRemoved: true, warning } : {};
 		// Header values and a password in the URL may be secrets, so they are not echoed back.
-		const result: IDataObject = withoutUrlCredentialsDeep({ ...response, type, name, url: url.shown, method });
-		if (url.hasCredentials) {
-			result.urlCredentialsRemoved = true;
-			result.warning = 'The user name and password are removed here, but the service stores the URL as given: prefer a header for secrets.';
-		}
+		const result = withoutUrlCredentialsDeep({ ...response, type, name, url: url.shown, method, ...removed });
 		const _id = findHandlerId(response);
 		const notice = 'The service did not return an _id for the new handler: find it on the service to remove it.';
 		return { ...result, ...(_id === undefined ? { notice } : { _id }), idReturned: _id !== undefined };
