@@ -1,14 +1,11 @@
 import {
 	NodeConnectionTypes,
-	type IExecuteFunctions,
-	type INodeExecutionData,
 	type INodeProperties,
 	type INodePropertyOptions,
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import * as order from './actions/order';
 import { OPERATIONS, router } from './actions/router';
 import { testInventoryOpsApiCredential } from './transport';
 
@@ -41,7 +38,17 @@ const properties: INodeProperties[] = [
 		],
 		default: 'order',
 	},
-	...order.description,
+	// The value is lookUp, not getMany: n8n's editor asks for "Execute Once" on any node whose operation is named
+	// getAll, getMany, read or search and that receives several items, which would hand this lookup only the first item.
+	operationSelector('order', [
+		{
+			name: 'Get Many',
+			value: 'lookUp',
+			description: 'Look up many orders at once by store ID and order number; found: false for one the service lacks',
+			action: 'Get many orders by store and order number',
+		},
+	]),
+	...OPERATIONS.order.lookUp.description,
 	operationSelector('kit', [
 		{ name: 'Create', value: 'create', description: 'Create a kit from its name, SKU and component items', action: 'Create a kit from component items' },
 	]),
@@ -80,7 +87,5 @@ export class InventoryOps implements INodeType {
 	// The credential's Test button (by the name in credentials[].testedBy).
 	methods = { credentialTest: { inventoryOpsApiTest: testInventoryOpsApiCredential } };
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
-	}
+	execute = router;
 }

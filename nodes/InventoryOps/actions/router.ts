@@ -2,13 +2,13 @@ import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } f
 
 import { parameterForAllItems } from './helpers/parameterForAllItems';
 import * as kitCreate from './kit/create.operation';
-import * as order from './order';
+import * as lookUp from './order/lookUp.operation';
 import * as restoreInventory from './shipment/restoreInventory.operation';
 import * as addHandler from './webhookHandler/add.operation';
 import * as removeHandler from './webhookHandler/remove.operation';
 
 export const OPERATIONS = {
-	order: { lookUp: order.lookUp },
+	order: { lookUp },
 	kit: { create: kitCreate },
 	shipment: { restoreInventory },
 	webhookHandler: { add: addHandler, remove: removeHandler },

@@ -57,7 +57,6 @@ export async function forEachItem(
 	return returnData;
 }
 
-/** One call for one input item, with its time-out from Options. */
 export async function requestForItem(
 	this: IExecuteFunctions,
 	endpoint: Endpoint,

@@ -1,7 +1,6 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/objects';
-import { withoutUrlCredentials } from '../../shared/redact';
 
 // The service names no limit; this stops runaway expressions.
 const MAX_TEXT_LENGTH = 10_000;
@@ -94,15 +93,14 @@ export class ItemValidator {
 	}
 
 	/** An http(s) address with a host as written (a lenient parser finds one in "https:///x"). */
-	url(value: unknown, field: string): { url: string; shown: string; hasCredentials: boolean } {
+	url(value: unknown, field: string): string {
 		const url = this.text(value, field);
 		// Whitespace or a C0, DEL or C1 control: the service would store the URL and fail every call.
 		if (/\s|[^!-~\xa0-\uffff]/.test(url)) this.fail(field, 'must not contain spaces, line breaks or other control characters');
 		if (!/^https?:\/\/[^/?#\\][^\\]*$/i.test(url) || !URL.canParse(url)) {
 			this.fail(field, 'must be an http:// or https:// address with a host, e.g. https://example.com/hook');
 		}
-		const shown = withoutUrlCredentials(url);
-		return { url, shown, hasCredentials: shown !== url };
+		return url;
 	}
 
 	/** Header names by HTTP's token rule, unique ignoring letter case; values without control characters. */

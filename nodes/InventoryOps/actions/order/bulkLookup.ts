@@ -4,7 +4,7 @@ import { inventoryOpsApiRequest, RateLimitGate, runRetryPolicy } from '../../tra
 import { ENDPOINTS } from '../../transport/endpoints';
 import { readBulkAnswer, type Batch, type ResultEntry } from './answer';
 import { Pacing, type PacingReport, type PacingSettings } from './pacing';
-import type { AskedReferences } from './references';
+import type { AskedReference } from './references';
 
 /** By reference key: each found order as the output keeps it, or the error of its call. */
 export interface LookUpResults extends PacingReport {
@@ -42,7 +42,7 @@ export class BulkLookup {
 		this.pacing = new Pacing(settings);
 	}
 
-	async run(asked: AskedReferences): Promise<LookUpResults> {
+	async run(asked: Map<string, AskedReference>): Promise<LookUpResults> {
 		await this.pacing.run([...asked.entries()], (batch) => this.send(batch));
 		if (this.stoppingError !== undefined) throw this.stoppingError;
 		return { found: this.found, failed: this.failed, ...this.pacing.report() };

@@ -6,7 +6,7 @@ import { forEachItem } from '../helpers/perItem';
 import { parameterForAllItems } from '../helpers/parameterForAllItems';
 import { ItemValidator, MAX_TIMEOUT_MS } from '../helpers/validation';
 import { BulkLookup, type LookUpResults, type LookUpSettings } from './bulkLookup';
-import { itemOutput, OUTPUT_MODES, outputFor, simplifyProperty, UNMATCHED_BEHAVIOURS, type OutputSettings } from './output';
+import { itemOutput, OUTPUT_MODES, outputFor, UNMATCHED_BEHAVIOURS, type OutputSettings } from './output';
 import { collectReferences, type LookUp } from './references';
 
 /** Display name, lowest, highest, default, description. */
@@ -31,7 +31,6 @@ const NUMBER_OPTIONS: Record<string, [string, number, number, number, string]> =
 	],
 };
 
-/** Required fields of one way of Look Up By. */
 const fieldsFor = (lookUpBy: string, shared: Partial<INodeProperties>, fields: string[][]): INodeProperties[] =>
 	fields.map(([displayName, name, fallback, description, placeholder]) => ({
 		displayName,
@@ -74,7 +73,16 @@ const properties: INodeProperties[] = [
 	...fieldsFor('list', { type: 'json' }, [
 		['References', 'references', '[\n  { "store_id": "", "order_number": "" }\n]', 'A JSON array of {"store_id", "order_number"}'],
 	]),
-	simplifyProperty,
+	// On by default (n8n's convention): an order record has 41 fields, 5-6 KB, and an AI agent needs a compact one.
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		noDataExpression: true,
+		default: true,
+		description:
+			'Whether to return a compact item per order (IDs, statuses, dates, tags, line items, tracking numbers)',
+	},
 	optionsCollection([
 		...Object.entries(NUMBER_OPTIONS).map(([name, [displayName, minValue, maxValue, fallback, description]]) => ({
 			displayName,
@@ -114,7 +122,6 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['lookUp'] } }, properties);
 
-/** What the run learnt about pacing, as notices. */
 function reportPacing(this: IExecuteFunctions, batchSize: number, results: LookUpResults): void {
 	const { batchSizeUsed: used, callsInFlight: auto, batchGrowth: growth } = results;
 	const hint = (message: string, type: 'warning' | 'info' = 'info') =>
@@ -163,12 +170,11 @@ function readSettings(this: IExecuteFunctions, itemCount: number) {
 		storeIdField: text('storeIdField', 'Store ID Field', 'store_id'),
 		orderNumberField: text('orderNumberField', 'Order Number Field', 'order_number'),
 	};
-	const output: OutputSettings = {
-		unmatched: choice('unmatched', 'If an Order Is Not Found', 'foundFalse', UNMATCHED_BEHAVIOURS),
-		output: choice('output', 'Output', 'order', OUTPUT_MODES),
-	};
+	const unmatched = choice('unmatched', 'If an Order Is Not Found', 'foundFalse', UNMATCHED_BEHAVIOURS);
+	const mode = choice('output', 'Output', 'order', OUTPUT_MODES);
 	// The editor shows Output only when Simplify is off.
-	if (check.optionalBoolean(setting('simplify', 'Simplify', true), 'Simplify') ?? true) output.output = 'simple';
+	const simplify = check.optionalBoolean(setting('simplify', 'Simplify', true), 'Simplify') ?? true;
+	const output: OutputSettings = { unmatched, output: simplify ? 'simple' : mode };
 	const callsInFlight = count('callsInFlight');
 	const batchSize = count('batchSize');
 	const maxCallsInFlight = count('maxCallsInFlight');

@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/objects';
 import type { ResultEntry } from './answer';
@@ -14,23 +14,12 @@ export interface OutputSettings {
 	output: (typeof OUTPUT_MODES)[number] | 'simple';
 }
 
-// On by default (n8n's convention): an order record has 41 fields, 5-6 KB, and an AI agent needs a compact one.
-export const simplifyProperty: INodeProperties = {
-	displayName: 'Simplify',
-	name: 'simplify',
-	type: 'boolean',
-	noDataExpression: true,
-	default: true,
-	description:
-		'Whether to return a compact item per order (IDs, statuses, dates, tags, line items, tracking numbers)',
-};
-
 const KEPT_FIELDS = ['_id', 'store_id', 'order_number', 'status', 'financial_status', 'opened_date', 'shipped_date', 'tags'];
 
 /**
- * The ten fields a workflow most often needs, none invented, a barcode failure never hidden. Index loops, fields named
- * one by one: this runs for every order and line, where iterators, filter/map chains or a list of field pairs make
- * megabytes of short-lived garbage (the peak memory of a 10,000-order run).
+ * The ten fields a workflow most often needs, none invented. Index loops, fields named one by one: this runs for
+ * every order and line, where iterators, filter/map chains or a list of field pairs make megabytes of short-lived
+ * garbage (the peak memory of a 10,000-order run).
  */
 function simplifiedOrder(entry: ResultEntry): IDataObject {
 	const order: IDataObject = isPlainObject(entry.order) ? (entry.order as IDataObject) : {};
@@ -63,17 +52,15 @@ function simplifiedOrder(entry: ResultEntry): IDataObject {
 		}
 		compact.tracking_numbers = numbers;
 	}
-	if (entry.barcode_generation_failed !== undefined) compact.barcode_generation_failed = entry.barcode_generation_failed;
 	return compact;
 }
 
 export function outputFor(entry: ResultEntry, mode: OutputSettings['output']): IDataObject {
-	if (mode === 'simple') return simplifiedOrder(entry);
 	if (mode === 'entry') return { ...entry };
-	const order = { ...(entry.order ?? {}) };
+	const output = mode === 'simple' ? simplifiedOrder(entry) : { ...(entry.order ?? {}) };
 	// The order record has no such field: it cannot collide, and a failure is never hidden.
-	if (entry.barcode_generation_failed !== undefined) order.barcode_generation_failed = entry.barcode_generation_failed;
-	return order;
+	if (entry.barcode_generation_failed !== undefined) output.barcode_generation_failed = entry.barcode_generation_failed;
+	return output;
 }
 
 /** One entry per reference; one without an answer fails the item before one not found. */

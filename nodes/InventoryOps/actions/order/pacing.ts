@@ -139,7 +139,6 @@ export class Pacing {
 		if (settings.callsInFlight === 'auto') this.auto = new AutoCallsInFlight(settings.maxCallsInFlight);
 	}
 
-	/** With Auto, the hook for a call of `length` references. */
 	onAttempt(length: number): OnAttempt | undefined {
 		const grown = length > this.settings.batchSize ? length : 0;
 		return this.auto?.onAttempt(grown, (ms) => this.answered(length, ms));

@@ -4,7 +4,6 @@ import { asNodeError } from '../helpers/perItem';
 import { isPlainObject } from '../../shared/objects';
 import { ItemValidator } from '../helpers/validation';
 
-/** (store_id, order_number) as one map key. */
 export function referenceKey(storeId: unknown, orderNumber: unknown): string {
 	return JSON.stringify([String(storeId), String(orderNumber)]);
 }
@@ -18,8 +17,6 @@ export interface AskedReference {
 	asks: number;
 }
 
-export type AskedReferences = Map<string, AskedReference>;
-
 export type LookUp =
 	| { by: 'storeAndOrderNumber' | 'list' }
 	| { by: 'itemFields'; storeIdField: string; orderNumberField: string };
@@ -31,7 +28,6 @@ function fieldValue(json: IDataObject, path: string): unknown {
 	return value;
 }
 
-/** A bad reference throws naming the item and the field. */
 function readReferences(this: IExecuteFunctions, node: INode, json: IDataObject, itemIndex: number, lookUp: LookUp) {
 	// Typed explicitly so that TypeScript treats check.fail() as the end of the path.
 	const check: ItemValidator = new ItemValidator(node, itemIndex);
@@ -61,7 +57,7 @@ function readReferences(this: IExecuteFunctions, node: INode, json: IDataObject,
 export function collectReferences(this: IExecuteFunctions, items: INodeExecutionData[], lookUp: LookUp) {
 	const byItem = new Map<number, AskedReference[]>();
 	const inputErrors = new Map<number, unknown>();
-	const asked: AskedReferences = new Map();
+	const asked = new Map<string, AskedReference>();
 	const node = this.getNode();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {

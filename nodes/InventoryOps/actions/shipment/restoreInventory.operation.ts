@@ -40,12 +40,11 @@ function restoreOutput(response: IDataObject, selectors: ShipmentSelectors, spli
 	if (restored !== undefined && restoredItems === undefined) missing.push("the restored shipment's request.order_items");
 	const lacks = missing.join('; ');
 	const said = 'The service restored the inventory (it answered 200), but its answer';
-	const extra: IDataObject = lacks ? { missingFromAnswer: missing } : {};
-	if (split && shipments?.length === 0) {
-		extra.notice = `${said} holds no shipment records to split into; this item stands for the restore. It also lacks: ${lacks}.`;
-	} else if (lacks) {
-		extra.notice = `${said} lacks: ${lacks}. Do not run this item again.`;
-	}
+	// With no shipment records there is no restored one either, so `lacks` is never empty here.
+	const notice = split && shipments?.length === 0
+		? `${said} holds no shipment records to split into; this item stands for the restore. It also lacks: ${lacks}.`
+		: `${said} lacks: ${lacks}. Do not run this item again.`;
+	const extra: IDataObject = lacks ? { missingFromAnswer: missing, notice } : {};
 	if (split && shipments?.length) return shipments.map((record) => ({ ...record, restored: record === restored, ...extra }));
 	return [compact({ restored: true, ...response, ...extra, restoredShipment: restored, restoredItems })];
 }

@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
 import { EVENT_TYPE_FORMAT_HINT, EVENT_TYPE_OPTIONS, isEventTypeFormat } from '../../shared/events';
-import { withoutUrlCredentialsDeep } from '../../shared/redact';
+import { withoutUrlCredentials, withoutUrlCredentialsDeep } from '../../shared/redact';
 import { addHandlerBody, findHandlerId } from '../../transport';
 import { optionsCollection, requiredText } from '../helpers/descriptions';
 import { forEachItem, requestForItem } from '../helpers/perItem';
@@ -58,14 +58,12 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const method = check.oneOf(check.text(read('method', 'POST'), 'Method').toUpperCase(), 'Method', HTTP_METHODS);
 		const name = check.text(read('name'), 'Name');
 		const headers = check.headers(read('headers.header', []) as IDataObject[], 'Headers');
-		const body = addHandlerBody({ type, name, url: url.url, method, headers });
+		const body = addHandlerBody({ type, name, url, method, headers });
 		const response = await requestForItem.call(this, 'webhookAddHandler', body, check);
+		const warning = 'The user name and password are removed here, but the service stores the URL as given: prefer a header for secrets.';
+		const removed = withoutUrlCredentials(url) !== url ? { urlCredentialsRemoved: true, warning } : {};
 		// Header values and a password in the URL may be secrets, so they are not echoed back.
-		const result: IDataObject = withoutUrlCredentialsDeep({ ...response, type, name, url: url.shown, method });
-		if (url.hasCredentials) {
-			result.urlCredentialsRemoved = true;
-			result.warning = 'The user name and password are removed here, but the service stores the URL as given: prefer a header for secrets.';
-		}
+		const result = withoutUrlCredentialsDeep({ ...response, type, name, url, method, ...removed });
 		const _id = findHandlerId(response);
 		const notice = 'The service did not return an _id for the new handler: find it on the service to remove it.';
 		return { ...result, ...(_id === undefined ? { notice } : { _id }), idReturned: _id !== undefined };
