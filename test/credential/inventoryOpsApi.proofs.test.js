@@ -72,6 +72,16 @@ describe('the Base URL check: an empty order lookup', () => {
 		expect(await calls()).toEqual([`${BULK} 401`, '/api/order/no-such-operation-n8n-path-check 404']);
 	});
 
+	test.each([401, 403])('%s also at the path nothing serves (a gateway refusing every path): the token not confirmed, the Base URL first', async (status) => {
+		gateway.answers.push({ path: /^\/api\/order\//, status, body: '{"error":{"message":"login required"}}' });
+		const credentials = viaGateway(sandbox.credentials());
+		const result = await testCredential(credentials);
+		expect(result).toEqual({
+			status: 'Error',
+			message: `The access token is not confirmed: ${credentials.baseUrl}/order/get_single_bulk answered ${status} just as ${credentials.baseUrl}/order/no-such-operation-n8n-path-check, a path nothing serves, does, not the service refusing it. Check the Base URL, then Access Token. The service said: login required.`,
+		});
+	});
+
 	test('403: the token lacks the permission', async () => {
 		const result = await testCredential(sandbox.credentials(await sandbox.token({ scopes: ['platformUser'] })));
 		expect(result.message).toMatch(/^The access token lacks the permission \(scope\) \/order\/get_single_bulk needs \(403\)/);
