@@ -43,10 +43,9 @@ export function readServiceError(body: unknown): ServiceError {
 		const title = pageTitle(trimmed);
 		return title === undefined ? { message: oneLine(trimmed) } : { message: title, page: true };
 	}
-	const candidate = isPlainObject(body) && isPlainObject(body.error) ? body.error : body;
-	if (isPlainObject(body) && typeof body.error === 'string' && body.message === undefined) {
-		return { ...readServiceError({ ...body, error: undefined }), message: body.error };
-	}
+	const { error, message } = isPlainObject(body) ? body : {};
+	if (typeof error === 'string' && message === undefined) return { ...readServiceError({ ...(body as object), error: undefined }), message: error };
+	const candidate = isPlainObject(error) ? error : body;
 	if (!isPlainObject(candidate)) return {};
 	const read = Object.entries(SERVICE_ERROR_FIELDS).filter(([field, type]) => typeof candidate[field] === type);
 	const traceId = typeof candidate.traceId === 'string' ? { serviceTraceId: candidate.traceId } : {};
@@ -55,7 +54,8 @@ export function readServiceError(body: unknown): ServiceError {
 
 /** The documented error body, `{ error: { message, ... } }`. */
 export function isServiceErrorShape(body: unknown): boolean {
-	return isPlainObject(body) && isPlainObject(body.error) && typeof body.error.message === 'string';
+	const { message } = isPlainObject(body) && isPlainObject(body.error) ? body.error : {};
+	return typeof message === 'string';
 }
 
 /** A 200 `success: false`, with a reason or without, as the service refusing, or undefined. */

@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
 import type { Failure } from './outcome';
 
@@ -43,9 +43,11 @@ export function fullTextOf(failure: Failure): string {
 
 export function nodeErrorOf(node: INode, failure: Failure): NodeApiError | NodeOperationError {
 	const { message, description } = textsOf(failure);
-	const { details, itemIndex, status } = failure;
+	const { details, itemIndex, status, kind, applied, handler } = failure;
 	if (details === undefined) return new NodeOperationError(node, message, { description, itemIndex });
-	return new NodeApiError(node, details, { message, description, itemIndex, httpCode: status === undefined ? undefined : String(status) });
+	// The reading as data, for a workflow that branches on an error item (and for tests, which assert it, not words).
+	const reading = Object.fromEntries(Object.entries({ outcome: kind, changeApplied: applied, handlerGone: handler?.gone }).filter(([, value]) => value !== undefined)) as JsonObject;
+	return new NodeApiError(node, { ...details, ...reading }, { message, description, itemIndex, httpCode: status === undefined ? undefined : String(status) });
 }
 
 /**
