@@ -27,7 +27,7 @@ describe('Order -> Get Many', () => {
 		const [item] = jsonOf(result.items);
 		// Never `found: false` for the second pair: the text entry may well be its order.
 		expect(item.error).toBe(
-			'The service answered /order/get_single_bulk for this batch with 1 entry the node cannot read (entry 1 has as its order text "ORDER-TEXT"), so it cannot tell which references were not found',
+			'The service answered /order/get_single_bulk with 1 entry the node cannot read (entry 1 has as its order text "ORDER-TEXT"), so it cannot tell which references were not found.',
 		);
 		expect(result.items.some((output) => output.json.found === false)).toBe(false);
 	});

@@ -34,14 +34,14 @@ function asEntry({ metrics, barcode_generation_failed: failed, ...order }: Recor
 	return { order, ...(metrics === undefined ? {} : { metrics }), ...(failed === undefined ? {} : { barcode_generation_failed: failed }) } as ResultEntry;
 }
 
-function keysByNumber(batch: Batch): Map<string, string[]> {
-	const byNumber = new Map<string, string[]>();
-	for (const [key, { reference }] of batch) {
-		const keys = byNumber.get(reference.order_number);
-		if (keys === undefined) byNumber.set(reference.order_number, [key]);
-		else keys.push(key);
+export function byOrderNumber(batch: Batch): Map<string, Batch> {
+	const groups = new Map<string, Batch>();
+	for (const entry of batch) {
+		const group = groups.get(entry[1].reference.order_number);
+		if (group === undefined) groups.set(entry[1].reference.order_number, [entry]);
+		else group.push(entry);
 	}
-	return byNumber;
+	return groups;
 }
 
 /**
@@ -54,7 +54,7 @@ export function readBulkAnswer(batch: Batch, answer: unknown[]) {
 	const found = new Map<string, ResultEntry>();
 	const ambiguous = new Set<string>();
 	const unreadable: string[] = [];
-	let byNumber: Map<string, string[]> | undefined;
+	let byNumber: Map<string, Batch> | undefined;
 	// An index loop: entries() makes a pair per entry, for every order of a run.
 	for (let index = 0; index < answer.length; index++) {
 		const entry = answer[index];
@@ -67,10 +67,10 @@ export function readBulkAnswer(batch: Batch, answer: unknown[]) {
 		} else {
 			let key = (order.store_id ?? undefined) === undefined ? undefined : referenceKey(order.store_id, order.order_number);
 			if (key === undefined) {
-				byNumber ??= keysByNumber(batch);
+				byNumber ??= byOrderNumber(batch);
 				const candidates = byNumber.get(String(order.order_number)) ?? [];
-				if (candidates.length > 1) for (const candidate of candidates) ambiguous.add(candidate);
-				else key = candidates[0];
+				if (candidates.length > 1) for (const [candidate] of candidates) ambiguous.add(candidate);
+				else key = candidates[0]?.[0];
 			}
 			if (key !== undefined && wanted.has(key) && !found.has(key)) found.set(key, order === entry ? asEntry(entry) : (entry as ResultEntry));
 		}

@@ -1,37 +1,36 @@
-import { NodeApiError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { inventoryOpsApiRequest, RateLimitGate, runRetryPolicy } from '../../transport';
-import { ENDPOINTS } from '../../transport/endpoints';
-import { readBulkAnswer, type Batch, type ResultEntry } from './answer';
+import { callService, nodeErrorOf, RateLimitGate, runRetryPolicy, type Failure } from '../../transport';
+import { failureFromUnreadable } from '../../transport/outcome';
+import { byOrderNumber, readBulkAnswer, type Batch, type ResultEntry } from './answer';
 import { Pacing, type PacingReport, type PacingSettings } from './pacing';
 import type { AskedReference } from './references';
 
-/** By reference key: each found order as the output keeps it, or the error of its call. */
+/** By reference key: each found order as the output keeps it, or what its batch failed with (rendered per item). */
 export interface LookUpResults extends PacingReport {
 	found: Map<string, IDataObject>;
-	failed: Map<string, unknown>;
+	failed: Map<string, Failure>;
 }
 
-export interface LookUpSettings extends PacingSettings {
-	rateLimitWaitMs: number;
-}
+export type LookUpSettings = PacingSettings & { rateLimitWaitMs: number };
 
 // Calls beyond one per batch, to find the batch limit or the one reference refused (README: "Batches the service
 // refuses"): at 100 per batch, one malformed reference costs about 14.
 const MAX_EXTRA_CALLS_PER_RUN = 200;
-const PATH = ENDPOINTS.orderGetSingleBulk.path;
+const BULK = { endpoint: 'orderGetSingleBulk' } as const;
+const AMBIGUOUS = `orders without a store_id for an order_number asked in several stores, and this run's ${MAX_EXTRA_CALLS_PER_RUN} extra calls to ask them apart are used up, so the node cannot tell whose order it is`;
 
 /** One run: each distinct reference sent once, in batches paced by `Pacing`, sharing one rate-limit gate. */
 export class BulkLookup {
 	private readonly found = new Map<string, IDataObject>();
-	private readonly failed = new Map<string, unknown>();
+	private readonly failed = new Map<string, Failure>();
 	private readonly gate: RateLimitGate;
 	private readonly pacing: Pacing;
 	private extraCalls = 0;
 	/** Once an answer lacked store_id, no batch holds an order_number twice. */
 	private lacksStoreId = false;
-	/** Without Continue On Fail: the first failure, after which nothing more is sent. */
-	private stoppingError: unknown;
+	/** Without Continue On Fail: the first failed call, after which nothing more is sent. */
+	private stopping: Failure | undefined;
 
 	constructor(
 		private readonly context: IExecuteFunctions,
@@ -44,13 +43,13 @@ export class BulkLookup {
 
 	async run(asked: Map<string, AskedReference>): Promise<LookUpResults> {
 		await this.pacing.run([...asked.entries()], (batch) => this.send(batch));
-		if (this.stoppingError !== undefined) throw this.stoppingError;
+		if (this.stopping !== undefined) throw nodeErrorOf(this.context.getNode(), this.stopping);
 		return { found: this.found, failed: this.failed, ...this.pacing.report() };
 	}
 
 	/** True when every part of the batch went through. */
 	private async send(batch: Batch): Promise<boolean> {
-		if (this.stoppingError !== undefined) return false;
+		if (this.stopping !== undefined) return false;
 		let parts = this.pacing.partsOf(batch);
 		if (parts.length === 1 && this.lacksStoreId) parts = withUniqueNumbers(batch);
 		if (parts.length === 1) return await this.call(batch);
@@ -60,51 +59,37 @@ export class BulkLookup {
 	}
 
 	private async call(batch: Batch): Promise<boolean> {
-		const itemIndex = batch[0][1].itemIndex;
-		try {
-			const answer = (await inventoryOpsApiRequest.call(
-				this.context,
-				'orderGetSingleBulk',
-				{ order: batch.map(([, entry]) => entry.reference) },
-				{ itemIndex, timeoutMs: this.settings.timeoutMs, rateLimitGate: this.gate, onAttempt: this.pacing.onAttempt(batch.length) },
-			)) as unknown[]; // the transport checked that it is a list
-			await this.record(batch, answer, itemIndex);
-			return true;
-		} catch (error) {
-			// Refused as a whole: too long, or one reference is malformed. Its halves may go through.
-			const refused = error instanceof NodeApiError && (error.httpCode === '400' || error.httpCode === '413');
-			if (refused) this.pacing.refused(batch.length);
-			if (refused && batch.length > 1 && this.spend(2)) {
-				await this.pacing.sendHalves(batch, (half) => this.send(half));
-				return false;
-			}
-			if (!this.context.continueOnFail()) this.stoppingError ??= error;
-			for (const [key] of batch) this.failed.set(key, error);
+		const outcome = await callService.call(this.context, BULK.endpoint, { order: batch.map(([, entry]) => entry.reference) }, {
+			itemIndex: batch[0][1].itemIndex, timeoutMs: this.settings.timeoutMs, rateLimitGate: this.gate, onAttempt: this.pacing.onAttempt(batch.length),
+		});
+		if (outcome.kind === 'answered') return await this.record(batch, outcome.body as unknown[]); // the transport checked that it is a list
+		// Refused as a whole: too long, or one reference is malformed. Its halves may go through.
+		const refused = outcome.kind === 'refused' && (outcome.status === 400 || outcome.status === 413);
+		if (refused) this.pacing.refused(batch.length);
+		if (refused && batch.length > 1 && this.spend(2)) {
+			await this.pacing.sendHalves(batch, (half) => this.send(half));
 			return false;
 		}
+		if (!this.context.continueOnFail()) this.stopping ??= outcome;
+		this.fail(batch, outcome);
+		return false;
 	}
 
-	/** Unreadable entries make the references left fail rather than be called not found. */
-	private async record(batch: Batch, answer: unknown[], itemIndex: number): Promise<void> {
+	/** Unreadable entries fail the references left (never "not found"); those an order without store_id fits are asked apart. */
+	private async record(batch: Batch, answer: unknown[]): Promise<true> {
 		const { found, ambiguous, unreadable, lacksStoreId } = readBulkAnswer(batch, answer);
 		if (lacksStoreId) this.lacksStoreId = true;
 		for (const [key, entry] of found) this.found.set(key, this.keep(entry));
 		if (unreadable.length > 0) {
 			const listed = `${unreadable.slice(0, 3).join('; ')}${unreadable.length > 3 ? '; …' : ''}`;
-			const count = `${unreadable.length} entr${unreadable.length === 1 ? 'y' : 'ies'}`;
-			const message = `The service answered ${PATH} for this batch with ${count} the node cannot read (${listed}), so it cannot tell which references were not found`;
-			this.fail(batch.filter(([key]) => !found.has(key) && !ambiguous.has(key)), itemIndex, message);
+			const problem = `${unreadable.length} entr${unreadable.length === 1 ? 'y' : 'ies'} the node cannot read (${listed}), so it cannot tell which references were not found`;
+			this.fail(batch.filter(([key]) => !found.has(key) && !ambiguous.has(key)), failureFromUnreadable(problem, BULK));
 		}
-		if (ambiguous.size > 0) await this.askApart(batch.filter(([key]) => ambiguous.has(key)), itemIndex);
-	}
-
-	private async askApart(batch: Batch, itemIndex: number): Promise<void> {
-		const parts = withUniqueNumbers(batch);
-		if (!this.spend(parts.length)) {
-			const message = `Cannot tell whose order it is: the service returned orders without a store_id for an order_number asked in several stores, and this run's ${MAX_EXTRA_CALLS_PER_RUN} extra calls are used up`;
-			return this.fail(batch, itemIndex, message);
-		}
-		for (const part of parts) await this.send(part);
+		if (ambiguous.size === 0) return true;
+		const parts = withUniqueNumbers(batch.filter(([key]) => ambiguous.has(key)));
+		if (this.spend(parts.length)) for (const part of parts) await this.send(part);
+		else this.fail(parts.flat(), failureFromUnreadable(AMBIGUOUS, BULK));
+		return true;
 	}
 
 	private spend(calls: number): boolean {
@@ -113,21 +98,14 @@ export class BulkLookup {
 		return true;
 	}
 
-	private fail(batch: Batch, itemIndex: number, message: string): void {
-		const error = new NodeApiError(this.context.getNode(), { endpoint: PATH } as JsonObject, { message, itemIndex });
-		for (const [key] of batch) this.failed.set(key, error);
+	private fail(batch: Batch, failure: Failure): void {
+		for (const [key] of batch) this.failed.set(key, failure);
 	}
 }
 
-/** Parts of a batch in which no order_number appears twice. */
+/** Parts of a batch in which no order_number appears twice: the n-th reference of a number goes in part n. */
 function withUniqueNumbers(batch: Batch): Batch[] {
 	const parts: Batch[] = [];
-	const seen = new Map<string, number>();
-	for (const entry of batch) {
-		const number = entry[1].reference.order_number;
-		const layer = seen.get(number) ?? 0;
-		seen.set(number, layer + 1);
-		(parts[layer] ??= []).push(entry);
-	}
+	for (const references of byOrderNumber(batch).values()) references.forEach((entry, n) => (parts[n] ??= []).push(entry));
 	return parts;
 }

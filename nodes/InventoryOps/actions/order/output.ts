@@ -1,6 +1,7 @@
-import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared/objects';
+import { nodeErrorOf } from '../../transport';
 import type { ResultEntry } from './answer';
 import type { LookUpResults } from './bulkLookup';
 import type { AskedReference } from './references';
@@ -70,12 +71,8 @@ export function itemOutput(
 	const output: IDataObject[] = [];
 	let notFound: AskedReference['reference'] | undefined;
 	for (const { reference, key, asks } of asked) {
-		if (results.failed.has(key)) {
-			const error = results.failed.get(key);
-			// One error stands for its whole batch, made with the batch's first item: set it to this one.
-			if (error instanceof NodeApiError || error instanceof NodeOperationError) error.context.itemIndex = itemIndex;
-			throw error;
-		}
+		const failure = results.failed.get(key);
+		if (failure !== undefined) throw nodeErrorOf(this.getNode(), { ...failure, itemIndex });
 		const found = results.found.get(key);
 		if (found !== undefined) {
 			// An order asked for again gets a new object per item, so that a later node cannot change two at once.

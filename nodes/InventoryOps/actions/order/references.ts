@@ -62,14 +62,13 @@ export function collectReferences(this: IExecuteFunctions, items: INodeExecution
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const references = readReferences.call(this, node, items[itemIndex].json, itemIndex, lookUp);
-			const entries = references.map((reference) => {
+			byItem.set(itemIndex, references.map((reference) => {
 				const key = referenceKey(reference.store_id, reference.order_number);
 				const entry = asked.get(key) ?? { reference, key, itemIndex, asks: 0 };
 				entry.asks++;
 				asked.set(key, entry);
 				return entry;
-			});
-			byItem.set(itemIndex, entries);
+			}));
 		} catch (error) {
 			if (!this.continueOnFail()) throw asNodeError(node, error, itemIndex);
 			inputErrors.set(itemIndex, error);

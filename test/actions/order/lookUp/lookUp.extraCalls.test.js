@@ -7,7 +7,7 @@ const { useInventoryOps, jsonOf } = require('../../../helpers/inventoryOps');
 const ROUTE = '/api/order/get_single_bulk';
 const BY_LIST = { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ [$json] }}' };
 const NO_STORE_ID_MESSAGE =
-	"Cannot tell whose order it is: the service returned orders without a store_id for an order_number asked in several stores, and this run's 200 extra calls are used up";
+	"The service answered /order/get_single_bulk with orders without a store_id for an order_number asked in several stores, and this run's 200 extra calls to ask them apart are used up, so the node cannot tell whose order it is.";
 
 // The switches each test counts calls under (the profile's others do not change them); a reference whose
 // order_number is not all digits makes its whole batch 400 (a malformed reference).
@@ -108,7 +108,10 @@ test('orders without store_id past the 200 extra calls: the references of a shar
 	const output = outcomes(result);
 	expect(output.slice(0, 150).every((outcome) => outcome === REFUSED)).toBe(true);
 	expect(output.slice(150)).toEqual([NO_STORE_ID_MESSAGE, NO_STORE_ID_MESSAGE, `order ${idOf.get('1001/1001')}`]);
-	expect(jsonOf(result.items)[150]).toMatchObject({ error: NO_STORE_ID_MESSAGE });
+	expect(jsonOf(result.items)[150]).toMatchObject({
+		error: NO_STORE_ID_MESSAGE,
+		details: { outcome: 'unreadable', endpoint: '/order/get_single_bulk', description: 'This call only reads data; nothing was changed.' },
+	});
 
 	const calls = await ctx.sandbox.calls(ROUTE);
 	expect(calls).toHaveLength(50 * 5 + 1);

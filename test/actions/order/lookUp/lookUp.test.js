@@ -207,6 +207,22 @@ test('a failed batch marks exactly the items of that batch', async () => {
 	if (ONE_CALL_PER_BATCH) expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(3);
 });
 
+test('a failed batch: each item on the error output has its own error, naming that item', async () => {
+	// One failure stands for the whole batch; an error shared by its items would name one item for all of them.
+	await ctx.sandbox.fault({ route: ROUTE, count: 1, status: 500 });
+	const result = await ctx.run(
+		{ ...BY_FIELDS, options: { batchSize: 3, callsInFlight: 1 } },
+		{ items: inputItems(3), onError: 'continueErrorOutput' },
+	);
+	expect(result.error).toBeUndefined();
+	const errors = result.outputs[1].map((item) => item.error);
+	expect(errors.map((error) => [error.context.itemIndex, error.httpCode, error.errorResponse.outcome])).toEqual([
+		[0, '500', 'failed'],
+		[1, '500', 'failed'],
+		[2, '500', 'failed'],
+	]);
+});
+
 test('without continue on fail, a failed batch stops the node with the item named', async () => {
 	await ctx.sandbox.fault({ route: ROUTE, count: 1, status: 500 });
 	const result = await ctx.run(BY_FIELDS, { items: inputItems(3) });
