@@ -82,7 +82,7 @@ test('403: a token without the needed scope', async () => {
 	expect(await ctx.sandbox.kits()).toEqual([]);
 });
 
-test('404: the Base URL is named among what to check', async () => {
+test('404 on a lookup: refused, and no verdict on a change', async () => {
 	const credentials = {
 		...ctx.sandbox.credentials(),
 		baseUrl: `${ctx.sandbox.server.origin}/wrong`,
