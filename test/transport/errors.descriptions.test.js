@@ -1,9 +1,9 @@
 // The words of an API error, whole, through n8n's engine against the sandbox. The message: what the node concluded
 // from the status (never from the error's code, which the service may or may not send), then "The service said:"
 // and its message (or overview). The description: the overview when it says more than the status's name, what to
-// do, the service's code and trace id when sent, one space apart and nothing else; whether a failed call may have
-// changed data; which answers are about the access token. Each answer is given by the sandbox's `fault`, so it is
-// the same under every profile.
+// do, the service's code and trace id when sent, one space apart and nothing else; which answers are about the
+// access token. Whether a failed call may have changed data is read from the error's details, not its words. Each
+// answer is given by the sandbox's `fault`, so it is the same under every profile.
 const { useInventoryOps } = require('../helpers/inventoryOps');
 
 const KIT = '/api/kit/create';
@@ -12,8 +12,6 @@ const ADD = '/api/webhook/add_handler';
 const RESTORE = '/s/ship/shipping/restore_inventory';
 const INVALID_KIT = 'The service refused /kit/create as invalid (400).';
 const CHECK_FIELDS = 'Check the fields the service names.';
-const MAY_HAVE_APPLIED =
-	'The service may or may not have applied this change, so it was not sent again: check the service before trying again.';
 const ctx = useInventoryOps({ orders: 5 });
 
 const kit = { resource: 'kit', operation: 'create', name: 'Kit', sku: 'KIT-DESCRIBED' };
@@ -112,27 +110,27 @@ describe('the message: what the node concluded from the status, then what the se
 });
 
 describe('whether the change may have been applied', () => {
-	test('a 400 on a write: refused, so no word about a change that may have been applied', async () => {
+	// Here the reading, as data; its words for each kind: render.test.js.
+	test('a 400 on a write: refused, so the change was not applied', async () => {
 		await answer(KIT, 400, { message: 'Quantity must be positive', code: 'INVALID_QUANTITY' });
 		const { error } = await ctx.run(kit);
-		expect(error.description).toBe(`${CHECK_FIELDS} The service's code: INVALID_QUANTITY.`);
+		expect(error.errorResponse).toMatchObject({ outcome: 'refused', changeApplied: 'no', statusCode: 400, code: 'INVALID_QUANTITY' });
 	});
 
 	test('a 502 on a write: the service failed, and the change may have been applied', async () => {
 		await answer(KIT, 502, { message: 'Upstream failed' });
 		const { error } = await ctx.run(kit);
 		expect(error.httpCode).toBe('502');
-		expect(error.message).toBe(`The service failed (502) during /kit/create. The service said: Upstream failed. ${MAY_HAVE_APPLIED}`);
-		expect(error.description).toBe(MAY_HAVE_APPLIED);
+		expect(error.errorResponse).toMatchObject({ outcome: 'failed', changeApplied: 'maybe', message: 'Upstream failed' });
 		expect(await ctx.sandbox.calls(KIT)).toHaveLength(1);
 	});
 
-	test('a 500 on the read-only lookup: the service failed, and the call can be run again', async () => {
+	test('a 500 on the read-only lookup: the service failed, and no verdict on a change', async () => {
 		await answer(BULK, 500, { message: 'Lookup failed', code: 'INTERNAL' }, { count: 5 });
 		const { error } = await ctx.run(lookup);
 		expect(error.httpCode).toBe('500');
-		expect(error.message).toBe('The service failed (500) during /order/get_single_bulk. The service said: Lookup failed.');
-		expect(error.description).toBe("This call only reads data: run it again later. The service's code: INTERNAL.");
+		expect(error.errorResponse).toMatchObject({ outcome: 'failed', endpoint: '/order/get_single_bulk', code: 'INTERNAL' });
+		expect(error.errorResponse).not.toHaveProperty('changeApplied');
 	});
 
 	test('a 422 on a write: no advice the node does not have (not "failed"), the status and the words', async () => {
@@ -143,29 +141,28 @@ describe('whether the change may have been applied', () => {
 		expect(error.description).toBe("The service's code: NO_COMPONENTS.");
 	});
 
-	test('a 200 with success: false: the service refused, its words quoted; the description says the change was not made', async () => {
+	test('a 200 with success: false: the service refused, so the change was not made; with only a code, the code is quoted', async () => {
 		await ctx.sandbox.fault({ route: KIT, count: 1, status: 200, body: { success: false, message: 'SKU reserved' } });
 		const { error } = await ctx.run(kit);
-		expect(error.message).toBe('The service refused /kit/create with success: false. The service said: SKU reserved.');
-		expect(error.description).toBe('Its success: false says the change was not made.');
+		expect(error.errorResponse).toMatchObject({ outcome: 'refused', changeApplied: 'no', statusCode: 200, message: 'SKU reserved' });
 		await ctx.sandbox.fault({ route: KIT, count: 1, status: 200, body: { success: false, code: 'SKU_RESERVED' } });
 		const coded = (await ctx.run(kit)).error;
 		expect(coded.message).toBe('The service refused /kit/create with success: false.');
 		expect(coded.description).toBe("Its success: false says the change was not made. The service's code: SKU_RESERVED.");
 	});
 
-	test('a lookup answered with what it cannot read: the description says nothing was changed', async () => {
+	test('a lookup answered with what it cannot read: unreadable, and no verdict on a change', async () => {
 		await ctx.sandbox.fault({ route: BULK, count: 5, status: 200, body: { orders: [] } });
 		const { error } = await ctx.run(lookup);
-		expect(error.message).toMatch(/^The service answered \/order\/get_single_bulk with /);
-		expect(error.description).toBe('This call only reads data; nothing was changed.');
+		expect(error.errorResponse).toMatchObject({ outcome: 'unreadable', endpoint: '/order/get_single_bulk' });
+		expect(error.errorResponse).not.toHaveProperty('changeApplied');
 	});
 
-	test('a lookup that gets no answer: the description says it only reads and can be run again', async () => {
+	test('a lookup that gets no answer: sent, not answered, and no verdict on a change', async () => {
 		await ctx.sandbox.fault({ route: BULK, count: 5, drop: 'before' });
 		const { error } = await ctx.run(lookup);
-		expect(error.message).toBe('The connection to the service was lost during /order/get_single_bulk before an answer arrived.');
-		expect(error.description).toBe('No answer came. This call only reads data: run it again.');
+		expect(error.errorResponse).toMatchObject({ outcome: 'noAnswer', sent: true, timedOut: false, changesData: false });
+		expect(error.errorResponse).not.toHaveProperty('changeApplied');
 	});
 });
 
@@ -215,7 +212,9 @@ describe('what is said about the access token', () => {
 		await answer(KIT, 503, { message: 'Down for maintenance' });
 		const { error } = await ctx.run(kit, { accessToken: token });
 		expect(error.httpCode).toBe('503');
-		expect(error.message).toBe(`The service failed (503) during /kit/create. The service said: Down for maintenance. ${MAY_HAVE_APPLIED}`);
+		expect(error.errorResponse).toMatchObject({ outcome: 'failed', changeApplied: 'maybe', message: 'Down for maintenance' });
+		// No field says what the node made of the token: its words do.
+		expect(error.message).not.toMatch(/token/);
 	});
 
 	test.each([

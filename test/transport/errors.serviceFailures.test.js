@@ -26,7 +26,7 @@ test('400: the service message, after the node\'s conclusion, and its code and t
 	});
 	const seen = refusalSeen(400);
 	expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: seen.httpCode });
-	expect(result.error.message).toMatch(/^The service refused \/kit\/create (as invalid \(400\)|with success: false)\./);
+	expect(result.error.errorResponse).toMatchObject({ outcome: 'refused', changeApplied: 'no', endpoint: '/kit/create' });
 	if (seen.serviceMessage) expect(result.error.message).toMatch(/ The service said: .*no item with item_id "no-such-item"/);
 	if (seen.code) expect(result.error.description).toContain(`The service's code: ${sandboxCode('UNKNOWN_COMPONENT')}.`);
 	else expect(result.error.description).not.toMatch(/code/);
@@ -82,22 +82,24 @@ test('403: a token without the needed scope', async () => {
 	expect(await ctx.sandbox.kits()).toEqual([]);
 });
 
-test('404: the Base URL is named among what to check', async () => {
+test('404 on a lookup: refused, and no verdict on a change', async () => {
 	const credentials = {
 		...ctx.sandbox.credentials(),
 		baseUrl: `${ctx.sandbox.server.origin}/wrong`,
 	};
 	const result = await ctx.run(lookup, { credentials });
 	expect(result.error.httpCode).toBe('404');
-	expect(result.error.message).toMatch(/^The service answered \/order\/get_single_bulk with 404 \(not found\)\./);
-	expect(result.error.description).toMatch(/^Check the identifiers sent and the Base URL\./);
+	expect(result.error.errorResponse).toMatchObject({ outcome: 'refused', statusCode: 404, endpoint: '/order/get_single_bulk' });
+	// A lookup only reads: no verdict on a change.
+	expect(result.error.errorResponse).not.toHaveProperty('changeApplied');
+	// The advice's words: errors.wording.test.js.
 });
 
-test('500 on a create: reported once, with the advice to check before running again', async () => {
+test('500 on a create: reported once, the change maybe applied', async () => {
 	await ctx.sandbox.fault({ route: KIT, count: 1, status: 500 });
 	const result = await ctx.run(kit());
 	expect(result.error.httpCode).toBe('500');
-	expect(result.error.description).toContain('was not sent again');
+	expect(result.error.errorResponse).toMatchObject({ outcome: 'failed', changeApplied: 'maybe' });
 	expect(await ctx.sandbox.calls(KIT)).toHaveLength(1);
 });
 
@@ -169,7 +171,7 @@ describe('going on after errors: every item comes out paired with its input item
 		expect(output[0].json).toMatchObject({ success: true });
 		expect(output[1].json.error).toBe("Item 1: 'sku' is required and must not be empty");
 		const seen = refusalSeen(409);
-		expect(output[2].json.details.httpCode).toBe(seen.httpCode);
+		expect(output[2].json.details).toMatchObject({ httpCode: seen.httpCode, outcome: 'refused', changeApplied: 'no' });
 		if (seen.code) expect(output[2].json.details.code).toBe(sandboxCode('DUPLICATE_SKU'));
 		if (seen.serviceMessage) expect(output[2].json.error).toMatch(/The service said: SKU "KIT-A" is already used/);
 		expect(output[3].json).toMatchObject({ success: true });

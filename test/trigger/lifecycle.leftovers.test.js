@@ -105,7 +105,7 @@ test('a handler no removal can reach: every publish goes ahead and logs it; drop
 	const about = harness.warnings.filter((warning) => warning.includes(stuck));
 	expect(about).toHaveLength(1);
 	expect(about[0]).toMatch(
-		new RegExp(`^Inventory Ops Trigger: gave up removing the webhook handler ${name.replace(/[().]/g, '\\$&')} \\(tried 12 time\\(s\\) since 1970-01-01T00:00:00\\.000Z\\): it is no longer recorded\\. The last answer: The service answered /webhook/remove_handler with 404`),
+		new RegExp(`^Inventory Ops Trigger: gave up removing the webhook handler ${name.replace(/[().]/g, '\\$&')} \\(tried 12 time\\(s\\) since 1970-01-01T00:00:00\\.000Z\\): it is no longer recorded\\. The last answer: [^]*\\b404\\b`),
 	);
 	expect(about[0].endsWith(`If it still exists, remove it in Inventory Ops, or with the Inventory Ops node's Webhook Handler → Remove and ID ${stuck}.`)).toBe(true);
 
