@@ -25,7 +25,7 @@ test('400: the service message, after the node\'s conclusion, and its code and t
 		kitItems: { item: [{ itemId: 'no-such-item', quantity: 1 }] },
 	});
 	const seen = refusalSeen(400);
-	expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: seen.httpCode });
+	expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: seen.httpCode, errorResponse: { outcome: 'refused', changeApplied: 'no' } });
 	expect(result.error.message).toMatch(/^The service refused \/kit\/create (as invalid \(400\)|with success: false)\./);
 	if (seen.serviceMessage) expect(result.error.message).toMatch(/ The service said: .*no item with item_id "no-such-item"/);
 	if (seen.code) expect(result.error.description).toContain(`The service's code: ${sandboxCode('UNKNOWN_COMPONENT')}.`);
@@ -96,7 +96,7 @@ test('404: the Base URL is named among what to check', async () => {
 test('500 on a create: reported once, with the advice to check before running again', async () => {
 	await ctx.sandbox.fault({ route: KIT, count: 1, status: 500 });
 	const result = await ctx.run(kit());
-	expect(result.error.httpCode).toBe('500');
+	expect(result.error).toMatchObject({ httpCode: '500', errorResponse: { outcome: 'failed', changeApplied: 'maybe' } });
 	expect(result.error.description).toContain('was not sent again');
 	expect(await ctx.sandbox.calls(KIT)).toHaveLength(1);
 });

@@ -13,7 +13,7 @@ test('a kit create to a port where nothing listens: not sent, nothing changed, t
 	expect(result.error.description).toMatch(
 		/^Nothing was sent \([^)]*ECONNREFUSED[^)]*\), so nothing changed: check the Base URL in the credential, and that n8n can reach the service\.$/,
 	);
-	expect(result.error.errorResponse).toMatchObject({ sent: false, changesData: true, endpoint: '/kit/create' });
+	expect(result.error.errorResponse).toMatchObject({ outcome: 'notSent', changeApplied: 'no', sent: false, changesData: true, endpoint: '/kit/create' });
 	expect(await ctx.sandbox.kits()).toEqual([]);
 });
 
