@@ -59,6 +59,13 @@ test('a remove_handler answer other than success: true is unreadable: what arriv
 	expect(answers.unexpectedShape('kitCreate', { _id: 'k' })).toBeUndefined();
 });
 
+test("isServiceErrorShape: only { error: { message } } with a text message is the service's documented error body", () => {
+	expect(answers.isServiceErrorShape({ error: { message: 'm', code: 'C' } })).toBe(true);
+	expect([{ error: { code: 'C' } }, { error: { message: 7 } }, { error: 'text' }, { message: 'm' }, 'm', null].map(answers.isServiceErrorShape)).toEqual([
+		false, false, false, false, false, false,
+	]);
+});
+
 test('isIdLike: an id is non-empty text or a finite number', () => {
 	expect([answers.isIdLike('k'), answers.isIdLike(7), answers.isIdLike(0)]).toEqual([true, true, true]);
 	expect([' ', Number.NaN, {}, null, undefined, Infinity].map(answers.isIdLike)).toEqual([false, false, false, false, false, false]);

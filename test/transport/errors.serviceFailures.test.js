@@ -27,6 +27,7 @@ test('400: the service message, after the node\'s conclusion, and its code and t
 	const seen = refusalSeen(400);
 	expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: seen.httpCode });
 	expect(result.error.errorResponse).toMatchObject({ outcome: 'refused', changeApplied: 'no', endpoint: '/kit/create' });
+	expect(result.error.message).toMatch(/^The service refused \/kit\/create (as invalid \(400\)|with success: false)\./);
 	if (seen.serviceMessage) expect(result.error.message).toMatch(/ The service said: .*no item with item_id "no-such-item"/);
 	if (seen.code) expect(result.error.description).toContain(`The service's code: ${sandboxCode('UNKNOWN_COMPONENT')}.`);
 	else expect(result.error.description).not.toMatch(/code/);
@@ -100,6 +101,7 @@ test('500 on a create: reported once, the change maybe applied', async () => {
 	const result = await ctx.run(kit());
 	expect(result.error.httpCode).toBe('500');
 	expect(result.error.errorResponse).toMatchObject({ outcome: 'failed', changeApplied: 'maybe' });
+	expect(result.error.description).toContain('was not sent again');
 	expect(await ctx.sandbox.calls(KIT)).toHaveLength(1);
 });
 

@@ -12,6 +12,10 @@ test('a kit create to a port where nothing listens: not sent, nothing changed', 
 	expect(result.error.errorResponse).toMatchObject({
 		outcome: 'notSent', changeApplied: 'no', sent: false, changesData: true, endpoint: '/kit/create', networkError: expect.stringContaining('ECONNREFUSED'),
 	});
+	expect(result.error.message).toBe('Could not connect to the service: /kit/create was not sent.');
+	expect(result.error.description).toMatch(
+		/^Nothing was sent \([^)]*ECONNREFUSED[^)]*\), so nothing changed: check the Base URL in the credential, and that n8n can reach the service\.$/,
+	);
 	expect(await ctx.sandbox.kits()).toEqual([]);
 });
 

@@ -19,7 +19,30 @@ test('a lookup whose connection drops twice is read again once, not more: two ca
 	await ctx.sandbox.fault({ route: BULK, count: 2, drop: 'before' });
 	const result = await ctx.run(lookup);
 	expect(result.error.errorResponse).toMatchObject({ outcome: 'noAnswer', sent: true, endpoint: '/order/get_single_bulk' });
+	// What a read's lost answer advises is what a mutant of its advice breaks.
+	expect(result.error.description).toBe('No answer came. This call only reads data: run it again.');
+	// No status came, so none is given to n8n (its httpCode stays null, not the text "undefined").
+	expect(result.error.httpCode).toBeNull();
+	// A read changes nothing: its error has no changeApplied at all, nor a handlerGone (only a removal's has).
+	expect(Object.keys(result.error.errorResponse).filter((key) => ['changeApplied', 'handlerGone'].includes(key))).toEqual([]);
 	expect((await ctx.sandbox.calls(BULK)).map((call) => call.dropped)).toEqual(['before', 'before']);
+});
+
+test('the one repeat after a lost connection is per call: a drop after a 429 that followed it is not repeated', async () => {
+	await ctx.sandbox.fault({ route: BULK, count: 1, drop: 'before' });
+	await ctx.sandbox.fault({ route: BULK, count: 1, status: 429, retryAfter: 0 });
+	await ctx.sandbox.fault({ route: BULK, count: 1, drop: 'before' });
+	const result = await ctx.run(lookup);
+	expect(result.error.errorResponse).toMatchObject({ outcome: 'noAnswer', sent: true });
+	expect((await ctx.sandbox.calls(BULK)).map((call) => call.dropped ?? call.status)).toEqual(['before', 429, 'before']);
+});
+
+// The status decides before the body: a `success: false` is a refusal only in a 2xx answer.
+test.each([300, 400])('a %i whose body also says success: false is read by its status', async (status) => {
+	await ctx.sandbox.fault({ route: KIT, count: 1, status, body: { success: false, error: { message: 'not now', code: 'NOPE' } } });
+	const result = await ctx.run(kit());
+	expect(result.error).toMatchObject({ httpCode: String(status), errorResponse: { statusCode: status, outcome: 'refused', code: 'NOPE' } });
+	expect(await ctx.sandbox.kits()).toEqual([]);
 });
 
 test('a 300 is not a success: the item fails with the status and what the service said, and no kit is made', async () => {

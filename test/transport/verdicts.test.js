@@ -37,6 +37,7 @@ describe('was anything sent? (networkVerdict)', () => {
 		// Nothing readable: it may have been sent.
 		['nothing readable', {}, { reason: 'unknown network error', sent: true, timedOut: false, refusedByN8n: false }],
 		['not an object', 'boom', { reason: 'unknown network error', sent: true }],
+		['an empty code is skipped for the words after it', { code: '', message: 'socket hang up' }, { reason: 'socket hang up', sent: true }],
 		['a bare status number is skipped for the words after it', { httpCode: '502', messages: ['502 - upstream closed the connection'] }, { reason: '502 - upstream closed the connection', sent: true }],
 	])('%s', (_, error, expected) => {
 		expect(verdicts.networkVerdict(error)).toMatchObject(expected);
@@ -96,6 +97,8 @@ describe('is the handler gone? (refusalHandlerVerdict, notFoundHandlerVerdict)',
 		[{ message: 'Handler does not exist' }, true],
 		[{ code: 'NOT_FOUND' }, true],
 		[{ code: 'LOCKED', message: 'Handler is locked' }, false],
+		// The code and the message are read apart: "NOT" and "Found" do not make a "NOTFound".
+		[{ code: 'CANNOT', message: 'Found a newer version' }, false],
 	])('a refusal saying %j -> gone: %p', (said, gone) => {
 		expect(verdicts.refusalHandlerVerdict(said).gone).toBe(gone);
 	});

@@ -2,6 +2,7 @@
 // again, and the 10 s budget after the first round. Over real HTTP against the sandbox, its fault injection failing
 // the calls; the waits between rounds run on the fake clock (helpers/setup.js, useFakeSleep), which is also what
 // Date.now returns, so each try's time is exact.
+const { closedPort } = require('../helpers/closedPort');
 const { answers } = require('../helpers/profile');
 const { useTriggerHarness, publishedWorkflow } = require('./helpers/setup');
 
@@ -84,4 +85,22 @@ test('a removal that fails before anything is sent (a credential n8n cannot decr
 	const [warning] = harness.warnings.filter((text) => text.startsWith('Inventory Ops Trigger: unpublishing'));
 	expect(warning).toContain('Could not read the Inventory Ops API credential');
 	expect(harness.staticState(stored.staticData).leftovers).toHaveLength(1);
+});
+
+test('a removal that could not connect (nothing listened) is tried again: it sent nothing, so a repeat is safe', async () => {
+	if (!REMOVABLE) return;
+	const stored = await publishedWorkflow(harness, 'wf-not-connected');
+	// The first round goes to a port where nothing listens (ECONNREFUSED); the second reaches the sandbox.
+	const closed = `http://127.0.0.1:${await closedPort()}/api/webhook/remove_handler`;
+	const times = [];
+	harness.beforeRequest(async (options) => {
+		if (!String(options.url).endsWith('/webhook/remove_handler')) return;
+		times.push(context.clock.now);
+		if (times.length === 1) options.url = closed;
+	});
+
+	expect(await harness.deactivate(stored)).toBe(true);
+	expect(times).toEqual([0, 1000]);
+	expect(await harness.handlers()).toEqual([]);
+	expect(harness.staticState(stored.staticData).leftovers).toEqual([]);
 });

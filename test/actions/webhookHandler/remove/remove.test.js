@@ -65,3 +65,21 @@ describe('a 404 that cannot be told from "no such path"', () => {
 		expect((await ctx.sandbox.handlers()).map((handler) => handler._id)).toEqual([id]);
 	});
 });
+
+// What the error says about the handler, as data too (errorResponse.handlerGone), for a workflow that branches on it.
+describe('whether the handler is gone, in the error', () => {
+	test('a 500: nothing says it is gone (handlerGone false), and the removal may have happened', async () => {
+		const id = await ctx.sandbox.addHandler();
+		await ctx.sandbox.fault({ route: REMOVE, count: 1, status: 500 });
+		const result = await ctx.run({ resource: 'webhookHandler', operation: 'remove', handlerId: id });
+		expect(result.error.errorResponse).toMatchObject({ outcome: 'failed', changeApplied: 'maybe', handlerGone: false });
+	});
+
+	test('a success: false whose words name the handler unknown proves it gone, and says so first', async () => {
+		const id = await ctx.sandbox.addHandler();
+		await ctx.sandbox.fault({ route: REMOVE, count: 1, status: 200, body: { success: false, error: { message: 'Handler not found' } } });
+		const result = await ctx.run({ resource: 'webhookHandler', operation: 'remove', handlerId: id });
+		expect(result.error).toMatchObject({ httpCode: '200', errorResponse: { outcome: 'refused', changeApplied: 'no', handlerGone: true } });
+		expect(result.error.description).toMatch(/^The service does not know this handler: its refusal says so\. It is gone already, or the ID is wrong\./);
+	});
+});
