@@ -87,7 +87,7 @@ module.exports = (getContext) => {
 				// The reason itself sits behind "More details".
 				await page.getByText('More details').first().click();
 				// A gateway's page (the profile's errors) does not show the service refusing the token.
-				const refused = context.answers.errorBodies === 'html' ? /The access token is not confirmed: .* answered 401 with a web page/ : /refused the access token \(401\)/;
+				const refused = context.answers.errorBodies === 'html' ? /The access token is not confirmed: .* answered 401, not the service refusing it/ : /refused the access token \(401\)/;
 				await page.getByText(refused).first().waitFor();
 			});
 			await editor.screenshot('editor-credential-refused');

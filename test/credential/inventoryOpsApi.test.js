@@ -62,7 +62,7 @@ test('a valid credential passes with calls that change nothing: an empty lookup,
 	const result = await testCredential(sandbox.credentials());
 	expect(result).toMatchObject({ status: 'OK' });
 	expect(result.message).toMatch(
-		/ The App Base URL answers and did not refuse the access token: .*\/s\/ship\/shipping\/no-such-operation-n8n-path-check, a path beside the restore path that no operation serves, answered 404\b.*\. Only a first real restore proves that restores work there: the test sends none, since a restore changes data\.$/,
+		/ The App Base URL answers and did not refuse the access token: .*\/s\/ship\/shipping\/no-such-operation-n8n-path-check, a path beside the restore path that no operation serves, answered 404\b.*\. Only a first real restore proves that restores work there: the test sends none, since a restore changes data\./,
 	);
 	expect((await sandbox.calls()).map(({ route, status, body }) => ({ route, status, body }))).toEqual([
 		{ route: BULK, status: 200, body: { order: [] } },
@@ -76,7 +76,7 @@ describe('the App Base URL', () => {
 		const appBaseUrl = `http://127.0.0.1:${await closedPort()}/s`;
 		const result = await testCredential({ ...sandbox.credentials(), appBaseUrl });
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^Wrong App Base URL: .* could not be reached \(ECONNREFUSED\).* The Base URL and the access token work\./);
+		expect(result.message).toMatch(/^Could not connect to the service: \S+\/s\/ship\/shipping\/\S+ was not sent\. Nothing was sent \(ECONNREFUSED\).* check the App Base URL in the credential.* The access token works: /);
 	});
 
 	test('the Base URL given as App Base URL: it answers like any address of the service; the test passes, naming the slip', async () => {
@@ -90,7 +90,7 @@ describe('the App Base URL', () => {
 		await sandbox.config({ errorBodies: 'html' });
 		const result = await testCredential({ ...sandbox.credentials(), appBaseUrl: `${sandbox.server.origin}/nope` });
 		expect(result.status).toBe('OK');
-		expect(result.message).toMatch(/ The App Base URL answers .* answered 404 with a web page titled "404 /);
+		expect(result.message).toMatch(/ The App Base URL answers .* answered 404\. The answer was a web page titled "404 /);
 		expect(result.message).not.toMatch(/<[a-z]/i);
 	});
 
@@ -116,7 +116,7 @@ describe('a transient 429 (the service did nothing)', () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 429, retryAfter: 1 });
 		const result = await testCredential(sandbox.credentials());
 		expect(result).toMatchObject({ status: 'OK' });
-		expect(result.message).toMatch(/after 1 answer\(s\) 429/);
+		expect(result.message).toMatch(/ Rate limited \(429\): waited [\d.]+ s\. /);
 		expect(await statuses()).toEqual([429, 200]);
 	});
 
@@ -153,8 +153,8 @@ describe('what a failed test says', () => {
 		const result = await testCredential(sandbox.credentials(token));
 		expect(result.status).toBe('Error');
 		// A gateway's page (the profile's errors) does not show the service refusing the token.
-		expect(result.message).toMatch(answers.errorBodies === 'html' ? /^The access token is not confirmed: \S+ answered 401 with a web page/ : /refused the access token \(401\)/);
-		expect(result.message).toMatch(answers.errorBodies === 'html' ? /Check the Base URL, then Access Token/ : /Check the Access Token in the credential/);
+		expect(result.message).toMatch(answers.errorBodies === 'html' ? /^The access token is not confirmed: \S+ answered 401, not the service refusing it\. The answer was a web page/ : /refused the access token \(401\)/);
+		expect(result.message).toMatch(answers.errorBodies === 'html' ? /check the Base URL, then the Access Token/ : /Check the Access Token in the credential/);
 		expect(result.message).not.toContain(token.split('.')[2]);
 		expect(await statuses()).toEqual([401]);
 	});
@@ -162,9 +162,11 @@ describe('what a failed test says', () => {
 	test('a 401 or 403 as a gateway page does not show the service refusing the token: the Base URL first, then the token', async () => {
 		await sandbox.config({ errorBodies: 'html' });
 		const refused = await testCredential(sandbox.credentials('not-a-jwt'));
-		expect(refused.message).toMatch(/^The access token is not confirmed: \S+ answered 401 with a web page titled "401 Unauthorized", a gateway's or proxy's page, not the service refusing it\. Check the Base URL, then Access Token\.$/);
+		expect(refused.message).toMatch(
+			/^The access token is not confirmed: \S+ answered 401, not the service refusing it\. The answer was a web page titled "401 Unauthorized", from a gateway or proxy\. A gateway or proxy may answer at that address: check the Base URL, then the Access Token in the credential\.$/,
+		);
 		const scopeless = await testCredential(sandbox.credentials(await sandbox.token({ scopes: ['platformUser'] })));
-		expect(scopeless.message).toMatch(/^The access token is not confirmed: \S+ answered 403 with a web page/);
+		expect(scopeless.message).toMatch(/^The access token is not confirmed: \S+ answered 403, not the service refusing it\. The answer was a web page/);
 		expect(`${refused.message} ${scopeless.message}`).not.toMatch(/<[a-z]/i);
 	});
 
@@ -182,8 +184,8 @@ describe('what a failed test says', () => {
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(
 			answers.errorBodies === 'html'
-				? /^The access token is not confirmed: \S+ answered 403 with a web page/
-				: /^The access token lacks the permission \(scope\) \/order\/get_single_bulk needs \(403\)\. Use a token with that scope/,
+				? /^The access token is not confirmed: \S+ answered 403, not the service refusing it\. The answer was a web page/
+				: /^The access token lacks the permission \(scope\) \S+\/api\/order\/get_single_bulk needs \(403\)\. .*Use a token with that scope/,
 		);
 	});
 
@@ -198,7 +200,7 @@ describe('what a failed test says', () => {
 		await sandbox.config({ errorBodies: 'html' });
 		const result = await testCredential({ ...sandbox.credentials(), baseUrl: `${sandbox.server.origin}/nope` });
 		expect(result.status).toBe('OK');
-		expect(result.message).toMatch(/^Could not confirm the Base URL or the access token: .* answered 404 with a web page titled "404 /);
+		expect(result.message).toMatch(/^Could not confirm the Base URL or the access token: \S+ answered 404 just as \S+, a path nothing serves, does\. The answer was a web page titled "404 /);
 		expect(result.message).not.toMatch(/<[a-z]/i);
 	});
 
@@ -207,7 +209,7 @@ describe('what a failed test says', () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 504 });
 		const result = await testCredential(sandbox.credentials());
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/failed \(504 with a web page titled .*\), from a gateway or proxy/);
+		expect(result.message).toMatch(/^The service failed \(504\) during \S+\. The answer was a web page titled .*, from a gateway or proxy\. This call only reads data: run it again later\./);
 		expect(result.message).not.toMatch(/<[a-z]/i);
 	});
 
@@ -215,7 +217,7 @@ describe('what a failed test says', () => {
 		const baseUrl = `http://127.0.0.1:${await closedPort()}/api`;
 		const result = await testCredential({ ...sandbox.credentials(), baseUrl });
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^Wrong Base URL: .* could not be reached \(ECONNREFUSED\)/);
+		expect(result.message).toMatch(/^Could not connect to the service: \S+\/api\/order\/get_single_bulk was not sent\. Nothing was sent \(ECONNREFUSED\), so nothing changed: check the Base URL in the credential, and that n8n can reach the service\.$/);
 	});
 
 	test('a Base URL that is not a URL: says what one looks like, sends nothing', async () => {
@@ -236,19 +238,19 @@ describe('answers no other test gives', () => {
 	test('the lookup answered 503 (JSON) or 418: the status and what the service said, or nothing when it said nothing', async () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 503, body: { error: { code: 'MAINTENANCE', message: 'back at 6' } } });
 		const failed = await testCredential(sandbox.credentials());
-		expect(failed.message).toBe(`${sandbox.baseUrl}/order/get_single_bulk failed (503): the Base URL and the access token could not be checked. Test again later, or check the Base URL. The service said: MAINTENANCE: back at 6.`);
+		expect(failed.message).toBe(`The service failed (503) during ${sandbox.baseUrl}/order/get_single_bulk. The service said: back at 6. This call only reads data: run it again later. The service's code: MAINTENANCE.`);
 		await sandbox.fault({ route: BULK, count: 1, status: 503, body: {} });
 		const silent = await testCredential(sandbox.credentials());
-		expect(silent.message).toBe(`${sandbox.baseUrl}/order/get_single_bulk failed (503): the Base URL and the access token could not be checked. Test again later, or check the Base URL.`);
+		expect(silent.message).toBe(`The service failed (503) during ${sandbox.baseUrl}/order/get_single_bulk. This call only reads data: run it again later.`);
 		await sandbox.fault({ route: BULK, count: 1, status: 418, body: { error: { message: 'short and stout' } } });
 		const other = await testCredential(sandbox.credentials());
-		expect(other.message).toMatch(/^Something at the Base URL serves the order lookup: .*\/api\/order\/get_single_bulk answered 418, unlike .*\. The service said: short and stout\. The App/);
+		expect(other.message).toMatch(/^Something at the Base URL serves the order lookup: .*\/api\/order\/get_single_bulk answered 418, unlike .*\. The service said: short and stout\. It refused an empty lookup, so the access token is not confirmed\. The App/);
 	});
 
 	test('a 429 that lasts without Retry-After: no Retry-After named', async () => {
 		await sandbox.fault({ route: BULK, count: 50, status: 429 });
 		const result = await testCredential(sandbox.credentials());
-		expect(result.message).toMatch(/^The service is rate limiting \(429\) \S+, still after \d answer\(s\) 429 and [\d.]+ s of waiting\. Test again soon: this says nothing about the credential/);
+		expect(result.message).toMatch(/^The service is rate limiting \(429\) \S+, still after the retries allowed\. .*Test again soon: this says nothing about the credential\. .*Rate limited \(429\): waited [\d.]+ s\.$/);
 	});
 
 	test('addresses that are not text (a number from an import): refused as empty, nothing sent', async () => {

@@ -26,23 +26,24 @@ const besideUrl = (url) => url.replace(/[^/]+$/, 'no-such-operation-n8n-path-che
 const appUrl = (appBaseUrl = sandbox.appBaseUrl) => besideUrl(`${appBaseUrl}/ship/shipping/restore_inventory`);
 const APP_BESIDE = '/s/ship/shipping/no-such-operation-n8n-path-check';
 const ONLY_A_RESTORE = 'Only a first real restore proves that restores work there: the test sends none, since a restore changes data.';
-const appAnswered = (answered, appBaseUrl) =>
-	`The App Base URL answers and did not refuse the access token: ${appUrl(appBaseUrl)}, a path beside the restore path that no operation serves, answered ${answered}. ${ONLY_A_RESTORE}`;
-const APP_WORKS = () => appAnswered("404 in the service's error shape");
+/** The App Base URL's verdict, up to the code and trace id of the answer, which come last. */
+const appAnswered = (answered, said, appBaseUrl) =>
+	`The App Base URL answers and did not refuse the access token: ${appUrl(appBaseUrl)}, a path beside the restore path that no operation serves, answered ${answered}. ${said} ${ONLY_A_RESTORE}`;
+const APP_WORKS = () => appAnswered("404 in the service's error shape", `The service said: No route POST ${APP_BESIDE}.`);
+const TRACE = "The service's code: NOT_FOUND\\. Trace id: [\\w-]+\\.";
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test('a credential that works, with no 429 on the way: the verdict in full, without a word about rate limits', async () => {
 	const result = await testCredential(sandbox.credentials());
-	expect(result).toEqual({
-		status: 'OK',
-		message: `The access token works: the service accepted an empty order lookup at ${lookupUrl()}. ${APP_WORKS()}`,
-	});
+	expect(result.status).toBe('OK');
+	expect(result.message).toMatch(new RegExp(`^${escaped(`The access token works: the service accepted an empty order lookup at ${lookupUrl()}. ${APP_WORKS()}`)} ${TRACE}$`));
 });
 
-test('one 429 with Retry-After: 1, then the answer: the verdict says one 429 and a wait of 1 s', async () => {
+test('one 429 with Retry-After: 1, then the answer: the verdict says it waited 1 s', async () => {
 	await sandbox.fault({ route: BULK, count: 1, status: 429, retryAfter: 1 });
 	const result = await testCredential(sandbox.credentials());
 	expect(result.status).toBe('OK');
-	expect(result.message).toContain(`at ${lookupUrl()} (after 1 answer(s) 429, rate limited, waited 1 s).`);
+	expect(result.message).toContain(`at ${lookupUrl()}. Rate limited (429): waited 1 s. The App Base URL`);
 	expect(await statuses(BULK)).toEqual([429, 200]);
 });
 
@@ -75,7 +76,7 @@ test('a token that expires at the very millisecond of the test counts as expired
 		now.mockRestore();
 	}
 	expect(result.status).toBe('Error');
-	expect(result.message).toMatch(new RegExp(`^The access token expired at ${new Date(expiresAt).toISOString()}\\. Create a new token and put it in the credential\\.`));
+	expect(result.message).toMatch(new RegExp(`^The access token expired at ${new Date(expiresAt).toISOString()}\\. .*Create a new token and put it in the credential\\.`));
 });
 
 test('an expired token the service answers 403 for: the permission verdict in full, not the expiry', async () => {
@@ -85,23 +86,23 @@ test('an expired token the service answers 403 for: the permission verdict in fu
 	expect(result).toEqual({
 		status: 'Error',
 		message:
-			'The access token lacks the permission (scope) /order/get_single_bulk needs (403). Use a token with that scope in the credential. The service said: scope missing.',
+			`The access token lacks the permission (scope) ${lookupUrl()} needs (403). The service said: scope missing. Use a token with that scope in the credential.`,
 	});
 });
 
-test('what the service said keeps the dots inside it; only those at its end give way to the full stop', async () => {
+test('what the service said keeps its dots, inside and at its end, with no full stop added after them', async () => {
 	await sandbox.fault({ route: BULK, count: 1, status: 418, body: { error: { message: 'See docs.example.com/limits...' } } });
 	const result = await testCredential(sandbox.credentials());
-	expect(result.message).toContain(' The service said: See docs.example.com/limits. The App Base URL');
+	expect(result.message).toContain(' The service said: See docs.example.com/limits... It refused an empty lookup');
 });
 
-describe('a wrong address where the service said nothing: the verdict in full, with nothing in place of its words', () => {
+describe('a wrong address: the verdict in full, with the text it answered', () => {
 	test('the order lookup answered 200 with text', async () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 200, body: 'OK' });
 		const result = await testCredential(sandbox.credentials());
 		expect(result).toEqual({
 			status: 'Error',
-			message: `Wrong Base URL: ${lookupUrl()} answered 200 with text, not the service's JSON. Use your account's API address (usually ending in /api), without the operation path.`,
+			message: `Wrong Base URL: ${lookupUrl()} answered 200 with text, not the service's JSON. The service said: OK. Use your account's API address (usually ending in /api), without the operation path.`,
 		});
 	});
 });
@@ -111,7 +112,7 @@ describe('the order lookup answered at the edge of a range', () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 500, body: '<html><head><title>500 Internal Server Error</title></head><body></body></html>' });
 		const result = await testCredential(sandbox.credentials());
 		expect(result.message).toBe(
-			`${lookupUrl()} failed (500 with a web page titled "500 Internal Server Error"), from a gateway or proxy: the Base URL and the access token could not be checked. Test again later, or check the Base URL.`,
+			`The service failed (500) during ${lookupUrl()}. The answer was a web page titled "500 Internal Server Error", from a gateway or proxy. This call only reads data: run it again later.`,
 		);
 	});
 
@@ -120,17 +121,16 @@ describe('the order lookup answered at the edge of a range', () => {
 		const result = await testCredential(sandbox.credentials());
 		expect(result).toEqual({
 			status: 'Error',
-			message: `${lookupUrl()} failed (500): the Base URL and the access token could not be checked. Test again later, or check the Base URL. The service said: disk full.`,
+			message: `The service failed (500) during ${lookupUrl()}. The service said: disk full. This call only reads data: run it again later.`,
 		});
 	});
 
 	test('300, unlike the path nothing serves: something serves the lookup there, the token is not confirmed, what the service said', async () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 300, body: { error: { message: 'pick one' } } });
 		const result = await testCredential(sandbox.credentials());
-		expect(result).toEqual({
-			status: 'OK',
-			message: `Something at the Base URL serves the order lookup: ${lookupUrl()} answered 300, unlike ${besideUrl(lookupUrl())}, a path nothing serves (404). It refused an empty lookup, so the access token is not confirmed. The service said: pick one. ${APP_WORKS()}`,
-		});
+		expect(result.status).toBe('OK');
+		const expected = `Something at the Base URL serves the order lookup: ${lookupUrl()} answered 300, unlike ${besideUrl(lookupUrl())}, a path nothing serves (404). The service said: pick one. It refused an empty lookup, so the access token is not confirmed. ${APP_WORKS()}`;
+		expect(result.message).toMatch(new RegExp(`^${escaped(expected)} ${TRACE}$`));
 	});
 });
 
@@ -147,9 +147,10 @@ describe('the path beside the restore path answered at the edge of a range (a ga
 	])('%s: the address answers, in the service\'s error shape; only a first real restore proves restores', async (status, message) => {
 		answer(status, message);
 		const result = await testCredential(viaGateway());
+		const said = `The service said: ${message}${/\.$/.test(message) ? '' : '.'}`;
 		expect(result).toEqual({
 			status: 'OK',
-			message: `The access token works: the service accepted an empty order lookup at ${viaGateway().baseUrl}/order/get_single_bulk. ${appAnswered(`${status} in the service's error shape`, viaGateway().appBaseUrl)}`,
+			message: `The access token works: the service accepted an empty order lookup at ${viaGateway().baseUrl}/order/get_single_bulk. ${appAnswered(`${status} in the service's error shape`, said, viaGateway().appBaseUrl)}`,
 		});
 	});
 
@@ -157,7 +158,7 @@ describe('the path beside the restore path answered at the edge of a range (a ga
 		answer(401, 'who are you');
 		const result = await testCredential(viaGateway());
 		expect(result.message).toBe(
-			`The Base URL accepted the access token, but the App Base URL answered 401 at ${appUrl(viaGateway().appBaseUrl)}, a path beside the restore path that no operation serves: that does not show whether restores there refuse it. Check that both are of one account; a first real restore shows it. The service said: who are you.`,
+			`The access token is not confirmed: ${appUrl(viaGateway().appBaseUrl)} answered 401, not the service refusing it. The service said: who are you. A gateway or proxy may answer at that address: check the App Base URL, then the Access Token in the credential. The access token works: the service accepted an empty order lookup at ${viaGateway().baseUrl}/order/get_single_bulk.`,
 		);
 	});
 
@@ -165,7 +166,7 @@ describe('the path beside the restore path answered at the edge of a range (a ga
 		answer(500, 'restore queue down');
 		const result = await testCredential(viaGateway());
 		expect(result.message).toBe(
-			`${appUrl(viaGateway().appBaseUrl)} failed (500): the App Base URL could not be checked. Test again later, or check the App Base URL. The service said: restore queue down.`,
+			`The service failed (500) during ${appUrl(viaGateway().appBaseUrl)}. The service said: restore queue down. This call only reads data: run it again later. The access token works: the service accepted an empty order lookup at ${viaGateway().baseUrl}/order/get_single_bulk.`,
 		);
 	});
 });
@@ -175,7 +176,7 @@ describe('the order lookup answered 404', () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 404, body: { error: { code: 'NO_ORDERS', message: 'nothing to look up...' } } });
 		const result = await testCredential(sandbox.credentials());
 		expect(result.status).toBe('OK');
-		expect(result.message).toMatch(/^Something at the Base URL serves the order lookup: .* It refused an empty lookup, so the access token is not confirmed\. The service said: NO_ORDERS: nothing to look up\. The App/);
+		expect(result.message).toMatch(/^Something at the Base URL serves the order lookup: .* The service said: nothing to look up\.\.\. It refused an empty lookup, so the access token is not confirmed\. The service's code: NO_ORDERS\. The App/);
 	});
 });
 

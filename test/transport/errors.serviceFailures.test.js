@@ -63,7 +63,7 @@ test('401 with a malformed token: the service message, and the token appears now
 		expect(result.error.description).toContain('Check the Access Token');
 	} else {
 		// A gateway's page does not show the service refusing the token: the address first, then the token.
-		expect(result.error.message).toMatch(/^\/order\/get_single_bulk was refused \(401\), but not in the service's words\. The answer was a web page titled "401 Unauthorized"/);
+		expect(result.error.message).toMatch(/^The access token is not confirmed: \/order\/get_single_bulk answered 401, not the service refusing it\. The answer was a web page titled "401 Unauthorized"/);
 		expect(result.error.description).toBe('A gateway or proxy may answer at that address: check the Base URL, then the Access Token in the credential.');
 	}
 	expect(everything(result)).not.toContain(token);
@@ -78,7 +78,7 @@ test('403: a token without the needed scope', async () => {
 		expect(result.error.message).toMatch(/^The access token lacks the permission \(scope\) \/kit\/create needs \(403\)\./);
 		expect(result.error.description).toMatch(/^Use a token with that scope in the credential\./);
 	} else {
-		expect(result.error.message).toMatch(/^\/kit\/create was refused \(403\), but not in the service's words\./);
+		expect(result.error.message).toMatch(/^The access token is not confirmed: \/kit\/create answered 403, not the service refusing it\./);
 	}
 	expect(await ctx.sandbox.kits()).toEqual([]);
 });

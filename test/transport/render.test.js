@@ -14,6 +14,10 @@ const page = (title) => `<!doctype html><html><head><title>${title}</title></hea
 const kit = { endpoint: 'kitCreate', itemIndex: 3 };
 const lookup = { endpoint: 'orderGetSingleBulk', itemIndex: 0 };
 const remove = { endpoint: 'webhookRemoveHandler' };
+// The credential test's checks: what they send changes nothing, whatever the operation beside it does.
+const lookUpCheck = { endpoint: 'orderGetSingleBulk', at: 'http://user:secret@inventory.example/api/order/get_single_bulk' };
+const appCheck = { endpoint: 'shipmentRestoreInventory', at: 'http://inventory.example/s/ship/shipping/no-such-operation-n8n-path-check' };
+const beside = { url: 'http://user:secret@inventory.example/api/order/no-such-operation-n8n-path-check', status: 401, compared: true, same: true };
 
 const MAY_HAVE = /The service may or may not have applied this change, so it was not sent again: check the service before trying again\./;
 const PROBABLY = /The success status says the change was probably applied, so it was not sent again: check the service before trying again\./;
@@ -38,6 +42,12 @@ const cases = [
 	['a removal answered 404, nothing proving the handler gone', outcome.failureFromAnswer(404, page('404'), { ...remove, handler: { gone: false, evidence: 'the answer was a web page', check: 'check the Base URL.' } }), HANDLER_MAY_EXIST, undefined, /"404"/],
 	['a removal refused without a reason', outcome.failureFromAnswer(200, { success: false }, { ...remove, handler: { gone: false, evidence: 'the service refused without a reason', check: 'check the handler in Inventory Ops.' } }), HANDLER_MAY_EXIST, undefined, undefined],
 	['a removal whose 404 proves the handler gone', outcome.failureFromAnswer(404, { error: { message: 'no handler 1' } }, { ...remove, handler: { gone: true, evidence: 'its answer differs' } }), undefined, /The service does not know this handler: its answer differs\. It is gone already, or the ID is wrong\./, /no handler 1/],
+	['a credential check rate limited for good', outcome.failureFromAnswer(429, {}, { ...lookUpCheck, reading: 'rateLimited', notes: outcome.waitNotes({ waitedMs: 1500 }, '120') }), undefined, /Test again soon: this says nothing about the credential\. Rate limited \(429\): waited 1\.5 s; the service asked for Retry-After: 120\./, /rate limiting \(429\) http:\/\/inventory\.example\/api/],
+	['a credential check the service failed (503, a page)', outcome.failureFromAnswer(503, page('503 Down'), appCheck), undefined, /This call only reads data: run it again later\./, /web page titled "503 Down"/],
+	['a credential check not sent: nothing listens', outcome.failureFromNetwork({ message: 'connect ECONNREFUSED 127.0.0.1:1' }, appCheck), undefined, /check the App Base URL in the credential, and that n8n can reach the service\./, /no-such-operation-n8n-path-check was not sent/],
+	['a credential check with no answer', outcome.failureFromNetwork({ message: 'timeout of 100ms exceeded' }, appCheck), undefined, /No answer came \(timeout of 100ms exceeded\): check the App Base URL, and that n8n can reach the service\./, undefined],
+	['a credential check answered as a path nothing serves, naming it', outcome.failureFromAnswer(404, { error: { message: 'No route' } }, { ...lookUpCheck, beside, reading: 'wrongAddress' }), undefined, /Use your account's API address \(usually ending in \/api\), without the operation path\./, /Wrong Base URL: .* just as http:\/\/inventory\.example\/api\/order\/no-such-operation-n8n-path-check, a path nothing serves, does/],
+	['a credential check whose 401 is also the answer of a path nothing serves', outcome.failureFromAnswer(401, { error: { message: 'login' } }, { ...lookUpCheck, accessToken: 'x', beside, unserved: true }), undefined, /check the Base URL, then the Access Token in the credential\./, /The access token is not confirmed: .* not the service refusing it\. The service said: login\./],
 ];
 
 const places = {
@@ -45,9 +55,10 @@ const places = {
 	"n8n 1.x: the error's description": (failure) => render.nodeErrorOf(node, failure).description,
 	"a trigger's log line": (failure) => render.fullTextOf(failure),
 	'a publish error': (failure) => render.publishErrorOf(node, failure, `Publishing failed. ${render.fullTextOf(failure)}`).message,
+	"the credential test's verdict": (failure) => render.credentialVerdictOf([failure]).message,
 };
-const roomForAdvice = new Set(["n8n 1.x: the error's description", "a trigger's log line", 'a publish error']);
-const saysTheAnswer = new Set(["n8n 2.x: the error's message", "a trigger's log line", 'a publish error']);
+const roomForAdvice = new Set(["n8n 1.x: the error's description", "a trigger's log line", 'a publish error', "the credential test's verdict"]);
+const saysTheAnswer = new Set(["n8n 2.x: the error's message", "a trigger's log line", 'a publish error', "the credential test's verdict"]);
 
 describe.each(cases)('%s', (_, failure, doubt, advice, said) => {
 	test('its doubt, and only a real one, comes from the failure itself', () => {
@@ -63,6 +74,27 @@ describe.each(cases)('%s', (_, failure, doubt, advice, said) => {
 		const sentences = text.split(/(?<=\.)\s+/);
 		expect(sentences.filter((sentence, index) => sentences.indexOf(sentence) !== index)).toEqual([]);
 		expect(text).not.toMatch(/<[a-z]/i);
+		// Never a password from an address.
+		expect(text).not.toContain('secret');
+	});
+});
+
+test("the credential test's verdict: Error with its failure first, then what the checks before it proved; OK with what each proved", () => {
+	const works = outcome.passedCheck('works', 200, [], { ...lookUpCheck, notes: outcome.waitNotes({ waitedMs: 1000 }) });
+	const answers = outcome.passedCheck('appAnswers', 404, { error: { message: 'No route' } }, { ...appCheck, notes: [outcome.SAME_ADDRESS_NOTE] });
+	const failed = outcome.failureFromAnswer(502, {}, appCheck);
+	expect(render.credentialVerdictOf([works, failed])).toEqual({
+		status: 'Error',
+		message: `${render.fullTextOf(failed)} The access token works: the service accepted an empty order lookup at http://inventory.example/api/order/get_single_bulk. Rate limited (429): waited 1 s.`,
+	});
+	expect(render.credentialVerdictOf([works, answers])).toEqual({
+		status: 'OK',
+		message:
+			"The access token works: the service accepted an empty order lookup at http://inventory.example/api/order/get_single_bulk. Rate limited (429): waited 1 s. The App Base URL answers and did not refuse the access token: http://inventory.example/s/ship/shipping/no-such-operation-n8n-path-check, a path beside the restore path that no operation serves, answered 404 in the service's error shape. The service said: No route. Only a first real restore proves that restores work there: the test sends none, since a restore changes data. It is the same address as the Base URL: an account's App Base URL usually differs, ending in /s.",
+	});
+	expect(render.credentialVerdictOf([outcome.notAnAddress('App Base URL', 'ftp://user:secret@files')])).toEqual({
+		status: 'Error',
+		message: 'App Base URL must start with http:// or https://, for example https://inventory.example.com/s (got "ftp://files").',
 	});
 });
 

@@ -1,9 +1,10 @@
 import type { JsonObject } from 'n8n-workflow';
 
-import { readServiceError, type ServiceError } from './answers';
+import { isServiceErrorShape, readServiceError, type ServiceError } from './answers';
 import { ENDPOINTS, type Endpoint } from './endpoints';
+import type { RateLimitGate } from './rateLimit';
 import { appliedVerdict, jwtExpiry, networkVerdict, tokenVerdict, type Applied, type HandlerVerdict, type TokenVerdict } from './verdicts';
-import { withoutUrlCredentialsDeep } from '../shared/redact';
+import { withoutUrlCredentials, withoutUrlCredentialsDeep } from '../shared/redact';
 
 /** Refused (a 4xx, a `success: false`) or failed (a 5xx) by the service or a gateway before it; not sent; sent and no answer; answered unreadably. */
 export type FailureKind = 'refused' | 'failed' | 'notSent' | 'noAnswer' | 'unreadable';
@@ -30,7 +31,8 @@ export interface Failure {
 
 export type Outcome<T = unknown> = { kind: 'answered'; body: T } | Failure;
 
-export type CallContext = { endpoint: Endpoint; itemIndex?: number };
+/** `at`: where a credential test sent its request (which changes nothing), shown without a password. */
+export type CallContext = { endpoint: Endpoint; itemIndex?: number; at?: string };
 
 type Reading = [conclusion: string, advice: string];
 
@@ -48,8 +50,9 @@ const TOKEN_READINGS: Record<TokenVerdict, Reading> = {
 	expired: ['The access token expired at {expiry}', 'Create a new token and put it in the credential.'],
 	refused: ['The service refused the access token ({status})', 'Check the Access Token in the credential.'],
 	lacksScope: ['The access token lacks the permission (scope) {path} needs (403)', 'Use a token with that scope in the credential.'],
+	// {beside}: a credential test's answer the same as that of a path nothing serves (its App Base URL's check is at one).
 	notShown: [
-		'{path} was refused ({status}), but not in the service\'s words',
+		'The access token is not confirmed: {path} answered {status}{beside}, not the service refusing it',
 		'A gateway or proxy may answer at that address: check the {field}, then the Access Token in the credential.',
 	],
 };
@@ -73,26 +76,54 @@ const STATUS_NAMES = new Set([
 	'gateway timeout', 'request error', 'server error', 'error',
 ]);
 
-const fieldOf = (endpoint: Endpoint) => (ENDPOINTS[endpoint].base === 'baseUrl' ? 'Base URL' : 'App Base URL');
+/** The answer of the path beside a credential check's, which nothing serves: `compared` unless a 429, a 5xx or none. */
+export type Beside = { url: string; status?: number; compared: boolean; same: boolean };
 
-function filled([conclusion, advice]: Reading, status: number, endpoint: Endpoint, accessToken: unknown): Reading {
-	const values: Record<string, string> = {
-		path: ENDPOINTS[endpoint].path, status: String(status), field: fieldOf(endpoint), expiry: jwtExpiry(accessToken)?.toISOString() ?? '',
-	};
-	const fill = (text: string) => text.replace(/\{(\w+)\}/g, (_, name: string) => values[name]);
-	return [fill(conclusion), fill(advice)];
+const BASE_ADDRESS = "Use your account's API address (usually ending in /api), without the operation path.";
+
+// A credential test's: its requests change nothing, and {beside} compares an answer with the path beside's.
+const CHECK_READINGS = {
+	rateLimited: ['The service is rate limiting (429) {path}, still after the retries allowed', 'Test again soon: this says nothing about the credential.'],
+	wrongAddress: ['Wrong Base URL: {path} answered {status}{beside}, naming the path: the service has no order lookup there', BASE_ADDRESS],
+	notJson: ["Wrong Base URL: {path} answered {status} with text, not the service's JSON", BASE_ADDRESS],
+	works: ['The access token works: the service accepted an empty order lookup at {path}', ''],
+	serves: ['Something at the Base URL serves the order lookup: {path} answered {status}{beside}', 'It refused an empty lookup, so the access token is not confirmed.'],
+	unconfirmed: ["Could not confirm the Base URL or the access token: {path} answered {status}{beside}", "If the node's calls fail, check the Base URL."],
+	appAnswers: [
+		'The App Base URL answers and did not refuse the access token: {path}, a path beside the restore path that no operation serves, answered {status}{shape}',
+		'Only a first real restore proves that restores work there: the test sends none, since a restore changes data.',
+	],
+} satisfies Record<string, Reading>;
+
+export type CheckReading = keyof typeof CHECK_READINGS;
+
+export const SAME_ADDRESS_NOTE = "It is the same address as the Base URL: an account's App Base URL usually differs, ending in /s.";
+
+/** A credential test's wait for 429s before its verdict, and a last Retry-After it would not wait for. */
+export function waitNotes({ waitedMs }: RateLimitGate, retryAfter?: unknown): string[] {
+	const asked = typeof retryAfter === 'string' ? `; the service asked for Retry-After: ${retryAfter}` : '';
+	return waitedMs > 0 || asked ? [`Rate limited (429): waited ${Math.round(waitedMs / 100) / 10} s${asked}.`] : [];
 }
 
-/** What a 401 or 403 shows about the token, for the node's calls and the credential test alike. */
-export function tokenReading(verdict: TokenVerdict, status: number, endpoint: Endpoint, accessToken: unknown): Reading {
-	return filled(TOKEN_READINGS[verdict], status, endpoint, accessToken);
+function comparedWith({ url, status, compared, same }: Beside): string {
+	const beside = `${withoutUrlCredentials(url)}, a path nothing serves`;
+	if (!compared) return `; ${beside}, answered ${status ?? 'nothing'} (nothing to compare with)`;
+	return same ? ` just as ${beside}, does` : `, unlike ${beside} (${status})`;
 }
 
-function readingOf(status: number, endpoint: Endpoint, serviceError: ServiceError, accessToken: unknown): Reading {
-	const token = tokenVerdict(status, serviceError, accessToken);
-	if (token) return tokenReading(token, status, endpoint, accessToken);
-	const reading = OPERATION_READINGS[endpoint]?.[status] ?? STATUS_READINGS[status] ?? (status >= 500 ? STATUS_READINGS[500] : ['The service answered {status} to {path}', '']);
-	return filled(reading, status, endpoint, accessToken);
+function callOf({ endpoint, at }: CallContext) {
+	const { path, base, changesData } = ENDPOINTS[endpoint];
+	return { path: at === undefined ? path : withoutUrlCredentials(at), changesData: changesData && at === undefined, field: base === 'baseUrl' ? 'Base URL' : 'App Base URL' };
+}
+
+/** `unserved`: sent to a path nothing serves, or answered as one (a credential test's). */
+type AnswerContext = CallContext & { accessToken?: unknown; handler?: HandlerVerdict; notes?: string[]; reading?: CheckReading; beside?: Beside; unserved?: boolean };
+
+function readingOf(status: number, context: AnswerContext, serviceError: ServiceError): Reading {
+	if (context.reading) return CHECK_READINGS[context.reading];
+	const token = tokenVerdict(status, serviceError, context.accessToken, context.unserved);
+	if (token) return TOKEN_READINGS[token];
+	return OPERATION_READINGS[context.endpoint]?.[status] ?? STATUS_READINGS[status] ?? (status >= 500 ? STATUS_READINGS[500] : ['The service answered {status} to {path}', '']);
 }
 
 function saidSentence(words: string | undefined, page: boolean | undefined): string | undefined {
@@ -101,20 +132,22 @@ function saidSentence(words: string | undefined, page: boolean | undefined): str
 	return said === '' ? undefined : `The service said: ${said}${/[.!?…]$/.test(said) ? '' : '.'}`;
 }
 
-type AnswerContext = CallContext & { accessToken?: unknown; handler?: HandlerVerdict; notes?: string[] };
-
 /** An answer with a failure status, or a 200 `success: false` (`status` 200). */
 export function failureFromAnswer(status: number, body: unknown, context: AnswerContext): Failure {
 	const { endpoint, itemIndex, handler } = context;
-	const { path, changesData } = ENDPOINTS[endpoint];
+	const { path, changesData, field } = callOf(context);
 	// The service may repeat a URL it was sent, password included.
 	const serviceError = withoutUrlCredentialsDeep(readServiceError(body));
 	const { message: said, overview, code, serviceTraceId, page } = serviceError;
-	const [conclusion, advice] = readingOf(status, endpoint, serviceError, context.accessToken);
+	const values = {
+		path, field, status: String(status), expiry: jwtExpiry(context.accessToken)?.toISOString() ?? '',
+		beside: context.beside ? comparedWith(context.beside) : '', shape: isServiceErrorShape(body) ? " in the service's error shape" : '',
+	};
+	const [conclusion, advice] = readingOf(status, context, serviceError).map((text) => text.replace(/\{(\w+)\}/g, (_, name: keyof typeof values) => values[name]));
 	const applied = appliedVerdict(changesData, true, status);
 	const moreThanSaid = said !== undefined && overview !== undefined && overview !== said && !STATUS_NAMES.has(overview.trim().replace(/\.$/, '').toLowerCase());
-	const notes = [code ? `The service's code: ${code}.` : '', serviceTraceId ? `Trace id: ${serviceTraceId}.` : ''];
-	const fields = { ...serviceError, page: undefined, statusCode: status, endpoint: path };
+	const notes = [code ? `The service's code: ${code}.` : '', serviceTraceId ? `Trace id: ${serviceTraceId}.` : '', ...(context.notes ?? [])];
+	const fields = { ...serviceError, page: undefined, statusCode: status, endpoint: ENDPOINTS[endpoint].path };
 	return {
 		kind: status >= 500 ? 'failed' : 'refused',
 		conclusion,
@@ -123,34 +156,39 @@ export function failureFromAnswer(status: number, body: unknown, context: Answer
 		handler,
 		// A doubt or a verdict on the handler says what to check instead.
 		advice: [moreThanSaid ? overview.trim() : '', applied === 'maybe' || handler?.evidence !== undefined ? '' : advice].filter(Boolean).join(' '),
-		notes: [...notes, ...(context.notes ?? [])].filter(Boolean),
+		notes: notes.filter(Boolean),
 		details: Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as JsonObject,
 		status,
 		itemIndex,
 	};
 }
 
-export const SSRF_ADVICE =
-	"n8n's SSRF protection refused it: nothing was sent. Add the host to N8N_SSRF_ALLOWED_HOSTNAMES (an IP address: to N8N_SSRF_ALLOWED_IP_RANGES) and restart n8n.";
+/** A credential test's check that passed: what it proves, read and worded as a failure is. */
+export type Passed = Omit<Failure, 'kind'> & { kind: 'passed' };
+
+export function passedCheck(reading: CheckReading, status: number, body: unknown, context: AnswerContext): Passed {
+	return { ...failureFromAnswer(status, body, { ...context, reading }), kind: 'passed' };
+}
 
 /** A failure before any answer: nothing sent, or sent and no answer. */
-export function failureFromNetwork(error: unknown, { endpoint, itemIndex }: CallContext): Failure {
-	const { path, changesData } = ENDPOINTS[endpoint];
+export function failureFromNetwork(error: unknown, context: CallContext): Failure {
+	const { path, changesData, field } = callOf(context);
 	const { reason, sent, timedOut, refusedByN8n } = networkVerdict(error);
-	const details = { networkError: reason, endpoint: path, changesData, sent, timedOut } as JsonObject;
-	const applied = appliedVerdict(changesData, sent);
+	const details = { networkError: reason, endpoint: ENDPOINTS[context.endpoint].path, changesData, sent, timedOut } as JsonObject;
+	const failure = { applied: appliedVerdict(changesData, sent), details, itemIndex: context.itemIndex };
 	if (!sent) {
 		// A low-level code (ECONNREFUSED...) in the message would make n8n show a generic text instead.
 		const conclusion = refusedByN8n ? `${reason}: ${path} was not sent` : `Could not connect to the service: ${path} was not sent`;
 		const advice = refusedByN8n
-			? SSRF_ADVICE
-			: `Nothing was sent (${reason}), so nothing changed: check the ${fieldOf(endpoint)} in the credential, and that n8n can reach the service.`;
-		return { kind: 'notSent', conclusion, applied, advice, details, itemIndex };
+			? "n8n's SSRF protection refused it: nothing was sent. Add the host to N8N_SSRF_ALLOWED_HOSTNAMES (an IP address: to N8N_SSRF_ALLOWED_IP_RANGES) and restart n8n."
+			: `Nothing was sent (${reason}), so nothing changed: check the ${field} in the credential, and that n8n can reach the service.`;
+		return { kind: 'notSent', conclusion, advice, ...failure };
 	}
 	const conclusion = timedOut
 		? `The service did not answer ${path} in time`
 		: `The connection to the service was lost during ${path} before an answer arrived`;
-	return { kind: 'noAnswer', conclusion, applied, advice: changesData ? '' : 'No answer came. This call only reads data: run it again.', details, itemIndex };
+	const advice = context.at ? `No answer came (${reason}): check the ${field}, and that n8n can reach the service.` : 'No answer came. This call only reads data: run it again.';
+	return { kind: 'noAnswer', conclusion, advice: changesData ? '' : advice, ...failure };
 }
 
 /** `problem`: what arrived, after a success status, instead of an answer the node can read. */
@@ -164,6 +202,12 @@ export function failureFromUnreadable(problem: string, { endpoint, itemIndex }: 
 		details: { endpoint: path, unexpectedAnswer: problem },
 		itemIndex,
 	};
+}
+
+/** A credential test's address that is not http(s): nothing can be sent. */
+export function notAnAddress(field: 'Base URL' | 'App Base URL', got: string): Failure {
+	const example = `https://inventory.example.com/${field === 'Base URL' ? 'api' : 's'}`;
+	return { kind: 'notSent', conclusion: `${field} must start with http:// or https://, for example ${example} (got "${withoutUrlCredentials(got)}")`, advice: '' };
 }
 
 /** The node's own refusal to send, with what to change. */

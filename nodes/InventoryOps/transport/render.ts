@@ -1,6 +1,6 @@
-import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type INode, type INodeCredentialTestResult, type JsonObject } from 'n8n-workflow';
 
-import type { Failure } from './outcome';
+import type { Failure, Passed } from './outcome';
 
 // Every text n8n shows of a failed call is worded here, from its Failure. n8n 1.x shows an error's description, 2.x
 // its message, and a trigger's log line or publish error has only one text: so a doubt goes into each of them.
@@ -16,14 +16,14 @@ const sentence = (text: string) => (/[.!?…]$/.test(text) ? text : `${text}.`);
 const joined = (parts: Array<string | undefined>) => parts.filter(Boolean).join(' ');
 
 /** What must reach the user wherever the failure is read: whether the change or the handler may be there. */
-export function doubtsOf({ applied, handler }: Failure): string[] {
+export function doubtsOf({ applied, handler }: Failure | Passed): string[] {
 	const handlerDoubt = handler?.gone === false && handler.evidence !== undefined
 		? `Nothing shows that the service does not know the handler: ${handler.evidence}. The handler may still exist: ${handler.check}`
 		: '';
 	return [applied ? APPLIED_DOUBTS[applied] : '', handlerDoubt].filter(Boolean);
 }
 
-function proofOf({ handler }: Failure): string | undefined {
+function proofOf({ handler }: Failure | Passed): string | undefined {
 	return handler?.gone ? `The service does not know this handler: ${handler.evidence}. It is gone already, or the ID is wrong.` : undefined;
 }
 
@@ -37,8 +37,15 @@ export function textsOf(failure: Failure): { message: string; description: strin
 }
 
 /** The one text of a trigger's log line or publish error: everything, each sentence once. */
-export function fullTextOf(failure: Failure): string {
+export function fullTextOf(failure: Failure | Passed): string {
 	return joined([sentence(failure.conclusion), failure.said, ...doubtsOf(failure), proofOf(failure), failure.advice, ...(failure.notes ?? [])]);
+}
+
+/** The credential test's verdict: what each check proved, or its first failure, then what the checks before it proved. */
+export function credentialVerdictOf(checks: Array<Failure | Passed>): INodeCredentialTestResult {
+	const failure = checks.find((check) => check.kind !== 'passed');
+	const texts = [failure, ...checks.filter((check) => check !== failure)].map((check) => check && fullTextOf(check));
+	return { status: failure ? 'Error' : 'OK', message: joined(texts) };
 }
 
 export function nodeErrorOf(node: INode, failure: Failure): NodeApiError | NodeOperationError {
