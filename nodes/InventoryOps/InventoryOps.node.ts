@@ -16,7 +16,6 @@ const SUBTITLES: Record<string, string> = {
 	'webhookHandler.add': 'Add a webhook handler',
 	'webhookHandler.remove': 'Remove a webhook handler',
 };
-const subtitle = `={{ ${JSON.stringify(SUBTITLES)}[$parameter["resource"] + "." + $parameter["operation"]] }}`;
 
 function operationSelector(resource: string, options: INodePropertyOptions[]): INodeProperties {
 	const [{ value }] = options;
@@ -74,7 +73,7 @@ export class InventoryOps implements INodeType {
 		version: 1,
 		// Here, not in the codex file: n8n would append its tracking query after the #anchor there.
 		documentationUrl: 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#inventory-ops-node',
-		subtitle,
+		subtitle: `={{ ${JSON.stringify(SUBTITLES)}[$parameter["resource"] + "." + $parameter["operation"]] }}`,
 		description: 'Look up orders, create kits, restore shipment inventory and manage webhook handlers in Inventory Ops',
 		defaults: { name: 'Inventory Ops' },
 		usableAsTool: true,
@@ -84,7 +83,6 @@ export class InventoryOps implements INodeType {
 		properties,
 	};
 
-	// The credential's Test button (by the name in credentials[].testedBy).
 	methods = { credentialTest: { inventoryOpsApiTest: testInventoryOpsApiCredential } };
 
 	execute = router;

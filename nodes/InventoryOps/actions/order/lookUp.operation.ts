@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS } from '../../transport';
-import { optionsCollection } from '../helpers/descriptions';
+import { optionsCollection, requiredText } from '../helpers/descriptions';
 import { forEachItem } from '../helpers/perItem';
 import { parameterForAllItems } from '../helpers/parameterForAllItems';
 import { ItemValidator, MAX_TIMEOUT_MS } from '../helpers/validation';
@@ -33,13 +33,8 @@ const NUMBER_OPTIONS: Record<string, [string, number, number, number, string]> =
 
 const fieldsFor = (lookUpBy: string, shared: Partial<INodeProperties>, fields: string[][]): INodeProperties[] =>
 	fields.map(([displayName, name, fallback, description, placeholder]) => ({
-		displayName,
-		name,
-		type: 'string',
-		required: true,
+		...requiredText(displayName, name, description, placeholder),
 		default: fallback,
-		...(placeholder ? { placeholder } : {}),
-		description,
 		...shared,
 		displayOptions: { show: { lookUpBy: [lookUpBy] } },
 	}));
