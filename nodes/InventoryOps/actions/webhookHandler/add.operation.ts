@@ -8,13 +8,14 @@ import { forEachItem, requestForItem } from '../helpers/perItem';
 
 const CUSTOM_EVENT = 'custom';
 const HTTP_METHODS = ['POST', 'PUT', 'PATCH', 'GET', 'DELETE'];
+const EVENT_TYPES = [...EVENT_TYPE_OPTIONS, { name: 'Custom', value: CUSTOM_EVENT, description: 'Any other event type, typed below' }];
 
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Event Type',
 		name: 'eventType',
 		type: 'options',
-		options: [...EVENT_TYPE_OPTIONS, { name: 'Custom', value: CUSTOM_EVENT, description: 'Any other event type, typed below' }],
+		options: EVENT_TYPES,
 		default: 'order.shipped',
 		description: 'One ending in .* matches every event type under it',
 	},
