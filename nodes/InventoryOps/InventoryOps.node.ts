@@ -16,12 +16,12 @@ const SUBTITLES: Record<string, string> = {
 	'webhookHandler.add': 'Add a webhook handler',
 	'webhookHandler.remove': 'Remove a webhook handler',
 };
-const subtitle = `={{ ${JSON.stringify(SUBTITLES)}[$parameter["resource"] + "." + $parameter["operation"]] }}`;
 
-function operationSelector(resource: string, options: INodePropertyOptions[]): INodeProperties {
+function operationFields(resource: keyof typeof OPERATIONS, options: INodePropertyOptions[]): INodeProperties[] {
 	const [{ value }] = options;
 	const displayOptions = { show: { resource: [resource] } };
-	return { displayName: 'Operation', name: 'operation', type: 'options', noDataExpression: true, displayOptions, options, default: value };
+	const selector: INodeProperties = { displayName: 'Operation', name: 'operation', type: 'options', noDataExpression: true, displayOptions, options, default: value };
+	return [selector, ...Object.values(OPERATIONS[resource]).flatMap((operation) => operation.description)];
 }
 
 const properties: INodeProperties[] = [
@@ -40,7 +40,7 @@ const properties: INodeProperties[] = [
 	},
 	// The value is lookUp, not getMany: n8n's editor asks for "Execute Once" on any node whose operation is named
 	// getAll, getMany, read or search and that receives several items, which would hand this lookup only the first item.
-	operationSelector('order', [
+	...operationFields('order', [
 		{
 			name: 'Get Many',
 			value: 'lookUp',
@@ -48,21 +48,16 @@ const properties: INodeProperties[] = [
 			action: 'Get many orders by store and order number',
 		},
 	]),
-	...OPERATIONS.order.lookUp.description,
-	operationSelector('kit', [
+	...operationFields('kit', [
 		{ name: 'Create', value: 'create', description: 'Create a kit from its name, SKU and component items', action: 'Create a kit from component items' },
 	]),
-	...OPERATIONS.kit.create.description,
-	operationSelector('shipment', [
+	...operationFields('shipment', [
 		{ name: 'Restore Inventory', value: 'restoreInventory', description: 'Put back the stock a shipment took out', action: 'Restore inventory deducted by a shipment' },
 	]),
-	...OPERATIONS.shipment.restoreInventory.description,
-	operationSelector('webhookHandler', [
+	...operationFields('webhookHandler', [
 		{ name: 'Add', value: 'add', description: 'Register a URL the service calls on an event', action: 'Add a webhook handler for an event type' },
 		{ name: 'Remove', value: 'remove', description: 'Unregister a handler by the ID it was added with', action: 'Remove a webhook handler by ID' },
 	]),
-	...OPERATIONS.webhookHandler.add.description,
-	...OPERATIONS.webhookHandler.remove.description,
 ];
 
 export class InventoryOps implements INodeType {
@@ -74,7 +69,7 @@ export class InventoryOps implements INodeType {
 		version: 1,
 		// Here, not in the codex file: n8n would append its tracking query after the #anchor there.
 		documentationUrl: 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#inventory-ops-node',
-		subtitle,
+		subtitle: `={{ ${JSON.stringify(SUBTITLES)}[$parameter["resource"] + "." + $parameter["operation"]] }}`,
 		description: 'Look up orders, create kits, restore shipment inventory and manage webhook handlers in Inventory Ops',
 		defaults: { name: 'Inventory Ops' },
 		usableAsTool: true,
@@ -84,7 +79,6 @@ export class InventoryOps implements INodeType {
 		properties,
 	};
 
-	// The credential's Test button (by the name in credentials[].testedBy).
 	methods = { credentialTest: { inventoryOpsApiTest: testInventoryOpsApiCredential } };
 
 	execute = router;

@@ -13,7 +13,6 @@ export class InventoryOpsTrigger implements INodeType {
 		group: ['trigger'],
 		// Not 1: n8n evaluates `options.binaryData` at every delivery to a version-1 start node.
 		version: 1.1,
-		// Not in the codex file: n8n would add its tracking query after the #anchor.
 		documentationUrl: 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#inventory-ops-trigger',
 		subtitle: triggerSubtitle,
 		description: 'Starts the workflow when Inventory Ops sends an event, such as an order shipped',

@@ -21,9 +21,7 @@ export const EVENT_TYPE_OPTIONS: INodePropertyOptions[] = LISTED_EVENTS.map(([na
 	description: `${description} (${value})`,
 }));
 
-const EVENT_TYPE_FORMAT = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*(\.\*)?$/;
-
-export const isEventTypeFormat = (value: string): boolean => EVENT_TYPE_FORMAT.test(value);
+export const EVENT_TYPE_FORMAT = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*(\.\*)?$/;
 
 export const EVENT_TYPE_FORMAT_HINT = 'Write event types as dot-separated words (order.status.cancelled), with ".*" only at the end (order.status.*).';
 

@@ -3,7 +3,6 @@ import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IH
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import { refusalIn, unexpectedShape } from './answers';
 import { failureFromAnswer, failureFromNetwork, failureFromUnreadable, notSent, type CallContext, type Failure, type Outcome } from './outcome';
-import { nodeErrorOf } from './render';
 import { RateLimitGate, retryRateLimited, type Sent } from './rateLimit';
 import { isHttpUrl, joinUrl } from './urls';
 import { notFoundHandlerVerdict, refusalHandlerVerdict, type Answered, type HandlerVerdict } from './verdicts';
@@ -37,9 +36,7 @@ export type OnAttempt = () => Promise<() => (status: number | undefined) => void
 
 type FullResponse = { statusCode: number; headers: Record<string, unknown>; body: unknown };
 
-type HandlerRegistration = Record<'type' | 'name' | 'url' | 'method', string> & { headers: IDataObject };
-
-export function addHandlerBody({ type, name, url, method, headers }: HandlerRegistration): IDataObject {
+export function addHandlerBody({ type, name, url, method, headers }: Record<'type' | 'name' | 'url' | 'method', string> & { headers: IDataObject }): IDataObject {
 	return { type, name, handler: { url, method, headers } };
 }
 
@@ -127,26 +124,13 @@ export async function callService(this: InventoryOpsContext, endpoint: Endpoint,
 		return 'error' in first && repeatsLeft-- > 0 ? await attempt() : first;
 	});
 	if ('error' in sent) return failureFromNetwork(sent.error, context);
-	const { response } = sent;
-	const { statusCode: status, body: answer, headers } = response;
+	const { statusCode: status, body: answer, headers } = sent.response;
 	const refusal = status >= 200 && status < 300 ? refusalIn(answer) : undefined;
 	if (status >= 200 && status < 300 && refusal === undefined) {
 		const unexpected = unexpectedShape(endpoint, answer);
 		return unexpected === undefined ? { kind: 'answered', body: answer } : failureFromUnreadable(unexpected, context);
 	}
-	const handler = await handlerVerdict(endpoint, url, response, send);
+	const handler = await handlerVerdict(endpoint, url, sent.response, send);
 	const notes = status === 429 ? [rateLimitNote(gate, headers['retry-after'])] : [];
 	return failureFromAnswer(refusal ? 200 : status, answer, { ...context, accessToken: credentials.accessToken, handler, notes });
-}
-
-/** callService for a caller that fails on any failure: the error n8n shows, worded by render.ts. */
-export async function inventoryOpsApiRequest<T = unknown>(
-	this: InventoryOpsContext,
-	endpoint: Endpoint,
-	body: IDataObject,
-	options: RequestOptions = {},
-): Promise<T> {
-	const outcome = await callService.call(this, endpoint, body, options);
-	if (outcome.kind === 'answered') return outcome.body as T;
-	throw nodeErrorOf(this.getNode(), outcome);
 }

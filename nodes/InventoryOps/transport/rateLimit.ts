@@ -49,7 +49,6 @@ export class RateLimitGate {
 	}
 }
 
-/** A call's answer, or why none came. */
 export type Sent<R> = { response: R } | { error: unknown };
 
 /** Sends again after each 429 the gate lets it wait for; `send` passes the gate itself. */

@@ -13,7 +13,6 @@ export function isHttpUrl(value: string): boolean {
  */
 export const NOWHERE = 'no-such-operation-n8n-path-check';
 
-/** `url` with its last segment replaced by NOWHERE. */
 export function pathBeside(url: string): string {
 	return url.slice(0, url.lastIndexOf('/') + 1) + NOWHERE;
 }

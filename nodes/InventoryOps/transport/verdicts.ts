@@ -46,8 +46,7 @@ export function appliedVerdict(changesData: boolean, sent: boolean, status?: num
 	if (!changesData) return undefined;
 	if (!sent) return 'no';
 	if (status === undefined || status >= 500) return 'maybe';
-	if (!readable) return 'probably';
-	return 'no';
+	return readable ? 'no' : 'probably';
 }
 
 /** Unverified; undefined when the token is not a readable JWT. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'crypto';
 import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
 import { addHandlerBody, callService, findHandlerId, fullTextOf, publishErrorOf } from '../transport';
-import { EVENT_TYPE_FORMAT_HINT, isEventTypeFormat, parseCustomEventTypes, withoutCoveredTypes } from '../shared/events';
+import { EVENT_TYPE_FORMAT, EVENT_TYPE_FORMAT_HINT, parseCustomEventTypes, withoutCoveredTypes } from '../shared/events';
 import { describeHandler, keepOrDrop, removeHandlerRecords, RETRY_WAITS_MS, unremovableNotice, unremovedReport, warn } from './removal';
 import { EVENT_TYPE_HEADER, SECRET_HEADER } from './delivery';
 import { readState, writeState, type HandlerRecord, type RegistrationKind, type TriggerState } from './state';
@@ -23,7 +23,7 @@ function readEventList(this: IHookFunctions, field: string, label: string, hint 
 	const value = this.getNodeParameter(field, '') as unknown;
 	const entries = (Array.isArray(value) ? value : [value]).filter((entry) => entry !== null && entry !== undefined);
 	const types = parseCustomEventTypes(entries);
-	const invalid = [...entries.filter((entry) => typeof entry !== 'string'), ...types.filter((type) => !isEventTypeFormat(type))];
+	const invalid = [...entries.filter((entry) => typeof entry !== 'string'), ...types.filter((type) => !EVENT_TYPE_FORMAT.test(type))];
 	if (invalid.length === 0) return types;
 	const verdict = invalid.length > 1 ? 'are not event types' : 'is not an event type';
 	const message = `${label}: ${invalid.map((entry) => JSON.stringify(entry)).join(', ')} ${verdict}`;
@@ -53,10 +53,6 @@ async function removeOrKeep(this: IHookFunctions, state: TriggerState, records: 
 	writeState(this.getWorkflowStaticData('node'), state);
 	return failures;
 }
-
-/** For a handler add_handler may have created without the trigger learning its id. */
-const mayExistNotice = (name: string, type: string) =>
-	`The webhook handler "${name}" (event type ${type}) may have been created all the same, and this trigger has no id to remove it: find it in Inventory Ops by that name and remove it there, or with the Inventory Ops node's Webhook Handler → Remove and its ID. Each publish uses a new secret, so the trigger refuses its deliveries meanwhile.`;
 
 function warnUnremovable(this: IHookFunctions, records: HandlerRecord[]): void {
 	for (const record of records.filter(({ id }) => id === undefined)) warn.call(this, unremovableNotice(record));
@@ -105,13 +101,12 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 		// n8n 2.x saves the static data of a failed attempt and tries again; 1.x drops it.
 		const failures = await removeOrKeep.call(this, state, added, (handler) => `${doing.toLowerCase()} failed, and the webhook handler ${handler} it had added could not be removed.`);
 		const withoutId = added.filter((record) => record.id === undefined);
-		const rolledBack = added.length - failures.length - withoutId.length;
 		const message = [
 			`${doing} failed at the webhook handler for "${type}" (${index + 1} of ${types.length}). ${fullTextOf(outcome)}`,
-			added.length > 0 ? `Handlers added before it and removed again: ${rolledBack} of ${added.length}.` : '',
+			added.length > 0 ? `Handlers added before it and removed again: ${added.length - failures.length - withoutId.length} of ${added.length}.` : '',
 			failures.length > 0 ? unremovedReport(failures) : '',
 			withoutId.length > 0 ? `Added without an id, so this trigger cannot remove them: ${withoutId.map(describeHandler).join(', ')}.` : '',
-			outcome.applied === 'no' ? '' : mayExistNotice(name, type),
+			outcome.applied === 'no' ? '' : `The webhook handler "${name}" (event type ${type}) may have been created all the same, and this trigger has no id to remove it: find it in Inventory Ops by that name and remove it there, or with the Inventory Ops node's Webhook Handler → Remove and its ID. Each publish uses a new secret, so the trigger refuses its deliveries meanwhile.`,
 			// Whether the service takes wildcards is open.
 			type.endsWith('.*') ? `If the service takes no wildcards, select exact types instead, such as ${type.slice(0, -1)}shipped.` : '',
 		];
@@ -119,8 +114,7 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	}
 
 	const { ignoreRepeatedDeliveries, includeHeaders } = this.getNodeParameter('options', {}) as IDataObject;
-	const ignoreRepeats = ignoreRepeatedDeliveries !== false;
-	state.registrations[url] = { url, kind, secret, handlers: added, ignoreRepeats, includeHeaders: includeHeaders === true };
+	state.registrations[url] = { url, kind, secret, handlers: added, ignoreRepeats: ignoreRepeatedDeliveries !== false, includeHeaders: includeHeaders === true };
 	writeState(staticData, state);
 	warnUnremovable.call(this, added);
 	return true;

@@ -58,8 +58,6 @@ export function unremovedReport(failures: RemovalFailure[]): string {
 	return `${failures.length} webhook handler(s) could not be removed: ${list}. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID. ${fullTextOf(failures[0].failure)}`;
 }
 
-const leftoverName = ({ id, type, url }: HandlerRecord) => `${id} (event type ${type}, URL ${url})`;
-
 /**
  * Counts a failed try on each record and logs it, with the service's words and how to remove it by hand; a record
  * past both limits is dropped, with a last line. `lead` says what went on without the handler it names.
@@ -68,7 +66,7 @@ export function keepOrDrop(this: IHookFunctions, failures: RemovalFailure[], lea
 	const now = Date.now();
 	return failures.flatMap(({ record, failure }) => {
 		const kept = { ...record, tries: (record.tries ?? 0) + 1, keptSince: record.keptSince ?? now };
-		const name = leftoverName(kept);
+		const name = `${kept.id} (event type ${kept.type}, URL ${kept.url})`;
 		const tried = `tried ${kept.tries} time(s) since ${new Date(kept.keptSince).toISOString()}`;
 		if (kept.tries < LEFTOVER_TRIES || now - kept.keptSince < LEFTOVER_DAYS * DAY_MS) {
 			const limit = `until it has had ${LEFTOVER_TRIES} tries over ${LEFTOVER_DAYS} days (${tried})`;

@@ -28,8 +28,7 @@ function asHandlers(value: unknown, leftovers = false): HandlerRecord[] {
 	return value.flatMap((entry: unknown): HandlerRecord[] => {
 		if (!isPlainObject(entry) || typeof entry.type !== 'string' || typeof entry.url !== 'string') return [];
 		const id = typeof entry.id === 'string' && entry.id !== '' ? entry.id : undefined;
-		const name = typeof entry.name === 'string' ? entry.name : '';
-		const record: HandlerRecord = { type: entry.type, id, name, url: entry.url, kind: entry.kind === 'test' ? 'test' : 'production' };
+		const record: HandlerRecord = { type: entry.type, id, name: typeof entry.name === 'string' ? entry.name : '', url: entry.url, kind: entry.kind === 'test' ? 'test' : 'production' };
 		if (!leftovers) return [record];
 		// A record kept before these were stored, or edited into nonsense, starts counting now.
 		const tries = Number.isInteger(entry.tries) ? Math.max(Number(entry.tries), 0) : 0;
@@ -40,8 +39,7 @@ function asHandlers(value: unknown, leftovers = false): HandlerRecord[] {
 
 /** Every field checked and copied: static data survives restarts and hand edits. */
 export function readState(staticData: IDataObject): TriggerState {
-	const raw: unknown = staticData[STATE_KEY];
-	const stored = isPlainObject(raw) ? raw : {};
+	const stored = isPlainObject(staticData[STATE_KEY]) ? staticData[STATE_KEY] : {};
 	const registrations: Record<string, Registration> = {};
 	if (isPlainObject(stored.registrations)) {
 		for (const [url, value] of Object.entries(stored.registrations)) {

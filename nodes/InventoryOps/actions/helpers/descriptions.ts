@@ -16,6 +16,5 @@ export function optionsCollection(operationOptions: INodeProperties[] = [], { fo
 		description: 'How long to wait for an answer, in milliseconds (30000 is 30 seconds); a call that may have changed data is never sent again',
 		noDataExpression: forAllItems,
 	};
-	const options = [...operationOptions, timeout];
-	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add option', default: {}, options };
+	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add option', default: {}, options: [...operationOptions, timeout] };
 }

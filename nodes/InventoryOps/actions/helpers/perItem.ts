@@ -8,7 +8,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { DEFAULT_TIMEOUT_MS, inventoryOpsApiRequest, type Endpoint } from '../../transport';
+import { callService, DEFAULT_TIMEOUT_MS, nodeErrorOf, type Endpoint } from '../../transport';
 import { compact, ItemValidator, MAX_TIMEOUT_MS } from './validation';
 
 type ItemResult = IDataObject | IDataObject[];
@@ -64,7 +64,8 @@ export async function requestForItem(
 	check: ItemValidator,
 ): Promise<IDataObject> {
 	const { itemIndex } = check;
-	const timeout = this.getNodeParameter('options.timeout', itemIndex, DEFAULT_TIMEOUT_MS);
-	const timeoutMs = check.count(timeout, 'Timeout (Milliseconds)', 1, MAX_TIMEOUT_MS);
-	return (await inventoryOpsApiRequest.call(this, endpoint, body, { itemIndex, timeoutMs })) as IDataObject;
+	const timeoutMs = check.count(this.getNodeParameter('options.timeout', itemIndex, DEFAULT_TIMEOUT_MS), 'Timeout (Milliseconds)', 1, MAX_TIMEOUT_MS);
+	const outcome = await callService.call(this, endpoint, body, { itemIndex, timeoutMs });
+	if (outcome.kind === 'answered') return outcome.body as IDataObject;
+	throw nodeErrorOf(this.getNode(), outcome);
 }

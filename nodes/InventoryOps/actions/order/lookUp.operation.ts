@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS } from '../../transport';
-import { optionsCollection } from '../helpers/descriptions';
+import { optionsCollection, requiredText } from '../helpers/descriptions';
 import { forEachItem } from '../helpers/perItem';
 import { parameterForAllItems } from '../helpers/parameterForAllItems';
 import { ItemValidator, MAX_TIMEOUT_MS } from '../helpers/validation';
@@ -31,19 +31,6 @@ const NUMBER_OPTIONS: Record<string, [string, number, number, number, string]> =
 	],
 };
 
-const fieldsFor = (lookUpBy: string, shared: Partial<INodeProperties>, fields: string[][]): INodeProperties[] =>
-	fields.map(([displayName, name, fallback, description, placeholder]) => ({
-		displayName,
-		name,
-		type: 'string',
-		required: true,
-		default: fallback,
-		...(placeholder ? { placeholder } : {}),
-		description,
-		...shared,
-		displayOptions: { show: { lookUpBy: [lookUpBy] } },
-	}));
-
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Look Up By',
@@ -62,17 +49,20 @@ const properties: INodeProperties[] = [
 		default: 'storeAndOrderNumber',
 		description: 'How the input items name the orders to look up',
 	},
-	...fieldsFor('storeAndOrderNumber', {}, [
-		['Store ID', 'storeId', '', 'The identifier of the store the order belongs to', 'e.g. 1002'],
-		['Order Number', 'orderNumber', '', 'The number of the order within that store', 'e.g. 1001'],
+	...updateDisplayOptions({ show: { lookUpBy: ['storeAndOrderNumber'] } }, [
+		requiredText('Store ID', 'storeId', 'The identifier of the store the order belongs to', 'e.g. 1002'),
+		requiredText('Order Number', 'orderNumber', 'The number of the order within that store', 'e.g. 1001'),
 	]),
-	...fieldsFor('itemFields', { noDataExpression: true }, [
-		['Store ID Field', 'storeIdField', 'store_id', 'The input item field holding the store ID (e.g. order.store)'],
-		['Order Number Field', 'orderNumberField', 'order_number', 'The input item field holding the order number'],
+	...updateDisplayOptions({ show: { lookUpBy: ['itemFields'] } }, [
+		{ ...requiredText('Store ID Field', 'storeIdField', 'The input item field holding the store ID (e.g. order.store)'), default: 'store_id', noDataExpression: true },
+		{ ...requiredText('Order Number Field', 'orderNumberField', 'The input item field holding the order number'), default: 'order_number', noDataExpression: true },
 	]),
-	...fieldsFor('list', { type: 'json' }, [
-		['References', 'references', '[\n  { "store_id": "", "order_number": "" }\n]', 'A JSON array of {"store_id", "order_number"}'],
-	]),
+	{
+		...requiredText('References', 'references', 'A JSON array of {"store_id", "order_number"}'),
+		type: 'json',
+		default: '[\n  { "store_id": "", "order_number": "" }\n]',
+		displayOptions: { show: { lookUpBy: ['list'] } },
+	},
 	// On by default (n8n's convention): an order record has 41 fields, 5-6 KB, and an AI agent needs a compact one.
 	{
 		displayName: 'Simplify',

@@ -84,8 +84,7 @@ export function itemOutput(
 		}
 	}
 	if (notFound !== undefined) {
-		const { store_id, order_number } = notFound;
-		const message = `Item ${itemIndex}: no order found for store_id '${store_id}' and order_number '${order_number}'`;
+		const message = `Item ${itemIndex}: no order found for store_id '${notFound.store_id}' and order_number '${notFound.order_number}'`;
 		const description = 'The service returned no order for this pair. Check both values, or set "If an Order Is Not Found" to output an item instead.';
 		throw new NodeOperationError(this.getNode(), message, { itemIndex, description });
 	}

@@ -235,12 +235,11 @@ export class Pacing {
 		const callsInFlight = this.auto?.report();
 		const grewTo = Math.min(this.size, this.accepted);
 		const stoppedBy = this.stopped ?? (grewTo >= maxBatchSize ? 'max' : 'other');
-		// `triedSize`: the size refused first, or found not faster.
-		const batchGrowth = { from: batchSize, grewTo, stoppedBy, triedSize: this.triedSize };
 		return {
 			batchSizeUsed: this.accepted < batchSize ? this.accepted : undefined,
 			callsInFlight: callsInFlight?.moved ? callsInFlight : undefined,
-			batchGrowth: this.auto && grewTo > batchSize ? batchGrowth : undefined,
+			// `triedSize`: the size refused first, or found not faster.
+			batchGrowth: this.auto && grewTo > batchSize ? { from: batchSize, grewTo, stoppedBy, triedSize: this.triedSize } : undefined,
 		};
 	}
 }

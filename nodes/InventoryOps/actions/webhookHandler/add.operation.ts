@@ -1,6 +1,6 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
-import { EVENT_TYPE_FORMAT_HINT, EVENT_TYPE_OPTIONS, isEventTypeFormat } from '../../shared/events';
+import { EVENT_TYPE_FORMAT, EVENT_TYPE_FORMAT_HINT, EVENT_TYPE_OPTIONS } from '../../shared/events';
 import { withoutUrlCredentials, withoutUrlCredentialsDeep } from '../../shared/redact';
 import { addHandlerBody, findHandlerId } from '../../transport';
 import { optionsCollection, requiredText } from '../helpers/descriptions';
@@ -53,13 +53,12 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const custom = read('eventType') === CUSTOM_EVENT;
 		const typeField = custom ? 'Custom Event Type' : 'Event Type';
 		const type = check.text(read(custom ? 'customEventType' : 'eventType'), typeField);
-		if (!isEventTypeFormat(type)) check.fail(typeField, `must be an event type, not ${JSON.stringify(type)}. ${EVENT_TYPE_FORMAT_HINT}`);
+		if (!EVENT_TYPE_FORMAT.test(type)) check.fail(typeField, `must be an event type, not ${JSON.stringify(type)}. ${EVENT_TYPE_FORMAT_HINT}`);
 		const url = check.url(read('url'), 'URL');
 		const method = check.oneOf(check.text(read('method', 'POST'), 'Method').toUpperCase(), 'Method', HTTP_METHODS);
 		const name = check.text(read('name'), 'Name');
 		const headers = check.headers(read('headers.header', []) as IDataObject[], 'Headers');
-		const body = addHandlerBody({ type, name, url, method, headers });
-		const response = await requestForItem.call(this, 'webhookAddHandler', body, check);
+		const response = await requestForItem.call(this, 'webhookAddHandler', addHandlerBody({ type, name, url, method, headers }), check);
 		const warning = 'The user name and password are removed here, but the service stores the URL as given: prefer a header for secrets.';
 		const removed = withoutUrlCredentials(url) !== url ? { urlCredentialsRemoved: true, warning } : {};
 		// Header values and a password in the URL may be secrets, so they are not echoed back.
