@@ -1,4 +1,4 @@
-import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes, type IHookFunctions, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
 import { receiveDelivery } from './trigger/delivery';
 import { testInventoryOpsApiCredential } from './transport';
@@ -27,7 +27,19 @@ export class InventoryOpsTrigger implements INodeType {
 
 	methods = { credentialTest: { inventoryOpsApiTest: testInventoryOpsApiCredential } };
 
-	webhookMethods = { default: { checkExists: recordedHandlersMatchSelection, create: registerHandlers, delete: removeHandlers } };
+	webhookMethods = {
+		default: {
+			checkExists(this: IHookFunctions) {
+				return recordedHandlersMatchSelection.call(this);
+			},
+			create(this: IHookFunctions) {
+				return registerHandlers.call(this);
+			},
+			delete(this: IHookFunctions) {
+				return removeHandlers.call(this);
+			},
+		},
+	};
 
 	webhook = receiveDelivery;
 }
