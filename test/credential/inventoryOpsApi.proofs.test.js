@@ -177,6 +177,27 @@ describe('the Base URL check: an empty order lookup', () => {
 		);
 	});
 
+	test('401 whose path beside answered 503 (nothing to compare with): the service refused the token', async () => {
+		gateway.answers.push({ path: /^\/api\/order\/(?!get_single_bulk)/, status: 503, body: '{"error":{"message":"upstream down"}}' });
+		const result = await testCredential(viaGateway(sandbox.credentials('not-a-valid-token')));
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^The service refused the access token \(401\)\./);
+	});
+
+	test('5xx with a Retry-After: the service failed, with no word of a rate limit', async () => {
+		await sandbox.fault({ route: BULK, count: 1, status: 503, retryAfter: 7 });
+		const result = await testCredential(sandbox.credentials());
+		expect(result.message).toMatch(/^The service failed \(503\)/);
+		expect(result.message).not.toMatch(/Retry-After|Rate limited/);
+	});
+
+	test('300 with text: compared with the path nothing serves, not called a wrong Base URL', async () => {
+		await sandbox.fault({ route: BULK, count: 1, status: 300, body: 'Multiple Choices' });
+		const result = await testCredential(sandbox.credentials());
+		expect(result.status).toBe('OK');
+		expect(result.message).toMatch(/^Something at the Base URL serves the order lookup: \S+ answered 300, unlike /);
+	});
+
 	test('a 1xx answer (101 without an upgrade asked for) to both paths: passes, saying what it could not confirm, never that the token works', async () => {
 		// A raw server: the sandbox answers no 1xx, and a 101 is the only 1xx that reaches the request helper as an answer.
 		const server = net.createServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 101 Switching Protocols\r\ncontent-length: 0\r\n\r\n')));
@@ -240,6 +261,15 @@ describe('the App Base URL check: only the path beside the restore path, which n
 		const expected = `The access token works: the service accepted an empty order lookup at ${sandbox.baseUrl}/order/get_single_bulk. ${APP_ANSWERS}${appBeside(sandbox.credentials())}, a path beside the restore path that no operation serves, answered ${answered} ${ONLY_A_RESTORE}`;
 		expect(result.message.slice(0, expected.length)).toBe(expected);
 		expect(await calls()).toEqual([`${BULK} 200`, `${APP_BESIDE} 404`]);
+	});
+
+	test.each([
+		['more slashes after the Base URL', '//', '/'],
+		['more slashes after the App Base URL', '/', '//'],
+	])('the Base URL given as App Base URL with %s: the same address all the same', async (_, afterBase, afterApp) => {
+		const result = await testCredential({ ...sandbox.credentials(), baseUrl: `${sandbox.baseUrl}${afterBase}`, appBaseUrl: `${sandbox.baseUrl}${afterApp}` });
+		expect(result.status).toBe('OK');
+		expect(result.message.endsWith(` It is the same address as the Base URL: an account's App Base URL usually differs, ending in /s.`)).toBe(true);
 	});
 
 	test('the Base URL given as App Base URL: it answers there too, so the test passes, naming the slip', async () => {

@@ -19,7 +19,8 @@ test('a lookup whose connection drops twice is read again once, not more: two ca
 	await ctx.sandbox.fault({ route: BULK, count: 2, drop: 'before' });
 	const result = await ctx.run(lookup);
 	expect(result.error.errorResponse).toMatchObject({ outcome: 'noAnswer', sent: true, endpoint: '/order/get_single_bulk' });
-	// What a read's lost answer advises is what a mutant of its advice breaks.
+	// The wording of a lost answer, checked here once.
+	expect(result.error.message).toBe('The connection to the service was lost during /order/get_single_bulk before an answer arrived.');
 	expect(result.error.description).toBe('No answer came. This call only reads data: run it again.');
 	// No status came, so none is given to n8n (its httpCode stays null, not the text "undefined").
 	expect(result.error.httpCode).toBeNull();
