@@ -184,3 +184,18 @@ test('a size learnt by another batch in flight is not raised again by a batch re
 		}),
 	]);
 });
+
+test('a size learnt while orders come without store_id: the parts keep to it (no number asked twice to split by)', async () => {
+	// As above, with answers that lack store_id and references whose numbers all differ: asking apart has nothing to
+	// split, so a half longer than the size learnt goes in parts of that size, never whole.
+	await ctx.sandbox.config({ ...COUNTED, bulkOrderFields: 'noStoreId', bulkMaxLength: 5 });
+	await ctx.sandbox.fault({ route: ROUTE, count: 1, delayMs: 1500 });
+	const input = Array.from({ length: 40 }, (_, n) => known[n * 4]);
+	const result = await ctx.run({ ...BY_LIST, options: { batchSize: 20, callsInFlight: 2 } }, { items: input });
+	expect(result.error).toBeUndefined();
+	expect(outcomes(result)).toEqual(input.map((reference) => `order ${idOf.get(keyOf(reference))}`));
+	const lengths = (await ctx.sandbox.calls(ROUTE)).map((call) => call.body.order.length);
+	// The first half of the batch that taught the size is the one call of 10; every later half goes as two of 5.
+	expect(lengths.filter((length) => length === 10)).toHaveLength(1);
+	expect(lengths.filter((length) => length > 10)).toHaveLength(2);
+});
