@@ -16,7 +16,7 @@ const TRIGGER = 'Inventory Ops Trigger';
 const ADD_ROUTE = '/api/webhook/add_handler';
 const REMOVE_ROUTE = '/api/webhook/remove_handler';
 const GATEWAY_404_PAGE = '<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>';
-const howToRemove = (id) => `To remove it by hand, run the Inventory Ops node's Webhook Handler → Remove with ID ${id}, or remove it in Inventory Ops.`;
+const howToRemove = (id) => `To remove it by hand, run the Inventory Ops node's Webhook Handler → Remove with ID ${id}, or find it by its name in Inventory Ops and remove it there.`;
 
 /** n8n's log since `from` (bytes): the trigger's line about each of `ids` that starts with `lead`, once all are there. */
 async function leftoverLines(n8n, from, lead, ids) {
@@ -24,7 +24,7 @@ async function leftoverLines(n8n, from, lead, ids) {
 		async () => {
 			// Bytes: the lines hold "→", so a character offset would land past the start.
 			const lines = fs.readFileSync(n8n.logFile).subarray(from).toString('utf8').split('\n').filter((line) => line.includes(`Inventory Ops Trigger: ${lead}`));
-			const found = ids.map((id) => lines.find((line) => line.includes(` ${id} (event type `)));
+			const found = ids.map((id) => lines.find((line) => line.includes(`(id ${id}, event type `)));
 			return found.every(Boolean) ? found : undefined;
 		},
 		{ timeoutMs: 60_000, what: `the trigger's lines "${lead}" in n8n's log for ${ids.join(', ')}` },
@@ -117,7 +117,7 @@ module.exports = (getContext) => {
 			expect(shown).toContain('The connection to the service was lost during /webhook/add_handler before an answer arrived.');
 			expect(shown).toContain('The service may or may not have applied this change, so it was not sent again: check the service before trying again.');
 			expect(shown).toContain(
-				`The webhook handler "n8n: Browser: lost answer (workflow ${workflow.id}) - shipment.voided" (event type shipment.voided) may have been created all the same, and this trigger has no id to remove it: find it in Inventory Ops by that name and remove it there`,
+				`The failed add may have created its handler all the same. This trigger cannot remove the webhook handler "n8n: Browser: lost answer (workflow ${workflow.id}) - shipment.voided" (no id, event type shipment.voided, URL `,
 			);
 			// The service does hold it, once per attempt: the message was right to say so.
 			const { production } = await context.handlersOf(triggerNode);
@@ -127,7 +127,7 @@ module.exports = (getContext) => {
 				await n8n.waitForPublicationSettled(workflow.id);
 			}
 			await closeToasts();
-			// What the user would do by hand (Webhook Handler → Remove with each ID), so that no later scenario meets them.
+			// What the user would do by hand (Webhook Handler → Remove with each handler's ID), so that no later scenario meets them.
 			for (const handler of production) {
 				await fetch(`${context.sandbox.baseUrl}/webhook/remove_handler`, {
 					method: 'POST',
@@ -154,7 +154,7 @@ module.exports = (getContext) => {
 			const logged = await leftoverLines(n8n, logBefore, 'unpublishing could not remove the webhook handler', ids);
 			await n8n.waitForPublicationSettled(workflow.id);
 			for (const [index, handler] of published.entries()) {
-				expect(logged[index]).toContain(`${handler._id} (event type ${handler.type}, URL ${handler.handler.url})`);
+				expect(logged[index]).toContain(`"${handler.name}" (id ${handler._id}, event type ${handler.type}, URL ${handler.handler.url})`);
 				expect(logged[index]).toContain('Nothing shows that the service does not know the handler: the answer was a web page, as a gateway gives for any path it does not know.');
 				expect(logged[index]).toContain(howToRemove(handler._id));
 			}
@@ -193,7 +193,7 @@ module.exports = (getContext) => {
 			const unpublished = await leftoverLines(n8n, logBefore, 'unpublishing could not remove the webhook handler', ids);
 			await n8n.waitForPublicationSettled(workflow.id);
 			for (const [index, handler] of published.entries()) {
-				expect(unpublished[index]).toContain(`${handler._id} (event type ${handler.type}, URL ${handler.handler.url})`);
+				expect(unpublished[index]).toContain(`"${handler.name}" (id ${handler._id}, event type ${handler.type}, URL ${handler.handler.url})`);
 				expect(unpublished[index]).toContain('The answer was a web page titled "404 Not Found"');
 				expect(unpublished[index]).toContain(howToRemove(handler._id));
 			}

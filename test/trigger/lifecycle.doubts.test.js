@@ -51,7 +51,7 @@ describe.each(Object.keys(KINDS))('%s', (kind) => {
 		expect(error.cause.errorResponse).toMatchObject({ ...reading, changeApplied: 'maybe' });
 		expect(error.message).toContain(` ${doubt} `);
 		expect(error.message).toContain(
-			`The webhook handler "n8n: Doubts (workflow ${stored.id}) - shipment.voided" (event type shipment.voided) may have been created all the same, and this trigger has no id to remove it: find it in Inventory Ops by that name and remove it there, or with the Inventory Ops node's Webhook Handler → Remove and its ID.`,
+			`The failed add may have created its handler all the same. This trigger cannot remove the webhook handler "n8n: Doubts (workflow ${stored.id}) - shipment.voided" (no id, event type shipment.voided, URL ${harness.webhookUrl(stored, false)}). To remove it by hand, find it by its name in Inventory Ops and remove it there.`,
 		);
 		expect((await harness.admin('GET', `/calls?route=${ADD_ROUTE}`)).calls).toHaveLength(1);
 	});
@@ -67,7 +67,7 @@ describe.each(Object.keys(KINDS))('%s', (kind) => {
 		const lines = harness.warnings.filter((text) => text.startsWith('Inventory Ops Trigger: unpublishing could not remove'));
 		expect(lines).toHaveLength(1);
 		const [warning] = lines;
-		expect(warning).toContain(`the webhook handler ${handler._id} (event type order.shipped, URL `);
+		expect(warning).toContain(`the webhook handler "${handler.name}" (id ${handler._id}, event type order.shipped, URL `);
 		expect(warning).toContain(` ${doubt} `);
 		expect(harness.staticState(stored.staticData).leftovers.map((record) => record.id)).toEqual([handler._id]);
 	});

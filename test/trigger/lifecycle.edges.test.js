@@ -129,22 +129,21 @@ test('a rollback whose removal fails: the error names the handler it could not r
 	expect(error.message).toMatch(/^Publishing failed at the webhook handler for "item\.inventory" \(2 of 2\)\. /);
 	if (REMOVABLE) {
 		const [left] = await harness.handlers();
-		expect(error.message).toContain(`Handlers added before it and removed again: 0 of 1. 1 webhook handler(s) could not be removed: ${left._id} (order.shipped). `);
-		expect(error.message).toMatch(
-			// What to do, then the service's answer to the removal (its words, or what a gateway's page says).
-			/\(order\.shipped\)\. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID\. [^]*\/webhook\/remove_handler\.[^]*\.$/,
-		);
+		const handler = `"${left.name}" (id ${left._id}, event type order.shipped, URL ${left.handler.url})`;
+		expect(error.message).toContain(`Handlers added before it and removed again: 0 of 1. The webhook handler ${handler} could not be removed. `);
+		// The service's answer to the removal (its words, or what a gateway's page says), then what to do.
+		expect(error.message).toMatch(/could not be removed\. [^]*\/webhook\/remove_handler\.[^]* To remove it by hand, run the Inventory Ops node's Webhook Handler → Remove with ID \S+, or find it by its name in Inventory Ops and remove it there\. /);
 		// Kept as a leftover, and logged as one (its first try).
 		expect(harness.warnings).toContainEqual(
-			expect.stringMatching(new RegExp(`^Inventory Ops Trigger: publishing failed, and the webhook handler ${left._id} \\(event type order\.shipped, URL [^)]+\\) it had added could not be removed\\. [^]* \\(tried 1 time\\(s\\) since `)),
+			expect.stringMatching(new RegExp(`^Inventory Ops Trigger: publishing failed, and the webhook handler "[^"]+" \\(id ${left._id}, event type order\.shipped, URL [^)]+\\) it had added could not be removed\\. [^]* \\(tried 1 time\\(s\\) since `)),
 		);
 	} else {
-		expect(error.message).toContain('Added without an id, so this trigger cannot remove them');
+		expect(error.message).toContain('Handlers added before it and removed again: 0 of 1. This trigger cannot remove the webhook handler "');
 	}
 });
 
-// unremovedReport: every handler the rollback could not remove, in the order added, separated by commas
-test('a rollback that can remove none of two handlers: the error lists both ids with their types', async () => {
+// registerHandlers' rollback: every handler it could not remove, in the order added, each with its id and type
+test('a rollback that can remove none of two handlers: the error names both, with their ids and types', async () => {
 	if (!REMOVABLE) return;
 	const stored = workflow('wf-rollback-two', ['order.shipped', 'item.inventory', 'shipment.created']);
 	const failAdd = failNthCall(ADD_ROUTE, 3);
@@ -155,8 +154,8 @@ test('a rollback that can remove none of two handlers: the error lists both ids 
 
 	const error = await failure(harness.activate(stored));
 	const byType = Object.fromEntries((await harness.handlers()).map((handler) => [handler.type, handler._id]));
-	expect(error.message).toContain(
-		`Handlers added before it and removed again: 0 of 2. 2 webhook handler(s) could not be removed: ${byType['order.shipped']} (order.shipped), ${byType['item.inventory']} (item.inventory). `,
+	expect(error.message).toMatch(
+		new RegExp(`Handlers added before it and removed again: 0 of 2\\. The webhook handler "[^"]+" \\(id ${byType['order.shipped']}, event type order\\.shipped, [^]* The webhook handler "[^"]+" \\(id ${byType['item.inventory']}, event type item\\.inventory, `),
 	);
 });
 
@@ -192,7 +191,7 @@ test('a re-registration over a handler without an id: the log names it as left b
 	harness.warnings.length = 0;
 	await harness.createOnly(stored);
 	const url = harness.webhookUrl(stored, false);
-	const notice = `The Inventory Ops service did not return an id for the webhook handler "n8n: Edges wf-no-id (workflow wf-no-id) - order.shipped" (event type order.shipped, URL ${url}), so this trigger cannot remove it: remove it in Inventory Ops yourself.`;
+	const notice = `This trigger cannot remove the webhook handler "n8n: Edges wf-no-id (workflow wf-no-id) - order.shipped" (no id, event type order.shipped, URL ${url}). To remove it by hand, find it by its name in Inventory Ops and remove it there.`;
 	// First the harness's local webhook URL, which a hosted service could not reach (test/trigger/trigger.units.test.js).
 	const local = `The webhook URL n8n gives this trigger, ${url}, points at ${new URL(url).hostname}, a local or private address:`;
 	expect(harness.warnings).toEqual([expect.stringMatching(new RegExp(`^${local.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`)), notice, notice]);

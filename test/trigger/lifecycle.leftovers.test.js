@@ -63,9 +63,9 @@ test('a handler no removal can reach: every publish goes ahead and logs it; drop
 	const stored = workflow('wf-never-removed');
 	const url = harness.webhookUrl(stored, false);
 	await harness.activate(stored);
-	const [{ _id: stuck }] = await harness.handlers();
+	const [{ _id: stuck, name: stuckName }] = await harness.handlers();
 	unremovable(stuck);
-	const name = `${stuck} (event type order.shipped, URL ${url})`;
+	const name = `"${stuckName}" (id ${stuck}, event type order.shipped, URL ${url})`;
 
 	expect(await harness.deactivate(stored)).toBe(false);
 	expect(leftovers(stored)).toEqual([expect.objectContaining({ id: stuck, tries: 1, keptSince: 0 })]);
@@ -105,9 +105,9 @@ test('a handler no removal can reach: every publish goes ahead and logs it; drop
 	const about = harness.warnings.filter((warning) => warning.includes(stuck));
 	expect(about).toHaveLength(1);
 	expect(about[0]).toMatch(
-		new RegExp(`^Inventory Ops Trigger: gave up removing the webhook handler ${name.replace(/[().]/g, '\\$&')} \\(tried 12 time\\(s\\) since 1970-01-01T00:00:00\\.000Z\\): it is no longer recorded\\. The last answer: [^]*\\b404\\b`),
+		new RegExp(`^Inventory Ops Trigger: gave up removing the webhook handler ${name.replace(/[().]/g, '\\$&')}, which may still exist \\(tried 12 time\\(s\\) since 1970-01-01T00:00:00\\.000Z\\): it is no longer recorded\\. The last answer: [^]*\\b404\\b`),
 	);
-	expect(about[0].endsWith(`If it still exists, remove it in Inventory Ops, or with the Inventory Ops node's Webhook Handler → Remove and ID ${stuck}.`)).toBe(true);
+	expect(about[0].endsWith(` To remove it by hand, run the Inventory Ops node's Webhook Handler → Remove with ID ${stuck}, or find it by its name in Inventory Ops and remove it there.`)).toBe(true);
 
 	// Never tried again.
 	expect(removalsOf(stuck)).toHaveLength(12);
@@ -156,7 +156,7 @@ test('a bare success: false from remove_handler is no proof of gone: kept, logge
 	harness.warnings.length = 0;
 	await harness.activate(stored);
 	expect(leftovers(stored)).toEqual([expect.objectContaining({ id, tries: 2 })]);
-	expect(harness.warnings).toContainEqual(expect.stringContaining(`${id} (event type order.shipped, URL ${harness.webhookUrl(stored, false)}), which an earlier registration left. The service refused /webhook/remove_handler with success: false.`));
+	expect(harness.warnings).toContainEqual(expect.stringContaining(`(id ${id}, event type order.shipped, URL ${harness.webhookUrl(stored, false)}), which an earlier registration left. The service refused /webhook/remove_handler with success: false.`));
 	// The service answers for itself again: the next unpublish removes both.
 	expect(await harness.deactivate(stored)).toBe(true);
 	expect(await harness.handlers()).toEqual([]);

@@ -14,7 +14,7 @@ const ADD_ROUTE = '/api/webhook/add_handler';
 const REMOVE_ROUTE = '/api/webhook/remove_handler';
 const STATIC_KEY = 'node:Inventory Ops Trigger';
 const LOCAL_URL_WARNING = /^The webhook URL n8n gives this trigger, .*, points at 127\.0\.0\.1, a local or private address:/;
-const NO_ID_NOTICE = 'The Inventory Ops service did not return an id for the webhook handler';
+const NO_ID_NOTICE = 'This trigger cannot remove the webhook handler';
 
 const context = useTriggerHarness({ fakeSleep: true });
 let harness;
@@ -106,17 +106,18 @@ test('a service error that says nothing itself: the message gives what the node 
 	expect(error.cause.errorResponse).toMatchObject({ outcome: 'refused', statusCode: 422, endpoint: '/webhook/add_handler' });
 });
 
-// registerHandlers' rollback: `withoutId`, `rolledBack`, the "Added without an id" part and the joins of the description
+// registerHandlers' rollback: `withoutId`, the notice for each one and the joins of the description
 test('a failed add after handlers the service gave no id: the error says none was removed and names each one left', async () => {
 	await harness.admin('POST', '/config', { addHandlerId: 'none', errorBodies: 'spec', errorCodes: 'sandbox' });
 	const stored = workflow('wf-rollback-no-id', ['order.shipped', 'item.inventory', 'shipment.created']);
 	failNthCall(ADD_ROUTE, 3, { status: 500 });
 
 	const error = await failure(harness.activate(stored));
-	const name = (type) => `"n8n: Reports wf-rollback-no-id (workflow wf-rollback-no-id) - ${type}" (type ${type}, no id)`;
-	const ours =
-		'Handlers added before it and removed again: 0 of 2. ' +
-		`Added without an id, so this trigger cannot remove them: ${name('order.shipped')}, ${name('item.inventory')}.`;
+	const url = harness.webhookUrl(stored, false);
+	const notice = (type) =>
+		`This trigger cannot remove the webhook handler "n8n: Reports wf-rollback-no-id (workflow wf-rollback-no-id) - ${type}" (no id, event type ${type}, URL ${url}). ` +
+		'To remove it by hand, find it by its name in Inventory Ops and remove it there.';
+	const ours = `Handlers added before it and removed again: 0 of 2. ${notice('order.shipped')} ${notice('item.inventory')}`;
 	// Our conclusion, then the service's words, then what was undone, each once, separated by one space.
 	expect(error.message).toMatch(/^Publishing failed at the webhook handler for "shipment\.created" \(3 of 3\)\. \S/);
 	// The transport's text (the doubt: the 500 may have added it), its code and trace id, in the message.
@@ -124,7 +125,7 @@ test('a failed add after handlers the service gave no id: the error says none wa
 	expect(error.message).toMatch(
 		/\. The service said: Fault injected by the sandbox: 500\. [^]*The service's code: INTERNAL_ERROR\. Trace id: \S+\. Handlers added before/,
 	);
-	const mayExist = `The webhook handler "n8n: Reports wf-rollback-no-id (workflow wf-rollback-no-id) - shipment.created" (event type shipment.created) may have been created all the same, and this trigger has no id to remove it: find it in Inventory Ops by that name and remove it there, or with the Inventory Ops node's Webhook Handler → Remove and its ID. Each publish uses a new secret, so the trigger refuses its deliveries meanwhile.`;
+	const mayExist = `The failed add may have created its handler all the same. ${notice('shipment.created')} Each publish uses a new secret, so the trigger refuses its deliveries meanwhile.`;
 	expect(error.message.endsWith(` ${ours} ${mayExist}`)).toBe(true);
 	// The transport's description (what to do, the service's code and trace id when sent) stays, for the log.
 	expect(error.description).toMatch(/Trace id: \S+\.$/);
@@ -140,18 +141,20 @@ test('leftovers that still cannot be removed: the unpublish and the next publish
 	const stored = workflow('wf-stale', ['order.shipped', 'item.inventory']);
 	await harness.activate(stored);
 	const url = harness.webhookUrl(stored, false);
-	const [shippedId, inventoryId] = harness.staticState(stored.staticData).registrations[url].handlers.map((record) => record.id);
+	const { handlers } = harness.staticState(stored.staticData).registrations[url];
+	const [shippedId, inventoryId] = handlers.map((record) => record.id);
+	const names = Object.fromEntries(handlers.map((record) => [record.id, record.name]));
 	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 100, status: 500 });
 	// The call's own text (its words: render.test.js) between the handler and what the trigger does about it.
 	const rest = (id, tries) =>
 		new RegExp(
-			`^ [^]*The service said: Fault injected by the sandbox: 500\\. [^]*The service's code: INTERNAL_ERROR\\. Trace id: \\S+\\. It stays recorded and is tried again at every publish and unpublish, until it has had 10 tries over 30 days \\(tried ${tries} time\\(s\\) since 1970-01-01T00:00:07\\.000Z\\)\\. To remove it by hand, run the Inventory Ops node's Webhook Handler → Remove with ID ${id}, or remove it in Inventory Ops\\.$`,
+			`^ [^]*The service said: Fault injected by the sandbox: 500\\. [^]*The service's code: INTERNAL_ERROR\\. Trace id: \\S+\\. It stays recorded and is tried again at every publish and unpublish, until it has had 10 tries over 30 days \\(tried ${tries} time\\(s\\) since 1970-01-01T00:00:07\\.000Z\\)\\. To remove it by hand, run the Inventory Ops node's Webhook Handler → Remove with ID ${id}, or find it by its name in Inventory Ops and remove it there\\.$`,
 		);
 	const expectLines = (lead, tries) => {
 		const lines = harness.warnings.filter((warning) => !LOCAL_URL_WARNING.test(warning));
 		expect(lines).toHaveLength(2);
 		for (const [index, [id, type]] of [[shippedId, 'order.shipped'], [inventoryId, 'item.inventory']].entries()) {
-			const start = `Inventory Ops Trigger: ${lead(`${id} (event type ${type}, URL ${url})`)}`;
+			const start = `Inventory Ops Trigger: ${lead(`"${names[id]}" (id ${id}, event type ${type}, URL ${url})`)}`;
 			expect(lines[index].slice(0, start.length)).toBe(start);
 			expect(lines[index].slice(start.length)).toMatch(rest(id, tries));
 		}
@@ -300,8 +303,8 @@ test('leftovers of the other kind are each kept once: told apart by id, or witho
 	expect(left).not.toContain(second);
 	const notices = harness.warnings.filter((warning) => warning.startsWith(NO_ID_NOTICE));
 	expect(notices).toEqual([
-		expect.stringContaining('"left x" (event type order.shipped'),
-		expect.stringContaining('"left y" (event type order.shipped'),
+		expect.stringContaining('"left x" (no id, event type order.shipped'),
+		expect.stringContaining('"left y" (no id, event type order.shipped'),
 	]);
 	await harness.stopTest(stored, registration);
 });

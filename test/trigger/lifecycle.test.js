@@ -132,8 +132,8 @@ test('activate with the 2nd of 3 add_handler calls failing: clear error, nothing
 	// The end of the message: what was undone, what was left, and the handler the 500 may have added, named.
 	expect(error.message).toMatch(
 		REMOVABLE
-			? /\. Handlers added before it and removed again: 1 of 1\. The webhook handler "n8n: Orders flow wf-partial \(workflow wf-partial\) - item\.inventory" \(event type item\.inventory\) may have been created all the same, and this trigger has no id to remove it: find it in Inventory Ops by that name and remove it there, or with the Inventory Ops node's Webhook Handler → Remove and its ID\. Each publish uses a new secret, so the trigger refuses its deliveries meanwhile\.$/
-			: /\. Handlers added before it and removed again: 0 of 1\. Added without an id, so this trigger cannot remove them: "n8n: Orders flow wf-partial \(workflow wf-partial\) - order\.shipped" \(type order\.shipped, no id\)\. The webhook handler "n8n: Orders flow wf-partial \(workflow wf-partial\) - item\.inventory" \(event type item\.inventory\) may have been created all the same, and this trigger has no id to remove it: find it in Inventory Ops by that name and remove it there, or with the Inventory Ops node's Webhook Handler → Remove and its ID\. Each publish uses a new secret, so the trigger refuses its deliveries meanwhile\.$/,
+			? /\. Handlers added before it and removed again: 1 of 1\. The failed add may have created its handler all the same\. This trigger cannot remove the webhook handler "n8n: Orders flow wf-partial \(workflow wf-partial\) - item\.inventory" \(no id, event type item\.inventory, URL [^)]+\)\. To remove it by hand, find it by its name in Inventory Ops and remove it there\. Each publish uses a new secret, so the trigger refuses its deliveries meanwhile\.$/
+			: /\. Handlers added before it and removed again: 0 of 1\. This trigger cannot remove the webhook handler "n8n: Orders flow wf-partial \(workflow wf-partial\) - order\.shipped" \(no id, event type order\.shipped, URL [^)]+\)\. To remove it by hand, find it by its name in Inventory Ops and remove it there\. The failed add may have created its handler all the same\. This trigger cannot remove the webhook handler "n8n: Orders flow wf-partial \(workflow wf-partial\) - item\.inventory" \(no id, event type item\.inventory, URL [^)]+\)\. To remove it by hand, find it by its name in Inventory Ops and remove it there\. Each publish uses a new secret, so the trigger refuses its deliveries meanwhile\.$/,
 	);
 	// The transport's error stays attached, with its status and reading: the handler may have been added all the same.
 	expect(error.cause.httpCode).toBe('500');
@@ -234,10 +234,10 @@ test('unpublish while remove_handler keeps failing: 4 tries each at 0, 1, 3 and 
 	// One line per leftover: its id, event type and URL, the service's words, and how to remove it by hand.
 	const lines = harness.warnings.filter((text) => text.startsWith('Inventory Ops Trigger: unpublishing'));
 	expect(lines).toHaveLength(3);
-	for (const [index, { id, type, url }] of state.leftovers.entries()) {
-		expect(lines[index].startsWith(`Inventory Ops Trigger: unpublishing could not remove the webhook handler ${id} (event type ${type}, URL ${url}). `)).toBe(true);
+	for (const [index, { id, name, type, url }] of state.leftovers.entries()) {
+		expect(lines[index].startsWith(`Inventory Ops Trigger: unpublishing could not remove the webhook handler "${name}" (id ${id}, event type ${type}, URL ${url}). `)).toBe(true);
 		expect(lines[index]).toMatch(/\. The service said: Fault injected by the sandbox: 503\. .* It stays recorded and is tried again at every publish and unpublish, until it has had 10 tries over 30 days \(tried 1 time\(s\) since /);
-		expect(lines[index].endsWith(`To remove it by hand, run the Inventory Ops node's Webhook Handler → Remove with ID ${id}, or remove it in Inventory Ops.`)).toBe(true);
+		expect(lines[index].endsWith(`To remove it by hand, run the Inventory Ops node's Webhook Handler → Remove with ID ${id}, or find it by its name in Inventory Ops and remove it there.`)).toBe(true);
 	}
 	const afterFailedDeactivate = (await harness.handlers()).length;
 
@@ -297,7 +297,7 @@ test('leftovers that still cannot be removed do not stop the next activation: it
 		expect.arrayContaining(left.map((id) => [id, 2])),
 	);
 	for (const id of left) {
-		expect(harness.warnings).toContainEqual(expect.stringMatching(new RegExp(`^Inventory Ops Trigger: publishing goes ahead without removing the webhook handler ${id} \\(event type `)));
+		expect(harness.warnings).toContainEqual(expect.stringMatching(new RegExp(`^Inventory Ops Trigger: publishing goes ahead without removing the webhook handler "[^"]*" \\(id ${id}, event type `)));
 	}
 
 	// The service works again: the next unpublish removes the leftovers and the handlers of the publish.
@@ -372,7 +372,7 @@ test('remove_handler answers read as the Remove operation reads them: a bare fal
 	expect(await harness.deactivate(stored)).toBe(false);
 	expect(harness.staticState(stored.staticData).leftovers.map((record) => record.id)).toEqual([handler._id]);
 	expect(harness.warnings.join('\n')).toContain(
-		`could not remove the webhook handler ${handler._id} (event type order.shipped, URL ${harness.webhookUrl(stored, false)}). `,
+		`could not remove the webhook handler "${handler.name}" (id ${handler._id}, event type order.shipped, URL ${harness.webhookUrl(stored, false)}). `,
 	);
 
 	// The fault answered in the service's place, so the first handler is still there: the next publish removes it.
@@ -489,11 +489,11 @@ test('add_handler answering without _id: activation works, the handler is report
 	const stored = workflow('wf-no-id', ['order.shipped']);
 	await harness.activate(stored);
 	expect(await harness.handlers()).toHaveLength(1);
-	expect(harness.warnings.join('\n')).toContain('did not return an id for the webhook handler');
+	expect(harness.warnings.join('\n')).toContain('This trigger cannot remove the webhook handler');
 
 	await harness.emit('order.shipped', { order_number: '7' });
 	expect(harness.runs).toHaveLength(1);
-	expect(harness.runs[0].items[0].warnings[0]).toContain('cannot remove it: remove it in Inventory Ops yourself');
+	expect(harness.runs[0].items[0].warnings[0]).toContain('(no id, event type order.shipped, URL ');
 	const afterActivate = (await harness.handlers()).length;
 
 	const warningsBefore = harness.warnings.length;
@@ -501,7 +501,7 @@ test('add_handler answering without _id: activation works, the handler is report
 	const afterDeactivate = (await harness.handlers()).length;
 	expect(afterDeactivate).toBe(1);
 	// Told again when it is left behind; not kept in static data, since nothing could ever remove it.
-	expect(harness.warnings.slice(warningsBefore).join('\n')).toContain('remove it in Inventory Ops yourself');
+	expect(harness.warnings.slice(warningsBefore).join('\n')).toContain('To remove it by hand, find it by its name in Inventory Ops and remove it there.');
 	expect(harness.staticState(stored.staticData)).toEqual({ registrations: {}, leftovers: [] });
 
 	// Reactivated, the service now holds the old handler too; it still carries the old secret, so one run per event.

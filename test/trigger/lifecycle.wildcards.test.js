@@ -35,7 +35,7 @@ test('a selection with order.status.*: activation fails with the reason and the 
 	if (answers.addHandlerId === 'none') {
 		// The service gave the order.shipped handler no id: nothing can remove it, and the error says so.
 		expect(error.message).toMatch(
-			new RegExp(`Handlers added before it and removed again: 0 of 1\\. Added without an id, so this trigger cannot remove them: [^]*order\\.shipped[^]*\\. ${hint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+			new RegExp(`Handlers added before it and removed again: 0 of 1\\. This trigger cannot remove the webhook handler [^]*\\(no id, event type order\\.shipped, [^]*\\. ${hint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
 		);
 		expect((await harness.handlers()).map((handler) => handler.type)).toEqual(['order.shipped']);
 	} else {

@@ -36,7 +36,7 @@ async function expectKept(stored, handler, why) {
 	const lines = harness.warnings.filter((text) => text.startsWith('Inventory Ops Trigger: unpublishing could not remove'));
 	expect(lines).toHaveLength(1);
 	const [warning] = lines;
-	expect(warning).toContain(`the webhook handler ${handler._id} (event type order.shipped, URL `);
+	expect(warning).toContain(`the webhook handler "${handler.name}" (id ${handler._id}, event type order.shipped, URL `);
 	expect(warning).toMatch(why);
 	expect(warning).toContain('The handler may still exist: check the Base URL.');
 	expect(warning).toContain(' It stays recorded and is tried again at every publish and unpublish, ');

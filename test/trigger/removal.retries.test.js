@@ -69,7 +69,7 @@ test('a refusal stays a failure while another handler is tried again and removed
 	expect(left).toHaveLength(1);
 	expect(harness.staticState(stored.staticData).leftovers.map((record) => record.id)).toEqual([left[0]._id]);
 	const lines = harness.warnings.filter((text) => text.startsWith('Inventory Ops Trigger: unpublishing'));
-	expect(lines).toEqual([expect.stringContaining(`could not remove the webhook handler ${left[0]._id} (event type ${left[0].type}, URL `)]);
+	expect(lines).toEqual([expect.stringContaining(`could not remove the webhook handler "${left[0].name}" (id ${left[0]._id}, event type ${left[0].type}, URL `)]);
 });
 
 test('a removal that fails before anything is sent (a credential n8n cannot decrypt) is not tried again: no waits', async () => {

@@ -120,12 +120,17 @@ describe('repeated deliveries are remembered per registration, within bounds', (
 	});
 });
 
-test('a handler without an id is described as such', () => {
-	const { describeHandler } = require(path.join(DIST, 'trigger/removal.js'));
-	expect(describeHandler({ name: 'n8n: Orders - order.shipped', type: 'order.shipped' })).toBe(
-		'"n8n: Orders - order.shipped" (type order.shipped, no id)',
+test('a handler is named by its name, id (or none), event type and URL, with how to remove it by hand', () => {
+	const { describeHandler, removeByHand, unremovableNotice } = require(path.join(DIST, 'trigger/removal.js'));
+	const withoutId = { name: 'n8n: Orders - order.shipped', type: 'order.shipped', url: 'https://n8n.example/webhook/x' };
+	expect(describeHandler(withoutId)).toBe('"n8n: Orders - order.shipped" (no id, event type order.shipped, URL https://n8n.example/webhook/x)');
+	expect(describeHandler({ name: 'h', type: 't', id: 'abc', url: 'u' })).toBe('"h" (id abc, event type t, URL u)');
+	expect(removeByHand({ id: 'abc' })).toBe(
+		"To remove it by hand, run the Inventory Ops node's Webhook Handler → Remove with ID abc, or find it by its name in Inventory Ops and remove it there.",
 	);
-	expect(describeHandler({ name: 'h', type: 't', id: 'abc' })).toBe('"h" (type t, id abc)');
+	expect(unremovableNotice(withoutId)).toBe(
+		'This trigger cannot remove the webhook handler "n8n: Orders - order.shipped" (no id, event type order.shipped, URL https://n8n.example/webhook/x). To remove it by hand, find it by its name in Inventory Ops and remove it there.',
+	);
 });
 
 describe('the webhook URL check: a warning for addresses a hosted service cannot reach', () => {

@@ -3,7 +3,7 @@ import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-w
 
 import { addHandlerBody, callService, findHandlerId, fullTextOf, publishErrorOf } from '../transport';
 import { EVENT_TYPE_FORMAT, EVENT_TYPE_FORMAT_HINT, parseCustomEventTypes, withoutCoveredTypes } from '../shared/events';
-import { describeHandler, keepOrDrop, removeHandlerRecords, RETRY_WAITS_MS, unremovableNotice, unremovedReport, warn } from './removal';
+import { describeHandler, keepOrDrop, removeByHand, removeHandlerRecords, RETRY_WAITS_MS, unremovableNotice, warn } from './removal';
 import { EVENT_TYPE_HEADER, SECRET_HEADER } from './delivery';
 import { readState, writeState, type HandlerRecord, type RegistrationKind, type TriggerState } from './state';
 
@@ -104,9 +104,9 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 		const message = [
 			`${doing} failed at the webhook handler for "${type}" (${index + 1} of ${types.length}). ${fullTextOf(outcome)}`,
 			added.length > 0 ? `Handlers added before it and removed again: ${added.length - failures.length - withoutId.length} of ${added.length}.` : '',
-			failures.length > 0 ? unremovedReport(failures) : '',
-			withoutId.length > 0 ? `Added without an id, so this trigger cannot remove them: ${withoutId.map(describeHandler).join(', ')}.` : '',
-			outcome.applied === 'no' ? '' : `The webhook handler "${name}" (event type ${type}) may have been created all the same, and this trigger has no id to remove it: find it in Inventory Ops by that name and remove it there, or with the Inventory Ops node's Webhook Handler → Remove and its ID. Each publish uses a new secret, so the trigger refuses its deliveries meanwhile.`,
+			...failures.map(({ record, failure }) => `The webhook handler ${describeHandler(record)} could not be removed. ${fullTextOf(failure)} ${removeByHand(record)}`),
+			...withoutId.map(unremovableNotice),
+			outcome.applied === 'no' ? '' : `The failed add may have created its handler all the same. ${unremovableNotice({ type, name, url, kind })} Each publish uses a new secret, so the trigger refuses its deliveries meanwhile.`,
 			// Whether the service takes wildcards is open.
 			type.endsWith('.*') ? `If the service takes no wildcards, select exact types instead, such as ${type.slice(0, -1)}shipped.` : '',
 		];

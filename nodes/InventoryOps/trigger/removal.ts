@@ -19,8 +19,13 @@ export function warn(this: IHookFunctions, text: string): void {
 	this.logger.warn(text, { workflowId: this.getWorkflow().id, node: this.getNode().name });
 }
 
-export const unremovableNotice = ({ name, type, url }: HandlerRecord) =>
-	`The Inventory Ops service did not return an id for the webhook handler "${name}" (event type ${type}, URL ${url}), so this trigger cannot remove it: remove it in Inventory Ops yourself.`;
+/** How every text names a handler, and how the user removes one this trigger cannot. */
+export const describeHandler = ({ name, id, type, url }: HandlerRecord) => `"${name}" (${id ? `id ${id}` : 'no id'}, event type ${type}, URL ${url})`;
+
+export const removeByHand = ({ id }: HandlerRecord) =>
+	`To remove it by hand, ${id ? `run the Inventory Ops node's Webhook Handler → Remove with ID ${id}, or ` : ''}find it by its name in Inventory Ops and remove it there.`;
+
+export const unremovableNotice = (record: HandlerRecord) => `This trigger cannot remove the webhook handler ${describeHandler(record)}. ${removeByHand(record)}`;
 
 /** Undefined when the handler is gone: removed, or the answer proves that the service does not know it. */
 async function removeOnce(this: IHookFunctions, record: HandlerRecord): Promise<Failure | undefined> {
@@ -51,31 +56,17 @@ export async function removeHandlerRecords(this: IHookFunctions, records: Handle
 	return failures;
 }
 
-export const describeHandler = ({ name, type, id }: HandlerRecord) => `"${name}" (type ${type}${id ? `, id ${id}` : ', no id'})`;
-
-export function unremovedReport(failures: RemovalFailure[]): string {
-	const list = failures.map(({ record }) => `${record.id} (${record.type})`).join(', ');
-	return `${failures.length} webhook handler(s) could not be removed: ${list}. To remove them by hand, run the Inventory Ops node's Webhook Handler → Remove with each ID. ${fullTextOf(failures[0].failure)}`;
-}
-
-/**
- * Counts a failed try on each record and logs it, with the service's words and how to remove it by hand; a record
- * past both limits is dropped, with a last line. `lead` says what went on without the handler it names.
- */
+/** Counts a failed try on each record and logs it; a record past both limits is dropped. `lead` names the handler. */
 export function keepOrDrop(this: IHookFunctions, failures: RemovalFailure[], lead: (handler: string) => string): HandlerRecord[] {
 	const now = Date.now();
 	return failures.flatMap(({ record, failure }) => {
 		const kept = { ...record, tries: (record.tries ?? 0) + 1, keptSince: record.keptSince ?? now };
-		const name = `${kept.id} (event type ${kept.type}, URL ${kept.url})`;
 		const tried = `tried ${kept.tries} time(s) since ${new Date(kept.keptSince).toISOString()}`;
-		if (kept.tries < LEFTOVER_TRIES || now - kept.keptSince < LEFTOVER_DAYS * DAY_MS) {
-			const limit = `until it has had ${LEFTOVER_TRIES} tries over ${LEFTOVER_DAYS} days (${tried})`;
-			const byHand = `To remove it by hand, run the Inventory Ops node's Webhook Handler → Remove with ID ${kept.id}, or remove it in Inventory Ops.`;
-			warn.call(this, `Inventory Ops Trigger: ${lead(name)} ${fullTextOf(failure)} It stays recorded and is tried again at every publish and unpublish, ${limit}. ${byHand}`);
-			return [kept];
-		}
-		const last = `Inventory Ops Trigger: gave up removing the webhook handler ${name} (${tried}): it is no longer recorded. The last answer: ${fullTextOf(failure)}`;
-		warn.call(this, `${last} If it still exists, remove it in Inventory Ops, or with the Inventory Ops node's Webhook Handler → Remove and ID ${kept.id}.`);
-		return [];
+		const keep = kept.tries < LEFTOVER_TRIES || now - kept.keptSince < LEFTOVER_DAYS * DAY_MS;
+		const what = keep
+			? `${lead(describeHandler(kept))} ${fullTextOf(failure)} It stays recorded and is tried again at every publish and unpublish, until it has had ${LEFTOVER_TRIES} tries over ${LEFTOVER_DAYS} days (${tried}).`
+			: `gave up removing the webhook handler ${describeHandler(kept)}, which may still exist (${tried}): it is no longer recorded. The last answer: ${fullTextOf(failure)}`;
+		warn.call(this, `Inventory Ops Trigger: ${what} ${removeByHand(kept)}`);
+		return keep ? [kept] : [];
 	});
 }
