@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { matchesEventType } from '../shared/events';
 import { isPlainObject } from '../shared/objects';
-import { unremovableNotice } from './removal';
+import { unremovableNotices } from './removal';
 import { readState, type Registration } from './state';
 
 // The service signs nothing: the secret header it sends back proves the origin.
@@ -109,7 +109,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	}
 
 	const { handlers, ignoreRepeats, includeHeaders } = registration;
-	const warnings = handlers.filter((record) => record.id === undefined).map(unremovableNotice);
+	const warnings = unremovableNotices(handlers);
 	const receivedAt = new Date().toISOString();
 	const ignored: string[] = [];
 	const items: IDataObject[] = [];

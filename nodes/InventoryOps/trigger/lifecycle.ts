@@ -3,7 +3,7 @@ import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-w
 
 import { addHandlerBody, callService, findHandlerId, fullTextOf, publishErrorOf } from '../transport';
 import { EVENT_TYPE_FORMAT, EVENT_TYPE_FORMAT_HINT, parseCustomEventTypes, withoutCoveredTypes } from '../shared/events';
-import { describeHandler, keepOrDrop, removeByHand, removeHandlerRecords, RETRY_WAITS_MS, unremovableNotice, warn } from './removal';
+import { describeHandler, keepOrDrop, removeByHand, removeHandlerRecords, RETRY_WAITS_MS, unremovableNotice, unremovableNotices, warn } from './removal';
 import { EVENT_TYPE_HEADER, SECRET_HEADER } from './delivery';
 import { readState, writeState, type HandlerRecord, type RegistrationKind, type TriggerState } from './state';
 
@@ -54,10 +54,6 @@ async function removeOrKeep(this: IHookFunctions, state: TriggerState, records: 
 	return failures;
 }
 
-function warnUnremovable(this: IHookFunctions, records: HandlerRecord[]): void {
-	for (const record of records.filter(({ id }) => id === undefined)) warn.call(this, unremovableNotice(record));
-}
-
 /** checkExists, from our records alone. */
 export async function recordedHandlersMatchSelection(this: IHookFunctions): Promise<boolean> {
 	const url = this.getNodeWebhookUrl('default') as string;
@@ -79,13 +75,12 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	if (warning) warn.call(this, warning);
 	const types = selectedEventTypes.call(this);
 	if (types.length === 0) throw new NodeOperationError(this.getNode(), 'Events: select at least one event or enter a custom event type');
-	const staticData = this.getWorkflowStaticData('node');
-	const state = readState(staticData);
+	const state = readState(this.getWorkflowStaticData('node'));
 	const doing = kind === 'test' ? 'Listening for a test event' : 'Publishing';
 	// Not a reason to stop: the new secret makes the trigger refuse a leftover's deliveries.
 	const stale = takeHandlers(state, kind);
 	await removeOrKeep.call(this, state, stale, (handler) => `${doing.toLowerCase()} goes ahead without removing the webhook handler ${handler}, which an earlier registration left.`);
-	warnUnremovable.call(this, stale);
+	for (const notice of unremovableNotices(stale)) warn.call(this, notice);
 
 	const secret = randomBytes(32).toString('hex');
 	const workflow = this.getWorkflow();
@@ -115,8 +110,8 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 
 	const { ignoreRepeatedDeliveries, includeHeaders } = this.getNodeParameter('options', {}) as IDataObject;
 	state.registrations[url] = { url, kind, secret, handlers: added, ignoreRepeats: ignoreRepeatedDeliveries !== false, includeHeaders: includeHeaders === true };
-	writeState(staticData, state);
-	warnUnremovable.call(this, added);
+	writeState(this.getWorkflowStaticData('node'), state);
+	for (const notice of unremovableNotices(added)) warn.call(this, notice);
 	return true;
 }
 
@@ -127,9 +122,8 @@ export async function removeHandlers(this: IHookFunctions): Promise<boolean> {
 	if (!registration) return true;
 
 	const doing = registration.kind === 'test' ? 'stopping the test listener' : 'unpublishing';
-	const lead = (handler: string) => `${doing} could not remove the webhook handler ${handler}.`;
-	const failures = await removeOrKeep.call(this, state, takeHandlers(state, registration.kind, url), lead, RETRY_WAITS_MS);
-	warnUnremovable.call(this, registration.handlers);
+	const failures = await removeOrKeep.call(this, state, takeHandlers(state, registration.kind, url), (handler) => `${doing} could not remove the webhook handler ${handler}.`, RETRY_WAITS_MS);
+	for (const notice of unremovableNotices(registration.handlers)) warn.call(this, notice);
 	// n8n shows no error of `delete`, and a throw would make 1.x skip saving the records.
 	return failures.length === 0;
 }

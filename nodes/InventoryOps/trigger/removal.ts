@@ -26,6 +26,7 @@ export const removeByHand = ({ id }: HandlerRecord) =>
 	`To remove it by hand, ${id ? `run the Inventory Ops node's Webhook Handler → Remove with ID ${id}, or ` : ''}find it by its name in Inventory Ops and remove it there.`;
 
 export const unremovableNotice = (record: HandlerRecord) => `This trigger cannot remove the webhook handler ${describeHandler(record)}. ${removeByHand(record)}`;
+export const unremovableNotices = (records: HandlerRecord[]) => records.filter(({ id }) => id === undefined).map(unremovableNotice);
 
 /** Undefined when the handler is gone: removed, or the answer proves that the service does not know it. */
 async function removeOnce(this: IHookFunctions, record: HandlerRecord): Promise<Failure | undefined> {
