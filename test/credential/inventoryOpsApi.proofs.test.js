@@ -238,7 +238,7 @@ describe('the App Base URL check: only the path beside the restore path, which n
 	test('429 beyond the bounded retries: rate limited', async () => {
 		gateway.answers.push({ path: /^\/s\//, status: 429, headers: { 'retry-after': '0' } });
 		const result = await testCredential(viaGateway(sandbox.credentials()));
-		expect(result.message).toMatch(/^The service is rate limiting \(429\) \S+no-such-operation-n8n-path-check, still after the retries allowed\. .*Test again soon: this says nothing about the credential\. Rate limited \(429\): waited 0 s; the service asked for Retry-After: 0\. The access token works: /);
+		expect(result.message).toMatch(/^The service is rate limiting \(429\) \S+no-such-operation-n8n-path-check, still after the retries allowed\. .*Test again soon: this says nothing about the credential\. Rate limited \(429\): waited 0 s of the 5 s allowed; the service asked for Retry-After: 0\. The access token works: /);
 	});
 
 	test('5xx: the App Base URL could not be checked', async () => {

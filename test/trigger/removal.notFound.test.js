@@ -1,6 +1,6 @@
 // "Gone" only where the answer proves it (issue 47). A remove_handler 404 counts as "the service does not know the
 // handler" only when its answer, in words, differs from the answer of the path beside it that nothing serves
-// (transport/pathBeside.ts); a gateway's page, a 404 without words, or the same answer as that path (a changed Base
+// (compareBeside in transport/verdicts.ts); a gateway's page, a 404 without words, or the same answer as that path (a changed Base
 // URL, a gateway, a service whose wrong paths answer in its own error shape) keeps the handler recorded, reports it
 // with its id, and the next publish tries again. Counted at the sandbox, over real HTTP.
 const { useTriggerHarness } = require('./helpers/setup');

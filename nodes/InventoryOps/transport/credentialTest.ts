@@ -2,11 +2,11 @@ import type { IDataObject, ICredentialsDecrypted, ICredentialTestFunctions, INod
 
 import { readServiceError } from './answers';
 import { ENDPOINTS, type Endpoint } from './endpoints';
-import { failureFromAnswer, failureFromNetwork, notAnAddress, passedCheck, SAME_ADDRESS_NOTE, waitNotes, type Beside, type Failure, type Passed } from './outcome';
+import { failureFromAnswer, failureFromNetwork, notAnAddress, passedCheck, SAME_ADDRESS_NOTE, waitNotes, type Failure, type Passed } from './outcome';
 import { RateLimitGate, retryRateLimited, type Sent } from './rateLimit';
 import { credentialVerdictOf } from './render';
 import { isHttpUrl, joinUrl, pathBeside } from './urls';
-import { comparable, sameAsBeside, tokenVerdict } from './verdicts';
+import { compareBeside, tokenVerdict, type Beside } from './verdicts';
 
 // The Test button waits: 5 s at most for 429s.
 const RETRY_POLICY = { maxRetries: 3, maxTotalWaitMs: 5_000, baseDelayMs: 500 };
@@ -28,13 +28,11 @@ async function send({ helpers, token, gate }: Session, url: string, body: IDataO
 }
 
 /** The path beside's answer: a different one proves something serves the operation; the same, nothing, if it names the path. */
-async function besideOf(session: Session, check: Check, answer: Response): Promise<Beside & { namesPath: boolean }> {
-	const url = pathBeside(check.at);
-	const sent = await send(session, url, check.body);
-	const theirs = 'response' in sent ? sent.response : undefined;
-	const compared = theirs !== undefined && comparable(theirs);
-	const { same, namesPath } = compared ? sameAsBeside(check.at, answer, theirs) : { same: false, namesPath: false };
-	return { url, status: theirs?.statusCode, compared, same, namesPath };
+function besideOf(session: Session, check: Check, answer: Response): Promise<Beside> {
+	return compareBeside(check.at, answer, async (url) => {
+		const sent = await send(session, url, check.body);
+		return 'response' in sent ? sent.response : undefined;
+	});
 }
 
 /** A 401 or 403 shows the service refusing the token only where a path nothing serves answers otherwise. */
@@ -69,8 +67,7 @@ async function lookUpVerdict(session: Session, check: Check, answer: Response): 
 /** The App Base URL serves only restores, which change data: its check is beside the restore path; only a real restore proves restores. */
 export async function testInventoryOpsApiCredential(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
-	const baseUrl = typeof data.baseUrl === 'string' ? data.baseUrl.trim() : '';
-	const appBaseUrl = typeof data.appBaseUrl === 'string' ? data.appBaseUrl.trim() : '';
+	const [baseUrl, appBaseUrl] = [data.baseUrl, data.appBaseUrl].map((url) => (typeof url === 'string' ? url.trim() : ''));
 	for (const [field, url] of [['Base URL', baseUrl], ['App Base URL', appBaseUrl]] as const) {
 		if (!isHttpUrl(url)) return credentialVerdictOf([notAnAddress(field, url)]);
 	}

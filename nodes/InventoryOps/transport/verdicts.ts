@@ -76,23 +76,25 @@ export function tokenVerdict(status: number, said: ServiceError, token: unknown,
 
 export type Answered = { statusCode: number; body?: unknown };
 
-/** An answer worth comparing with: not a 429 or a 5xx, which say nothing about the path. */
-export function comparable(beside: Answered): boolean {
-	return beside.statusCode !== 429 && beside.statusCode < 500;
-}
-
 /**
- * Whether `answer` (to `url`) is the answer of the path beside it, `beside`: the same status, web page or not, code
- * and message, once the beside path's last segment is read as `url`'s. `namesPath`: that answer names the path.
+ * The answer of the path beside `url`, which nothing serves, against `answer`. `compared` unless it is none, a 429 or a
+ * 5xx, which say nothing about the path; `same`: the same status, web page or not, code and message, once the beside
+ * path's last segment is read as `url`'s; `namesPath`: the same, and it names the path. The request changes nothing.
  */
-export function sameAsBeside(url: string, answer: Answered, beside: Answered): { same: boolean; namesPath: boolean } {
+export type Beside = { url: string; status?: number; compared: boolean; same: boolean; namesPath: boolean };
+
+export async function compareBeside(url: string, answer: Answered, send: (url: string) => Promise<Answered | undefined>): Promise<Beside> {
+	const besideUrl = pathBeside(url);
+	const beside = await send(besideUrl).catch(() => undefined);
+	const status = beside?.statusCode;
+	if (beside === undefined || beside.statusCode === 429 || beside.statusCode >= 500) return { url: besideUrl, status, compared: false, same: false, namesPath: false };
 	const fingerprint = ({ statusCode, body }: Answered) => {
 		const { page, code, message } = readServiceError(body);
 		return JSON.stringify([statusCode, page, code, message]);
 	};
 	const theirs = fingerprint(beside);
 	const same = theirs.split(NOWHERE).join(url.slice(url.lastIndexOf('/') + 1)) === fingerprint(answer);
-	return { same, namesPath: same && theirs.includes(NOWHERE) };
+	return { url: besideUrl, status, compared: true, same, namesPath: same && theirs.includes(NOWHERE) };
 }
 
 /** Is the handler gone? `evidence`: the proof, or why nothing shows it (then `check`: what the user should). */
@@ -110,17 +112,16 @@ export function refusalHandlerVerdict({ code, message }: ServiceError): HandlerV
 
 /**
  * A remove_handler 404: proof only in words that differ from the answer of the path beside it, which nothing serves (a
- * wrong Base URL's or a gateway's "no such path" is the same at both). The request beside changes nothing.
+ * wrong Base URL's or a gateway's "no such path" is the same at both).
  */
 export async function notFoundHandlerVerdict(url: string, answer: Answered, send: (url: string) => Promise<Answered>): Promise<HandlerVerdict> {
 	const { page, message, code } = readServiceError(answer.body);
 	const doubt = (why: string): HandlerVerdict => ({ gone: false, evidence: why, check: 'check the Base URL.' });
 	if (page === true) return doubt('the answer was a web page, as a gateway gives for any path it does not know');
 	if (message === undefined && code === undefined) return doubt('the answer gave no reason');
-	const besideUrl = pathBeside(url);
-	const beside = await send(besideUrl).catch(() => undefined);
-	const shown = `${withoutUrlCredentials(besideUrl)}, a path nothing serves,`;
-	if (beside === undefined || !comparable(beside)) return doubt(`${shown} answered ${beside?.statusCode ?? 'nothing'} (nothing to compare with)`);
-	if (sameAsBeside(url, answer, beside).same) return doubt(`${shown} answered the same (the service's or a gateway's "no such path")`);
-	return { gone: true, evidence: `its answer differs from that of ${withoutUrlCredentials(besideUrl)}, a path nothing serves` };
+	const beside = await compareBeside(url, answer, send);
+	const shown = `${withoutUrlCredentials(beside.url)}, a path nothing serves`;
+	if (!beside.compared) return doubt(`${shown}, answered ${beside.status ?? 'nothing'} (nothing to compare with)`);
+	if (beside.same) return doubt(`${shown}, answered the same (the service's or a gateway's "no such path")`);
+	return { gone: true, evidence: `its answer differs from that of ${shown}` };
 }
