@@ -34,8 +34,6 @@ interface RequestOptions {
  */
 export type OnAttempt = () => Promise<() => (status: number | undefined) => void>;
 
-type FullResponse = { statusCode: number; headers: Record<string, unknown>; body: unknown };
-
 export function addHandlerBody({ type, name, url, method, headers }: Record<'type' | 'name' | 'url' | 'method', string> & { headers: IDataObject }): IDataObject {
 	return { type, name, handler: { url, method, headers } };
 }
@@ -96,9 +94,9 @@ export async function callService(this: InventoryOpsContext, endpoint: Endpoint,
 	const send = async (to: string) =>
 		(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, { ...request, url: to }, {
 			credentialsDecrypted: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data: credentials },
-		})) as FullResponse;
+		})) as Answered;
 	const gate = options.rateLimitGate ?? new RateLimitGate();
-	const attempt = async (): Promise<Sent<FullResponse>> => {
+	const attempt = async (): Promise<Sent<Answered>> => {
 		const sending = await options.onAttempt?.();
 		await gate.pass();
 		const settled = sending?.();
@@ -106,7 +104,6 @@ export async function callService(this: InventoryOpsContext, endpoint: Endpoint,
 		settled?.('response' in sent ? sent.response.statusCode : undefined);
 		return sent;
 	};
-	// A read may be sent once more after a lost connection; a write never is.
 	let repeatsLeft = ENDPOINTS[endpoint].changesData ? 0 : 1;
 	const sent = await retryRateLimited(gate, async () => {
 		const first = await attempt();

@@ -74,27 +74,27 @@ export function tokenVerdict(status: number, said: ServiceError, token: unknown,
 	return status === 401 ? 'refused' : 'lacksScope';
 }
 
-export type Answered = { statusCode: number; body?: unknown };
+export type Answered = { statusCode: number; headers: Record<string, unknown>; body?: unknown };
 
 /**
- * The answer of the path beside `url`, which nothing serves, against `answer`. `compared` unless it is none, a 429 or a
- * 5xx, which say nothing about the path; `same`: the same status, web page or not, code and message, once the beside
- * path's last segment is read as `url`'s; `namesPath`: the same, and it names the path. The request changes nothing.
+ * The answer of the path beside `url`, which nothing serves, so the request changes nothing.
+ * `compared` unless it is none, a 429 or a 5xx, which say nothing about the path; `same` as `answer`: the same status,
+ * web page or not, code and message, once its last segment is read as `url`'s; `namesPath`: the same, naming the path.
  */
 export type Beside = { url: string; status?: number; compared: boolean; same: boolean; namesPath: boolean };
 
 export async function compareBeside(url: string, answer: Answered, send: (url: string) => Promise<Answered | undefined>): Promise<Beside> {
 	const besideUrl = pathBeside(url);
 	const beside = await send(besideUrl).catch(() => undefined);
-	const status = beside?.statusCode;
-	if (beside === undefined || beside.statusCode === 429 || beside.statusCode >= 500) return { url: besideUrl, status, compared: false, same: false, namesPath: false };
+	const seen = { url: besideUrl, status: beside?.statusCode };
+	if (beside === undefined || beside.statusCode === 429 || beside.statusCode >= 500) return { ...seen, compared: false, same: false, namesPath: false };
 	const fingerprint = ({ statusCode, body }: Answered) => {
 		const { page, code, message } = readServiceError(body);
 		return JSON.stringify([statusCode, page, code, message]);
 	};
 	const theirs = fingerprint(beside);
 	const same = theirs.split(NOWHERE).join(url.slice(url.lastIndexOf('/') + 1)) === fingerprint(answer);
-	return { url: besideUrl, status, compared: true, same, namesPath: same && theirs.includes(NOWHERE) };
+	return { ...seen, compared: true, same, namesPath: same && theirs.includes(NOWHERE) };
 }
 
 /** Is the handler gone? `evidence`: the proof, or why nothing shows it (then `check`: what the user should). */
