@@ -200,7 +200,7 @@ describe('what a failed test says', () => {
 		await sandbox.config({ errorBodies: 'html' });
 		const result = await testCredential({ ...sandbox.credentials(), baseUrl: `${sandbox.server.origin}/nope` });
 		expect(result.status).toBe('OK');
-		expect(result.message).toMatch(/^Could not confirm the Base URL or the access token: \S+ answered 404 just as \S+, a path nothing serves, does\. The answer was a web page titled "404 /);
+		expect(result.message).toMatch(/^Could not confirm the Base URL or the access token: \S+ answered 404; \S+, a path nothing serves, answered the same\. The answer was a web page titled "404 /);
 		expect(result.message).not.toMatch(/<[a-z]/i);
 	});
 
@@ -244,7 +244,7 @@ describe('answers no other test gives', () => {
 		expect(silent.message).toBe(`The service failed (503) during ${sandbox.baseUrl}/order/get_single_bulk. This call only reads data: run it again later.`);
 		await sandbox.fault({ route: BULK, count: 1, status: 418, body: { error: { message: 'short and stout' } } });
 		const other = await testCredential(sandbox.credentials());
-		expect(other.message).toMatch(/^Something at the Base URL serves the order lookup: .*\/api\/order\/get_single_bulk answered 418, unlike .*\. The service said: short and stout\. It refused an empty lookup, so the access token is not confirmed\. The App/);
+		expect(other.message).toMatch(/^Something at the Base URL serves the order lookup: .*\/api\/order\/get_single_bulk answered 418; .*, a path nothing serves, answered differently \(404\)\. The service said: short and stout\. It refused an empty lookup, so the access token is not confirmed\. The App/);
 	});
 
 	test('a 429 that lasts without Retry-After: no Retry-After named', async () => {

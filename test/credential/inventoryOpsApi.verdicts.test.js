@@ -129,7 +129,7 @@ describe('the order lookup answered at the edge of a range', () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 300, body: { error: { message: 'pick one' } } });
 		const result = await testCredential(sandbox.credentials());
 		expect(result.status).toBe('OK');
-		const expected = `Something at the Base URL serves the order lookup: ${lookupUrl()} answered 300, unlike ${besideUrl(lookupUrl())}, a path nothing serves (404). The service said: pick one. It refused an empty lookup, so the access token is not confirmed. ${APP_WORKS()}`;
+		const expected = `Something at the Base URL serves the order lookup: ${lookupUrl()} answered 300; ${besideUrl(lookupUrl())}, a path nothing serves, answered differently (404). The service said: pick one. It refused an empty lookup, so the access token is not confirmed. ${APP_WORKS()}`;
 		expect(result.message).toMatch(new RegExp(`^${escaped(expected)} ${TRACE}$`));
 	});
 });

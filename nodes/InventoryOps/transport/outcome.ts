@@ -3,7 +3,7 @@ import type { JsonObject } from 'n8n-workflow';
 import { isServiceErrorShape, readServiceError, type ServiceError } from './answers';
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import type { RateLimitGate } from './rateLimit';
-import { appliedVerdict, jwtExpiry, networkVerdict, tokenVerdict, type Applied, type Beside, type HandlerVerdict, type TokenVerdict } from './verdicts';
+import { appliedVerdict, besideAnswered, jwtExpiry, networkVerdict, tokenVerdict, type Applied, type Beside, type HandlerVerdict, type TokenVerdict } from './verdicts';
 import { withoutUrlCredentials, withoutUrlCredentialsDeep } from '../shared/redact';
 
 /** How a call without a usable answer ended: built once, where the answer is read; render.ts words it. */
@@ -99,12 +99,6 @@ export function waitNotes({ waitedMs, policy }: RateLimitGate, retryAfter?: unkn
 	return waitedMs > 0 || asked ? [`Rate limited (429): waited ${waited} s of the ${allowed} s allowed${asked}.`] : [];
 }
 
-function comparedWith({ url, status, compared, same }: Beside): string {
-	const beside = `${withoutUrlCredentials(url)}, a path nothing serves`;
-	if (!compared) return `; ${beside}, answered ${status ?? 'nothing'} (nothing to compare with)`;
-	return same ? ` just as ${beside}, does` : `, unlike ${beside} (${status})`;
-}
-
 function callOf({ endpoint, at }: CallContext) {
 	const { path, base, changesData } = ENDPOINTS[endpoint];
 	return { path: at === undefined ? path : withoutUrlCredentials(at), changesData: changesData && at === undefined, field: base === 'baseUrl' ? 'Base URL' : 'App Base URL' };
@@ -135,7 +129,7 @@ export function failureFromAnswer(status: number, body: unknown, context: Answer
 	const { message: said, overview, code, serviceTraceId, page } = serviceError;
 	const values = {
 		path, field, status: String(status), expiry: jwtExpiry(context.accessToken)?.toISOString() ?? '',
-		beside: context.beside ? comparedWith(context.beside) : '', shape: isServiceErrorShape(body) ? " in the service's error shape" : '',
+		beside: context.beside ? `; ${besideAnswered(context.beside)}` : '', shape: isServiceErrorShape(body) ? " in the service's error shape" : '',
 	};
 	const [conclusion, advice] = readingOf(status, context, serviceError).map((text) => text.replace(/\{(\w+)\}/g, (_, name: keyof typeof values) => values[name]));
 	const applied = appliedVerdict(changesData, true, status);

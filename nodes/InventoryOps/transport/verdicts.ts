@@ -97,6 +97,12 @@ export async function compareBeside(url: string, answer: Answered, send: (url: s
 	return { ...seen, compared: true, same, namesPath: same && theirs.includes(NOWHERE) };
 }
 
+/** The path beside's answer as the messages word it. */
+export function besideAnswered({ url, status, compared, same }: Beside): string {
+	const answered = !compared ? `${status ?? 'nothing'} (nothing to compare with)` : same ? 'the same' : `differently (${status})`;
+	return `${withoutUrlCredentials(url)}, a path nothing serves, answered ${answered}`;
+}
+
 /** Is the handler gone? `evidence`: the proof, or why nothing shows it (then `check`: what the user should). */
 export type HandlerVerdict = { gone: boolean; evidence?: string; check?: string };
 
@@ -120,8 +126,5 @@ export async function notFoundHandlerVerdict(url: string, answer: Answered, send
 	if (page === true) return doubt('the answer was a web page, as a gateway gives for any path it does not know');
 	if (message === undefined && code === undefined) return doubt('the answer gave no reason');
 	const beside = await compareBeside(url, answer, send);
-	const shown = `${withoutUrlCredentials(beside.url)}, a path nothing serves`;
-	if (!beside.compared) return doubt(`${shown}, answered ${beside.status ?? 'nothing'} (nothing to compare with)`);
-	if (beside.same) return doubt(`${shown}, answered the same (the service's or a gateway's "no such path")`);
-	return { gone: true, evidence: `its answer differs from that of ${shown}` };
+	return beside.compared && !beside.same ? { gone: true, evidence: besideAnswered(beside) } : doubt(besideAnswered(beside));
 }
