@@ -38,7 +38,6 @@ export function addHandlerBody({ type, name, url, method, headers }: Record<'typ
 	return { type, name, handler: { url, method, headers } };
 }
 
-/** The credential and the address to send to, or why nothing can be sent. */
 async function prepare(this: InventoryOpsContext, context: CallContext): Promise<Failure | { credentials: ICredentialDataDecryptedObject; url: string }> {
 	const { path, base, changesData } = ENDPOINTS[context.endpoint];
 	const forItem = context.itemIndex === undefined ? '' : ` for item ${context.itemIndex}`;
@@ -72,8 +71,8 @@ async function handlerVerdict(endpoint: Endpoint, url: string, answer: Answered,
 }
 
 /**
- * Sends one call and reads its answer into one Outcome; never throws for what the service or the network does. A 429
- * (the service did nothing) is sent again within the retry policy; a read once more after a lost connection.
+ * Sends one call and reads its answer into the body or one Failure; never throws for what the service or the network
+ * does. A 429 (the service did nothing) is sent again within the retry policy; a read once more after a lost connection.
  */
 export async function callService(this: InventoryOpsContext, endpoint: Endpoint, body: IDataObject, options: RequestOptions = {}): Promise<{ kind: 'answered'; body: unknown } | Failure> {
 	const context = { endpoint, itemIndex: options.itemIndex };

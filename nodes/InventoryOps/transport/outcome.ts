@@ -8,7 +8,7 @@ import { withoutUrlCredentials, withoutUrlCredentialsDeep } from '../shared/reda
 
 /** How a call without a usable answer ended: built once, where the answer is read; render.ts words it. */
 export interface Failure {
-	/** Refused (a 4xx, a `success: false`) or failed (a 5xx) by the service or a gateway before it; not sent; sent and no answer; answered unreadably. */
+	/** Refused (a 4xx, a `success: false`) or failed (a 5xx), by the service or a gateway; not sent; no answer; unreadable. */
 	readonly kind: 'refused' | 'failed' | 'notSent' | 'noAnswer' | 'unreadable';
 	/** What happened, as the user reads it first: one sentence. */
 	readonly conclusion: string;
@@ -88,8 +88,6 @@ const CHECK_READINGS = {
 	],
 } satisfies Record<string, Reading>;
 
-export type CheckReading = keyof typeof CHECK_READINGS;
-
 export const SAME_ADDRESS_NOTE = "It is the same address as the Base URL: an account's App Base URL usually differs, ending in /s.";
 
 /** The wait for 429s before an answer, of the wait allowed, and a last Retry-After (perhaps too long to wait for). */
@@ -105,7 +103,7 @@ function callOf({ endpoint, at }: CallContext) {
 }
 
 /** `unserved`: sent to a path nothing serves, or answered as one (a credential test's). */
-type AnswerContext = CallContext & { accessToken?: unknown; handler?: HandlerVerdict; notes?: string[]; reading?: CheckReading; beside?: Beside; unserved?: boolean };
+type AnswerContext = CallContext & { accessToken?: unknown; handler?: HandlerVerdict; notes?: string[]; reading?: keyof typeof CHECK_READINGS; beside?: Beside; unserved?: boolean };
 
 function readingOf(status: number, context: AnswerContext, serviceError: ServiceError): Reading {
 	if (context.reading) return CHECK_READINGS[context.reading];
@@ -154,7 +152,7 @@ export function failureFromAnswer(status: number, body: unknown, context: Answer
 /** A credential test's check that passed: what it proves, read and worded as a failure is. */
 export type Passed = Omit<Failure, 'kind'> & { kind: 'passed' };
 
-export function passedCheck(reading: CheckReading, status: number, body: unknown, context: AnswerContext): Passed {
+export function passedCheck(reading: keyof typeof CHECK_READINGS, status: number, body: unknown, context: AnswerContext): Passed {
 	return { ...failureFromAnswer(status, body, { ...context, reading }), kind: 'passed' };
 }
 
