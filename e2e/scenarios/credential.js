@@ -33,7 +33,7 @@ module.exports = (getContext) => {
 			await getContext().admin('POST', '/faults', { route: BULK, count: 1, status: 429, retryAfter: 1 });
 			const result = await testWith({});
 			expect(result).toMatchObject({ status: 'OK' });
-			expect(result.message).toMatch(/ Rate limited \(429\): waited [\d.]+ s\. /);
+			expect(result.message).toMatch(/ Rate limited \(429\): waited [\d.]+ s of the 5 s allowed\. /);
 			expect((await bulkStatuses()).slice(before)).toEqual([429, 200]);
 		});
 

@@ -27,7 +27,7 @@ test.each([
 		{
 			error: message,
 			details: {
-				description: `Set ${field} in the credential to the service's https:// (or http://) address. If it is an expression, it must give that address for every item.`,
+				description: `Set ${field} in the credential to the service's https:// (or http://) address, for example https://inventory.example.com/${field === 'Base URL' ? 'api' : 's'}. If it is an expression, it must give that address for every item.`,
 			},
 		},
 	]);

@@ -77,7 +77,7 @@ describe('the Base URL check: an empty order lookup', () => {
 		const result = await testCredential(credentials);
 		expect(result).toEqual({
 			status: 'Error',
-			message: `The access token is not confirmed: ${credentials.baseUrl}/order/get_single_bulk answered ${status} just as ${credentials.baseUrl}/order/no-such-operation-n8n-path-check, a path nothing serves, does, not the service refusing it. The service said: login required. A gateway or proxy may answer at that address: check the Base URL, then the Access Token in the credential.`,
+			message: `The access token is not confirmed: ${credentials.baseUrl}/order/get_single_bulk answered ${status}; ${credentials.baseUrl}/order/no-such-operation-n8n-path-check, a path nothing serves, answered the same, not the service refusing it. The service said: login required. A gateway or proxy may answer at that address: check the Base URL, then the Access Token in the credential.`,
 		});
 	});
 
@@ -120,7 +120,7 @@ describe('the Base URL check: an empty order lookup', () => {
 		expect(result.status).toBe('OK');
 		expect(result.message).toMatch(
 			new RegExp(
-				`^Something at the Base URL serves the order lookup: ${sandbox.baseUrl}/order/get_single_bulk answered 404, unlike ${origin()}${lookupBeside}, a path nothing serves \\(404\\)\\. The service said: no orders found\\. It refused an empty lookup, so the access token is not confirmed\\. ${APP_ANSWERS}`,
+				`^Something at the Base URL serves the order lookup: ${sandbox.baseUrl}/order/get_single_bulk answered 404; ${origin()}${lookupBeside}, a path nothing serves, answered differently \\(404\\)\\. The service said: no orders found\\. It refused an empty lookup, so the access token is not confirmed\\. ${APP_ANSWERS}`,
 			),
 		);
 	});
@@ -132,7 +132,7 @@ describe('the Base URL check: an empty order lookup', () => {
 			status: 'Error',
 			message: expect.stringMatching(
 				new RegExp(
-					`^Wrong Base URL: ${sandbox.appBaseUrl}/order/get_single_bulk answered 404 just as ${origin()}${lookupBeside}, a path nothing serves, does, naming the path: the service has no order lookup there\\. The service said: No route POST /s/order/get_single_bulk\\. ${BASE_ADVICE.replace(/[().]/g, '\\$&')} The service's code: NOT_FOUND\\. Trace id: \\S+\\.$`,
+					`^Wrong Base URL: ${sandbox.appBaseUrl}/order/get_single_bulk answered 404; ${origin()}${lookupBeside}, a path nothing serves, answered the same, naming the path: the service has no order lookup there\\. The service said: No route POST /s/order/get_single_bulk\\. ${BASE_ADVICE.replace(/[().]/g, '\\$&')} The service's code: NOT_FOUND\\. Trace id: \\S+\\.$`,
 				),
 			),
 		});
@@ -147,7 +147,7 @@ describe('the Base URL check: an empty order lookup', () => {
 		const result = await testCredential({ ...sandbox.credentials(), baseUrl: sandbox.appBaseUrl });
 		const [lookupBeside] = await beside();
 		expect(result.status).toBe('OK');
-		const expected = `Could not confirm the Base URL or the access token: ${sandbox.appBaseUrl}/order/get_single_bulk answered 404 just as ${origin()}${lookupBeside}, a path nothing serves, does.${said} If the node's calls fail, check the Base URL.`;
+		const expected = `Could not confirm the Base URL or the access token: ${sandbox.appBaseUrl}/order/get_single_bulk answered 404; ${origin()}${lookupBeside}, a path nothing serves, answered the same.${said} If the node's calls fail, check the Base URL.`;
 		expect(result.message.slice(0, expected.length)).toBe(expected);
 		expect(result.message).toContain(` ${APP_ANSWERS}`);
 	});
@@ -195,7 +195,7 @@ describe('the Base URL check: an empty order lookup', () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 300, body: 'Multiple Choices' });
 		const result = await testCredential(sandbox.credentials());
 		expect(result.status).toBe('OK');
-		expect(result.message).toMatch(/^Something at the Base URL serves the order lookup: \S+ answered 300, unlike /);
+		expect(result.message).toMatch(/^Something at the Base URL serves the order lookup: \S+ answered 300; \S+, a path nothing serves, answered differently /);
 	});
 
 	test('a 1xx answer (101 without an upgrade asked for) to both paths: passes, saying what it could not confirm, never that the token works', async () => {
@@ -207,7 +207,7 @@ describe('the Base URL check: an empty order lookup', () => {
 			const result = await testCredential({ ...sandbox.credentials(), baseUrl: `${at}/api`, appBaseUrl: `${at}/s` });
 			expect(result.status).toBe('OK');
 			expect(result.message).toMatch(
-				new RegExp(`^Could not confirm the Base URL or the access token: ${at}/api/order/get_single_bulk answered 101 just as ${at}/api/order/\\S+, a path nothing serves, does\\. If the node's calls fail, check the Base URL\\.`),
+				new RegExp(`^Could not confirm the Base URL or the access token: ${at}/api/order/get_single_bulk answered 101; ${at}/api/order/\\S+, a path nothing serves, answered the same\\. If the node's calls fail, check the Base URL\\.`),
 			);
 		} finally {
 			await new Promise((resolve) => server.close(resolve));
@@ -238,7 +238,7 @@ describe('the App Base URL check: only the path beside the restore path, which n
 	test('429 beyond the bounded retries: rate limited', async () => {
 		gateway.answers.push({ path: /^\/s\//, status: 429, headers: { 'retry-after': '0' } });
 		const result = await testCredential(viaGateway(sandbox.credentials()));
-		expect(result.message).toMatch(/^The service is rate limiting \(429\) \S+no-such-operation-n8n-path-check, still after the retries allowed\. .*Test again soon: this says nothing about the credential\. Rate limited \(429\): waited 0 s; the service asked for Retry-After: 0\. The access token works: /);
+		expect(result.message).toMatch(/^The service is rate limiting \(429\) \S+no-such-operation-n8n-path-check, still after the retries allowed\. .*Test again soon: this says nothing about the credential\. Rate limited \(429\): waited 0 s of the 5 s allowed; the service asked for Retry-After: 0\. The access token works: /);
 	});
 
 	test('5xx: the App Base URL could not be checked', async () => {

@@ -96,7 +96,7 @@ describe('the App Base URL', () => {
 
 	test('not a URL: says what one looks like, sends nothing', async () => {
 		const result = await testCredential({ ...sandbox.credentials(), appBaseUrl: '' });
-		expect(result.message).toMatch(/^App Base URL must start with http:\/\/ or https:\/\/, for example https:\/\/inventory\.example\.com\/s/);
+		expect(result.message).toMatch(/^The credential's App Base URL is empty: nothing was sent\. .*, for example https:\/\/inventory\.example\.com\/s\.$/);
 		expect(await sandbox.calls()).toEqual([]);
 	});
 });
@@ -116,7 +116,7 @@ describe('a transient 429 (the service did nothing)', () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 429, retryAfter: 1 });
 		const result = await testCredential(sandbox.credentials());
 		expect(result).toMatchObject({ status: 'OK' });
-		expect(result.message).toMatch(/ Rate limited \(429\): waited [\d.]+ s\. /);
+		expect(result.message).toMatch(/ Rate limited \(429\): waited [\d.]+ s of the 5 s allowed\. /);
 		expect(await statuses()).toEqual([429, 200]);
 	});
 
@@ -200,7 +200,7 @@ describe('what a failed test says', () => {
 		await sandbox.config({ errorBodies: 'html' });
 		const result = await testCredential({ ...sandbox.credentials(), baseUrl: `${sandbox.server.origin}/nope` });
 		expect(result.status).toBe('OK');
-		expect(result.message).toMatch(/^Could not confirm the Base URL or the access token: \S+ answered 404 just as \S+, a path nothing serves, does\. The answer was a web page titled "404 /);
+		expect(result.message).toMatch(/^Could not confirm the Base URL or the access token: \S+ answered 404; \S+, a path nothing serves, answered the same\. The answer was a web page titled "404 /);
 		expect(result.message).not.toMatch(/<[a-z]/i);
 	});
 
@@ -223,7 +223,7 @@ describe('what a failed test says', () => {
 	test('a Base URL that is not a URL: says what one looks like, sends nothing', async () => {
 		const result = await testCredential({ ...sandbox.credentials(), baseUrl: '127.0.0.1:5680/api' });
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^Base URL must start with http:\/\/ or https:\/\//);
+		expect(result.message).toMatch(/^The credential's Base URL is "127\.0\.0\.1:5680\/api", not an http\(s\) address: nothing was sent\./);
 		expect(await sandbox.calls()).toEqual([]);
 	});
 });
@@ -244,20 +244,20 @@ describe('answers no other test gives', () => {
 		expect(silent.message).toBe(`The service failed (503) during ${sandbox.baseUrl}/order/get_single_bulk. This call only reads data: run it again later.`);
 		await sandbox.fault({ route: BULK, count: 1, status: 418, body: { error: { message: 'short and stout' } } });
 		const other = await testCredential(sandbox.credentials());
-		expect(other.message).toMatch(/^Something at the Base URL serves the order lookup: .*\/api\/order\/get_single_bulk answered 418, unlike .*\. The service said: short and stout\. It refused an empty lookup, so the access token is not confirmed\. The App/);
+		expect(other.message).toMatch(/^Something at the Base URL serves the order lookup: .*\/api\/order\/get_single_bulk answered 418; .*, a path nothing serves, answered differently \(404\)\. The service said: short and stout\. It refused an empty lookup, so the access token is not confirmed\. The App/);
 	});
 
 	test('a 429 that lasts without Retry-After: no Retry-After named', async () => {
 		await sandbox.fault({ route: BULK, count: 50, status: 429 });
 		const result = await testCredential(sandbox.credentials());
-		expect(result.message).toMatch(/^The service is rate limiting \(429\) \S+, still after the retries allowed\. .*Test again soon: this says nothing about the credential\. .*Rate limited \(429\): waited [\d.]+ s\.$/);
+		expect(result.message).toMatch(/^The service is rate limiting \(429\) \S+, still after the retries allowed\. .*Test again soon: this says nothing about the credential\. .*Rate limited \(429\): waited [\d.]+ s of the 5 s allowed\.$/);
 	});
 
 	test('addresses that are not text (a number from an import): refused as empty, nothing sent', async () => {
 		const base = await testCredential({ ...sandbox.credentials(), baseUrl: 5 });
-		expect(base.message).toMatch(/^Base URL must start with http:\/\/ or https:\/\/.* \(got ""\)\.$/);
+		expect(base.message).toMatch(/^The credential's Base URL is empty: nothing was sent\. /);
 		const app = await testCredential({ ...sandbox.credentials(), appBaseUrl: 5 });
-		expect(app.message).toMatch(/^App Base URL must start with http:\/\/ or https:\/\/.* \(got ""\)\.$/);
+		expect(app.message).toMatch(/^The credential's App Base URL is empty: nothing was sent\. /);
 		expect(await sandbox.calls()).toEqual([]);
 	});
 });

@@ -43,7 +43,7 @@ test('one 429 with Retry-After: 1, then the answer: the verdict says it waited 1
 	await sandbox.fault({ route: BULK, count: 1, status: 429, retryAfter: 1 });
 	const result = await testCredential(sandbox.credentials());
 	expect(result.status).toBe('OK');
-	expect(result.message).toContain(`at ${lookupUrl()}. Rate limited (429): waited 1 s. The App Base URL`);
+	expect(result.message).toContain(`at ${lookupUrl()}. Rate limited (429): waited 1 s of the 5 s allowed. The App Base URL`);
 	expect(await statuses(BULK)).toEqual([429, 200]);
 });
 
@@ -58,10 +58,10 @@ test('addresses pasted with spaces or a line break around them still work', asyn
 test('an address with text before http://: refused as not a URL, nothing sent', async () => {
 	const base = await testCredential({ ...sandbox.credentials(), baseUrl: `see ${sandbox.baseUrl}` });
 	expect(base.message).toBe(
-		`Base URL must start with http:// or https://, for example https://inventory.example.com/api (got "see ${sandbox.baseUrl}").`,
+		`The credential's Base URL is "see ${sandbox.baseUrl}", not an http(s) address: nothing was sent. Set Base URL in the credential to the service's https:// (or http://) address, for example https://inventory.example.com/api.`,
 	);
 	const app = await testCredential({ ...sandbox.credentials(), appBaseUrl: `url: ${sandbox.appBaseUrl}` });
-	expect(app.message).toMatch(/^App Base URL must start with http:\/\/ or https:\/\//);
+	expect(app.message).toMatch(/^The credential's App Base URL is "url: \S+", not an http\(s\) address: nothing was sent\./);
 	expect(await sandbox.calls()).toEqual([]);
 });
 
@@ -129,7 +129,7 @@ describe('the order lookup answered at the edge of a range', () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 300, body: { error: { message: 'pick one' } } });
 		const result = await testCredential(sandbox.credentials());
 		expect(result.status).toBe('OK');
-		const expected = `Something at the Base URL serves the order lookup: ${lookupUrl()} answered 300, unlike ${besideUrl(lookupUrl())}, a path nothing serves (404). The service said: pick one. It refused an empty lookup, so the access token is not confirmed. ${APP_WORKS()}`;
+		const expected = `Something at the Base URL serves the order lookup: ${lookupUrl()} answered 300; ${besideUrl(lookupUrl())}, a path nothing serves, answered differently (404). The service said: pick one. It refused an empty lookup, so the access token is not confirmed. ${APP_WORKS()}`;
 		expect(result.message).toMatch(new RegExp(`^${escaped(expected)} ${TRACE}$`));
 	});
 });

@@ -49,7 +49,7 @@ test('an unknown handler id (answered 404): the error quotes the service, and sa
 	if (serviceMessage) {
 		expect(result.error.message).toContain('000000000000000000000000');
 		// The path compared with, which only these words name.
-		expect(result.error.description).toMatch(/its answer differs from that of http:\/\/\S+\/api\/webhook\/no-such-operation-n8n-path-check, a path nothing serves\./);
+		expect(result.error.description).toMatch(/The service does not know this handler: http:\/\/\S+\/api\/webhook\/no-such-operation-n8n-path-check, a path nothing serves, answered differently \(404\)\./);
 	}
 });
 

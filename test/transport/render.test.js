@@ -30,7 +30,7 @@ const cases = [
 	['a read the service failed (500)', outcome.failureFromAnswer(500, { error: { message: 'boom' } }, lookup), undefined, /This call only reads data: run it again later\./, /boom/],
 	['a token refused (401)', outcome.failureFromAnswer(401, { error: { message: 'bad token' } }, kit), undefined, /Check the Access Token in the credential\./, /bad token/],
 	['a 401 page from a gateway', outcome.failureFromAnswer(401, page('401 Unauthorized'), kit), undefined, /A gateway or proxy may answer at that address: check the Base URL, then the Access Token/, /"401 Unauthorized"/],
-	['a rate limit that lasts (429)', outcome.failureFromAnswer(429, { error: { message: 'slow' } }, { ...kit, notes: ['Waited 30 s for the rate limit before this answer.'] }), undefined, /Try again later/, /slow/],
+	['a rate limit that lasts (429)', outcome.failureFromAnswer(429, { error: { message: 'slow' } }, { ...kit, notes: ['Rate limited (429): waited 30 s of the 30 s allowed.'] }), undefined, /Try again later/, /slow/],
 	['a write with no answer', outcome.failureFromNetwork({ cause: { code: 'ECONNRESET' } }, kit), MAY_HAVE, undefined, undefined],
 	['a write that timed out', outcome.failureFromNetwork({ message: 'timeout of 100ms exceeded' }, kit), MAY_HAVE, undefined, undefined],
 	['a read with no answer', outcome.failureFromNetwork({ cause: { code: 'ECONNRESET' } }, lookup), undefined, /This call only reads data: run it again\./, undefined],
@@ -42,11 +42,11 @@ const cases = [
 	['a removal answered 404, nothing proving the handler gone', outcome.failureFromAnswer(404, page('404'), { ...remove, handler: { gone: false, evidence: 'the answer was a web page', check: 'check the Base URL.' } }), HANDLER_MAY_EXIST, undefined, /"404"/],
 	['a removal refused without a reason', outcome.failureFromAnswer(200, { success: false }, { ...remove, handler: { gone: false, evidence: 'the service refused without a reason', check: 'check the handler in Inventory Ops.' } }), HANDLER_MAY_EXIST, undefined, undefined],
 	['a removal whose 404 proves the handler gone', outcome.failureFromAnswer(404, { error: { message: 'no handler 1' } }, { ...remove, handler: { gone: true, evidence: 'its answer differs' } }), undefined, /The service does not know this handler: its answer differs\. It is gone already, or the ID is wrong\./, /no handler 1/],
-	['a credential check rate limited for good', outcome.failureFromAnswer(429, {}, { ...lookUpCheck, reading: 'rateLimited', notes: outcome.waitNotes({ waitedMs: 1500 }, '120') }), undefined, /Test again soon: this says nothing about the credential\. Rate limited \(429\): waited 1\.5 s; the service asked for Retry-After: 120\./, /rate limiting \(429\) http:\/\/inventory\.example\/api/],
+	['a credential check rate limited for good', outcome.failureFromAnswer(429, {}, { ...lookUpCheck, reading: 'rateLimited', notes: outcome.waitNotes({ waitedMs: 1500, policy: { maxTotalWaitMs: 5000 } }, '120') }), undefined, /Test again soon: this says nothing about the credential\. Rate limited \(429\): waited 1\.5 s of the 5 s allowed; the service asked for Retry-After: 120\./, /rate limiting \(429\) http:\/\/inventory\.example\/api/],
 	['a credential check the service failed (503, a page)', outcome.failureFromAnswer(503, page('503 Down'), appCheck), undefined, /This call only reads data: run it again later\./, /web page titled "503 Down"/],
 	['a credential check not sent: nothing listens', outcome.failureFromNetwork({ message: 'connect ECONNREFUSED 127.0.0.1:1' }, appCheck), undefined, /check the App Base URL in the credential, and that n8n can reach the service\./, /no-such-operation-n8n-path-check was not sent/],
 	['a credential check with no answer', outcome.failureFromNetwork({ message: 'timeout of 100ms exceeded' }, appCheck), undefined, /No answer came \(timeout of 100ms exceeded\): check the App Base URL, and that n8n can reach the service\./, undefined],
-	['a credential check answered as a path nothing serves, naming it', outcome.failureFromAnswer(404, { error: { message: 'No route' } }, { ...lookUpCheck, beside, reading: 'wrongAddress' }), undefined, /Use your account's API address \(usually ending in \/api\), without the operation path\./, /Wrong Base URL: .* just as http:\/\/inventory\.example\/api\/order\/no-such-operation-n8n-path-check, a path nothing serves, does/],
+	['a credential check answered as a path nothing serves, naming it', outcome.failureFromAnswer(404, { error: { message: 'No route' } }, { ...lookUpCheck, beside, reading: 'wrongAddress' }), undefined, /Use your account's API address \(usually ending in \/api\), without the operation path\./, /Wrong Base URL: .*; http:\/\/inventory\.example\/api\/order\/no-such-operation-n8n-path-check, a path nothing serves, answered the same/],
 	['a credential check whose 401 is also the answer of a path nothing serves', outcome.failureFromAnswer(401, { error: { message: 'login' } }, { ...lookUpCheck, accessToken: 'x', beside, unserved: true }), undefined, /check the Base URL, then the Access Token in the credential\./, /The access token is not confirmed: .* not the service refusing it\. The service said: login\./],
 ];
 
@@ -80,21 +80,21 @@ describe.each(cases)('%s', (_, failure, doubt, advice, said) => {
 });
 
 test("the credential test's verdict: Error with its failure first, then what the checks before it proved; OK with what each proved", () => {
-	const works = outcome.passedCheck('works', 200, [], { ...lookUpCheck, notes: outcome.waitNotes({ waitedMs: 1000 }) });
+	const works = outcome.passedCheck('works', 200, [], { ...lookUpCheck, notes: outcome.waitNotes({ waitedMs: 1000, policy: { maxTotalWaitMs: 5000 } }) });
 	const answers = outcome.passedCheck('appAnswers', 404, { error: { message: 'No route' } }, { ...appCheck, notes: [outcome.SAME_ADDRESS_NOTE] });
 	const failed = outcome.failureFromAnswer(502, {}, appCheck);
 	expect(render.credentialVerdictOf([works, failed])).toEqual({
 		status: 'Error',
-		message: `${render.fullTextOf(failed)} The access token works: the service accepted an empty order lookup at http://inventory.example/api/order/get_single_bulk. Rate limited (429): waited 1 s.`,
+		message: `${render.fullTextOf(failed)} The access token works: the service accepted an empty order lookup at http://inventory.example/api/order/get_single_bulk. Rate limited (429): waited 1 s of the 5 s allowed.`,
 	});
 	expect(render.credentialVerdictOf([works, answers])).toEqual({
 		status: 'OK',
 		message:
-			"The access token works: the service accepted an empty order lookup at http://inventory.example/api/order/get_single_bulk. Rate limited (429): waited 1 s. The App Base URL answers and did not refuse the access token: http://inventory.example/s/ship/shipping/no-such-operation-n8n-path-check, a path beside the restore path that no operation serves, answered 404 in the service's error shape. The service said: No route. Only a first real restore proves that restores work there: the test sends none, since a restore changes data. It is the same address as the Base URL: an account's App Base URL usually differs, ending in /s.",
+			"The access token works: the service accepted an empty order lookup at http://inventory.example/api/order/get_single_bulk. Rate limited (429): waited 1 s of the 5 s allowed. The App Base URL answers and did not refuse the access token: http://inventory.example/s/ship/shipping/no-such-operation-n8n-path-check, a path beside the restore path that no operation serves, answered 404 in the service's error shape. The service said: No route. Only a first real restore proves that restores work there: the test sends none, since a restore changes data. It is the same address as the Base URL: an account's App Base URL usually differs, ending in /s.",
 	});
 	expect(render.credentialVerdictOf([outcome.notAnAddress('App Base URL', 'ftp://user:secret@files')])).toEqual({
 		status: 'Error',
-		message: 'App Base URL must start with http:// or https://, for example https://inventory.example.com/s (got "ftp://files").',
+		message: `The credential's App Base URL is "ftp://files", not an http(s) address: nothing was sent. Set App Base URL in the credential to the service's https:// (or http://) address, for example https://inventory.example.com/s.`,
 	});
 });
 

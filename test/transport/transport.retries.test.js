@@ -59,7 +59,7 @@ test('an error other than 429 says nothing about rate-limit waits', async () => 
 	await ctx.sandbox.fault({ route: KIT, count: 1, status: 500, body: { error: { message: 'disk full' } } });
 	const result = await ctx.run(kit());
 	expect(result.error.httpCode).toBe('500');
-	expect(result.error.description).not.toMatch(/Waited|rate limit|Retry-After/);
+	expect(result.error.description).not.toMatch(/Rate limited|waited|Retry-After/);
 });
 
 test('a 429 that lasts: the description starts with the service overview, trimmed, and ends with the wait', async () => {
@@ -74,7 +74,7 @@ test('a 429 that lasts: the description starts with the service overview, trimme
 	expect(result.error.httpCode).toBe('429');
 	expect(result.error.description).toMatch(/^Slow down, please\. /);
 	expect(result.error.description).toMatch(
-		/ Waited 0 s for the rate limit before this answer; the wait allowed is 30 s and the service asked for Retry-After: 0\.$/,
+		/ Rate limited \(429\): waited 0 s of the 30 s allowed; the service asked for Retry-After: 0\.$/,
 	);
 	expect(await statuses(KIT)).toEqual([429, 429, 429, 429]);
 });
@@ -93,7 +93,7 @@ describe('Retry-After in the forms a service may send', () => {
 		const result = await ctx.run(kit());
 		expect(result.error.httpCode).toBe('429');
 		expect(result.error.description).toContain(
-			`Waited 1 s for the rate limit before this answer; the wait allowed is 30 s and the service asked for Retry-After: ${retryAfter}.`,
+			`Rate limited (429): waited 0.8 s of the 30 s allowed; the service asked for Retry-After: ${retryAfter}.`,
 		);
 		expect(await statuses(KIT)).toEqual([429, 429, 429, 429]);
 	});

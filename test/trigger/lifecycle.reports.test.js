@@ -78,10 +78,10 @@ test('a credential whose Base URL is empty: activation fails naming the field, a
 	try {
 		const error = await failure(harness.activate(workflow('wf-empty-base-url', ['order.shipped'])));
 		expect(error.message).toBe(
-			`Publishing failed at the webhook handler for "order.shipped" (1 of 1). The credential's Base URL is empty: nothing was sent to /webhook/add_handler. Set Base URL in the credential to the service's https:// (or http://) address.`,
+			`Publishing failed at the webhook handler for "order.shipped" (1 of 1). The credential's Base URL is empty: nothing was sent to /webhook/add_handler. Set Base URL in the credential to the service's https:// (or http://) address, for example https://inventory.example.com/api.`,
 		);
 		expect(error.description).toBe(
-			"Set Base URL in the credential to the service's https:// (or http://) address.",
+			"Set Base URL in the credential to the service's https:// (or http://) address, for example https://inventory.example.com/api.",
 		);
 		expect(await calls(ADD_ROUTE)).toHaveLength(0);
 	} finally {

@@ -2,43 +2,40 @@ import type { IDataObject, ICredentialsDecrypted, ICredentialTestFunctions, INod
 
 import { readServiceError } from './answers';
 import { ENDPOINTS, type Endpoint } from './endpoints';
-import { failureFromAnswer, failureFromNetwork, notAnAddress, passedCheck, SAME_ADDRESS_NOTE, waitNotes, type Beside, type Failure, type Passed } from './outcome';
+import { failureFromAnswer, failureFromNetwork, notAnAddress, passedCheck, SAME_ADDRESS_NOTE, waitNotes, type Failure, type Passed } from './outcome';
 import { RateLimitGate, retryRateLimited, type Sent } from './rateLimit';
 import { credentialVerdictOf } from './render';
 import { isHttpUrl, joinUrl, pathBeside } from './urls';
-import { comparable, sameAsBeside, tokenVerdict } from './verdicts';
+import { compareBeside, tokenVerdict, type Answered, type Beside } from './verdicts';
 
 // The Test button waits: 5 s at most for 429s.
 const RETRY_POLICY = { maxRetries: 3, maxTotalWaitMs: 5_000, baseDelayMs: 500 };
 const TIMEOUT_MS = 15_000;
 
-type Response = { statusCode: number; headers?: Record<string, unknown>; body?: unknown };
 type Session = { helpers: ICredentialTestFunctions['helpers']; token: unknown; gate: RateLimitGate };
 /** `at`: the URL sent to; `unserved`: a path nothing serves (the App Base URL's check). */
 type Check = { endpoint: Endpoint; at: string; body: IDataObject; unserved: boolean };
 
-async function send({ helpers, token, gate }: Session, url: string, body: IDataObject): Promise<Sent<Response>> {
+async function send({ helpers, token, gate }: Session, url: string, body: IDataObject): Promise<Sent<Answered>> {
 	const headers = { Authorization: `Bearer ${String(token ?? '')}`, Accept: 'application/json' };
 	const request = { method: 'POST', uri: url, body, json: true, headers, timeout: TIMEOUT_MS, simple: false, resolveWithFullResponse: true };
 	// This context has only n8n's legacy request helper, which does not authenticate.
 	return await retryRateLimited(gate, async () => {
 		await gate.pass();
-		return await helpers.request(request).then((response: Response) => ({ response }), (error: unknown) => ({ error }));
+		return await helpers.request(request).then((response: Answered) => ({ response }), (error: unknown) => ({ error }));
 	});
 }
 
 /** The path beside's answer: a different one proves something serves the operation; the same, nothing, if it names the path. */
-async function besideOf(session: Session, check: Check, answer: Response): Promise<Beside & { namesPath: boolean }> {
-	const url = pathBeside(check.at);
-	const sent = await send(session, url, check.body);
-	const theirs = 'response' in sent ? sent.response : undefined;
-	const compared = theirs !== undefined && comparable(theirs);
-	const { same, namesPath } = compared ? sameAsBeside(check.at, answer, theirs) : { same: false, namesPath: false };
-	return { url, status: theirs?.statusCode, compared, same, namesPath };
+function besideOf(session: Session, check: Check, answer: Answered): Promise<Beside> {
+	return compareBeside(check.at, answer, async (url) => {
+		const sent = await send(session, url, check.body);
+		return 'response' in sent ? sent.response : undefined;
+	});
 }
 
 /** A 401 or 403 shows the service refusing the token only where a path nothing serves answers otherwise. */
-async function tokenCheck(session: Session, check: Check, answer: Response): Promise<Failure | undefined> {
+async function tokenCheck(session: Session, check: Check, answer: Answered): Promise<Failure | undefined> {
 	const { statusCode: status, body } = answer;
 	const first = tokenVerdict(status, readServiceError(body), session.token, check.unserved);
 	if (first === undefined) return undefined;
@@ -47,17 +44,17 @@ async function tokenCheck(session: Session, check: Check, answer: Response): Pro
 }
 
 /** Sends a check and reads what any answer shows (none, a 401 or 403, a 429 or a 5xx), and `read` the rest. */
-async function checked(session: Session, check: Check, read: (answer: Response) => Failure | Passed | Promise<Failure | Passed>): Promise<Failure | Passed> {
+async function checked(session: Session, check: Check, read: (answer: Answered) => Failure | Passed | Promise<Failure | Passed>): Promise<Failure | Passed> {
 	const sent = await send(session, check.at, check.body);
 	if ('error' in sent) return failureFromNetwork(sent.error, check);
 	const { statusCode: status, body, headers } = sent.response;
-	const notes = waitNotes(session.gate, status === 429 ? headers?.['retry-after'] : undefined);
+	const notes = waitNotes(session.gate, status === 429 ? headers['retry-after'] : undefined);
 	if (status === 429 || status >= 500) return failureFromAnswer(status, body, { ...check, reading: status === 429 ? 'rateLimited' : undefined, notes });
 	return (await tokenCheck(session, check, sent.response)) ?? (await read(sent.response));
 }
 
 /** The empty lookup at the Base URL; an answer that proves nothing alone is compared with the path beside's. */
-async function lookUpVerdict(session: Session, check: Check, answer: Response): Promise<Failure | Passed> {
+async function lookUpVerdict(session: Session, check: Check, answer: Answered): Promise<Failure | Passed> {
 	const { statusCode: status, body } = answer;
 	if (status >= 200 && status < 300 && typeof body === 'string') return failureFromAnswer(status, body, { ...check, reading: 'notJson' });
 	if (status >= 200 && status < 300) return passedCheck('works', status, body, { ...check, notes: waitNotes(session.gate) });
@@ -69,8 +66,7 @@ async function lookUpVerdict(session: Session, check: Check, answer: Response): 
 /** The App Base URL serves only restores, which change data: its check is beside the restore path; only a real restore proves restores. */
 export async function testInventoryOpsApiCredential(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
-	const baseUrl = typeof data.baseUrl === 'string' ? data.baseUrl.trim() : '';
-	const appBaseUrl = typeof data.appBaseUrl === 'string' ? data.appBaseUrl.trim() : '';
+	const [baseUrl, appBaseUrl] = [data.baseUrl, data.appBaseUrl].map((url) => (typeof url === 'string' ? url.trim() : ''));
 	for (const [field, url] of [['Base URL', baseUrl], ['App Base URL', appBaseUrl]] as const) {
 		if (!isHttpUrl(url)) return credentialVerdictOf([notAnAddress(field, url)]);
 	}
@@ -79,6 +75,6 @@ export async function testInventoryOpsApiCredential(this: ICredentialTestFunctio
 	const lookUp = await checked(session, lookUpCheck, async (answer) => await lookUpVerdict(session, lookUpCheck, answer));
 	if (lookUp.kind !== 'passed') return credentialVerdictOf([lookUp]);
 	const appCheck: Check = { endpoint: 'shipmentRestoreInventory', at: pathBeside(joinUrl(appBaseUrl, ENDPOINTS.shipmentRestoreInventory.path)), body: {}, unserved: true };
-	const notes = appBaseUrl.replace(/\/+$/, '') === baseUrl.replace(/\/+$/, '') ? [SAME_ADDRESS_NOTE] : [];
+	const notes = joinUrl(appBaseUrl, '') === joinUrl(baseUrl, '') ? [SAME_ADDRESS_NOTE] : [];
 	return credentialVerdictOf([lookUp, await checked(session, appCheck, ({ statusCode, body }) => passedCheck('appAnswers', statusCode, body, { ...appCheck, notes }))]);
 }

@@ -2,13 +2,13 @@ import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IH
 
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import { refusalIn, unexpectedShape } from './answers';
-import { failureFromAnswer, failureFromNetwork, failureFromUnreadable, notSent, type CallContext, type Failure, type Outcome } from './outcome';
+import { failureFromAnswer, failureFromNetwork, failureFromUnreadable, notAnAddress, notSent, waitNotes, type CallContext, type Failure } from './outcome';
 import { RateLimitGate, retryRateLimited, type Sent } from './rateLimit';
 import { isHttpUrl, joinUrl } from './urls';
 import { notFoundHandlerVerdict, refusalHandlerVerdict, type Answered, type HandlerVerdict } from './verdicts';
 
 export type { Endpoint } from './endpoints';
-export type { Failure, Outcome } from './outcome';
+export type { Failure } from './outcome';
 export { RateLimitGate, runRetryPolicy } from './rateLimit';
 export { findHandlerId, summaryOf } from './answers';
 export { fullTextOf, nodeErrorOf, publishErrorOf } from './render';
@@ -34,13 +34,10 @@ interface RequestOptions {
  */
 export type OnAttempt = () => Promise<() => (status: number | undefined) => void>;
 
-type FullResponse = { statusCode: number; headers: Record<string, unknown>; body: unknown };
-
 export function addHandlerBody({ type, name, url, method, headers }: Record<'type' | 'name' | 'url' | 'method', string> & { headers: IDataObject }): IDataObject {
 	return { type, name, handler: { url, method, headers } };
 }
 
-/** The credential and the address to send to, or why nothing can be sent. */
 async function prepare(this: InventoryOpsContext, context: CallContext): Promise<Failure | { credentials: ICredentialDataDecryptedObject; url: string }> {
 	const { path, base, changesData } = ENDPOINTS[context.endpoint];
 	const forItem = context.itemIndex === undefined ? '' : ` for item ${context.itemIndex}`;
@@ -62,18 +59,7 @@ async function prepare(this: InventoryOpsContext, context: CallContext): Promise
 	const baseUrl = typeof credentials[base] === 'string' ? credentials[base].trim() : '';
 	if (isHttpUrl(baseUrl)) return { credentials, url: joinUrl(baseUrl, path) };
 	// Else n8n's client fails before sending, and the node would report a lost connection.
-	const field = base === 'baseUrl' ? 'Base URL' : 'App Base URL';
-	const what = baseUrl !== '' ? `"${baseUrl}", not an http(s) address` : 'empty';
-	// An expression n8n cannot resolve for the item leaves the field empty.
-	const perItem = forItem && ' If it is an expression, it must give that address for every item.';
-	const advice = `Set ${field} in the credential to the service's https:// (or http://) address.${perItem}`;
-	return notSent(`The credential's ${field} is ${what}${forItem}: nothing was sent to ${path}`, advice, context);
-}
-
-function rateLimitNote(gate: RateLimitGate, retryAfter: unknown): string {
-	const [waited, allowed] = [gate.waitedMs, gate.policy.maxTotalWaitMs].map((ms) => Math.round(ms / 1000));
-	const asked = typeof retryAfter === 'string' || typeof retryAfter === 'number' ? ` and the service asked for Retry-After: ${retryAfter}` : '';
-	return `Waited ${waited} s for the rate limit before this answer; the wait allowed is ${allowed} s${asked}.`;
+	return notAnAddress(base === 'baseUrl' ? 'Base URL' : 'App Base URL', baseUrl, context);
 }
 
 /** Only remove_handler's failures say whether the handler is gone. */
@@ -85,10 +71,10 @@ async function handlerVerdict(endpoint: Endpoint, url: string, answer: Answered,
 }
 
 /**
- * Sends one call and reads its answer into one Outcome; never throws for what the service or the network does. A 429
- * (the service did nothing) is sent again within the retry policy; a read once more after a lost connection.
+ * Sends one call and reads its answer into the body or one Failure; never throws for what the service or the network
+ * does. A 429 (the service did nothing) is sent again within the retry policy; a read once more after a lost connection.
  */
-export async function callService(this: InventoryOpsContext, endpoint: Endpoint, body: IDataObject, options: RequestOptions = {}): Promise<Outcome> {
+export async function callService(this: InventoryOpsContext, endpoint: Endpoint, body: IDataObject, options: RequestOptions = {}): Promise<{ kind: 'answered'; body: unknown } | Failure> {
 	const context = { endpoint, itemIndex: options.itemIndex };
 	const prepared = await prepare.call(this, context);
 	if ('kind' in prepared) return prepared;
@@ -107,9 +93,9 @@ export async function callService(this: InventoryOpsContext, endpoint: Endpoint,
 	const send = async (to: string) =>
 		(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, { ...request, url: to }, {
 			credentialsDecrypted: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data: credentials },
-		})) as FullResponse;
+		})) as Answered;
 	const gate = options.rateLimitGate ?? new RateLimitGate();
-	const attempt = async (): Promise<Sent<FullResponse>> => {
+	const attempt = async (): Promise<Sent<Answered>> => {
 		const sending = await options.onAttempt?.();
 		await gate.pass();
 		const settled = sending?.();
@@ -117,7 +103,6 @@ export async function callService(this: InventoryOpsContext, endpoint: Endpoint,
 		settled?.('response' in sent ? sent.response.statusCode : undefined);
 		return sent;
 	};
-	// A read may be sent once more after a lost connection; a write never is.
 	let repeatsLeft = ENDPOINTS[endpoint].changesData ? 0 : 1;
 	const sent = await retryRateLimited(gate, async () => {
 		const first = await attempt();
@@ -131,6 +116,6 @@ export async function callService(this: InventoryOpsContext, endpoint: Endpoint,
 		return unexpected === undefined ? { kind: 'answered', body: answer } : failureFromUnreadable(unexpected, context);
 	}
 	const handler = await handlerVerdict(endpoint, url, sent.response, send);
-	const notes = status === 429 ? [rateLimitNote(gate, headers['retry-after'])] : [];
+	const notes = status === 429 ? waitNotes(gate, headers['retry-after']) : [];
 	return failureFromAnswer(refusal ? 200 : status, answer, { ...context, accessToken: credentials.accessToken, handler, notes });
 }

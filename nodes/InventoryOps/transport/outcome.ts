@@ -3,15 +3,13 @@ import type { JsonObject } from 'n8n-workflow';
 import { isServiceErrorShape, readServiceError, type ServiceError } from './answers';
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import type { RateLimitGate } from './rateLimit';
-import { appliedVerdict, jwtExpiry, networkVerdict, tokenVerdict, type Applied, type HandlerVerdict, type TokenVerdict } from './verdicts';
+import { appliedVerdict, besideAnswered, jwtExpiry, networkVerdict, tokenVerdict, type Applied, type Beside, type HandlerVerdict, type TokenVerdict } from './verdicts';
 import { withoutUrlCredentials, withoutUrlCredentialsDeep } from '../shared/redact';
-
-/** Refused (a 4xx, a `success: false`) or failed (a 5xx) by the service or a gateway before it; not sent; sent and no answer; answered unreadably. */
-export type FailureKind = 'refused' | 'failed' | 'notSent' | 'noAnswer' | 'unreadable';
 
 /** How a call without a usable answer ended: built once, where the answer is read; render.ts words it. */
 export interface Failure {
-	readonly kind: FailureKind;
+	/** Refused (a 4xx, a `success: false`) or failed (a 5xx), by the service or a gateway; not sent; no answer; unreadable. */
+	readonly kind: 'refused' | 'failed' | 'notSent' | 'noAnswer' | 'unreadable';
 	/** What happened, as the user reads it first: one sentence. */
 	readonly conclusion: string;
 	/** The service's words, or a gateway page's title, as a sentence. */
@@ -28,8 +26,6 @@ export interface Failure {
 	readonly status?: number;
 	readonly itemIndex?: number;
 }
-
-export type Outcome<T = unknown> = { kind: 'answered'; body: T } | Failure;
 
 /** `at`: where a credential test sent its request (which changes nothing), shown without a password. */
 export type CallContext = { endpoint: Endpoint; itemIndex?: number; at?: string };
@@ -76,9 +72,6 @@ const STATUS_NAMES = new Set([
 	'gateway timeout', 'request error', 'server error', 'error',
 ]);
 
-/** The answer of the path beside a credential check's, which nothing serves: `compared` unless a 429, a 5xx or none. */
-export type Beside = { url: string; status?: number; compared: boolean; same: boolean };
-
 const BASE_ADDRESS = "Use your account's API address (usually ending in /api), without the operation path.";
 
 // A credential test's: its requests change nothing, and {beside} compares an answer with the path beside's.
@@ -95,20 +88,13 @@ const CHECK_READINGS = {
 	],
 } satisfies Record<string, Reading>;
 
-export type CheckReading = keyof typeof CHECK_READINGS;
-
 export const SAME_ADDRESS_NOTE = "It is the same address as the Base URL: an account's App Base URL usually differs, ending in /s.";
 
-/** A credential test's wait for 429s before its verdict, and a last Retry-After it would not wait for. */
-export function waitNotes({ waitedMs }: RateLimitGate, retryAfter?: unknown): string[] {
+/** The wait for 429s before an answer, of the wait allowed, and a last Retry-After (perhaps too long to wait for). */
+export function waitNotes({ waitedMs, policy }: RateLimitGate, retryAfter?: unknown): string[] {
 	const asked = typeof retryAfter === 'string' ? `; the service asked for Retry-After: ${retryAfter}` : '';
-	return waitedMs > 0 || asked ? [`Rate limited (429): waited ${Math.round(waitedMs / 100) / 10} s${asked}.`] : [];
-}
-
-function comparedWith({ url, status, compared, same }: Beside): string {
-	const beside = `${withoutUrlCredentials(url)}, a path nothing serves`;
-	if (!compared) return `; ${beside}, answered ${status ?? 'nothing'} (nothing to compare with)`;
-	return same ? ` just as ${beside}, does` : `, unlike ${beside} (${status})`;
+	const [waited, allowed] = [waitedMs, policy.maxTotalWaitMs].map((ms) => Math.round(ms / 100) / 10);
+	return waitedMs > 0 || asked ? [`Rate limited (429): waited ${waited} s of the ${allowed} s allowed${asked}.`] : [];
 }
 
 function callOf({ endpoint, at }: CallContext) {
@@ -117,7 +103,7 @@ function callOf({ endpoint, at }: CallContext) {
 }
 
 /** `unserved`: sent to a path nothing serves, or answered as one (a credential test's). */
-type AnswerContext = CallContext & { accessToken?: unknown; handler?: HandlerVerdict; notes?: string[]; reading?: CheckReading; beside?: Beside; unserved?: boolean };
+type AnswerContext = CallContext & { accessToken?: unknown; handler?: HandlerVerdict; notes?: string[]; reading?: keyof typeof CHECK_READINGS; beside?: Beside; unserved?: boolean };
 
 function readingOf(status: number, context: AnswerContext, serviceError: ServiceError): Reading {
 	if (context.reading) return CHECK_READINGS[context.reading];
@@ -141,7 +127,7 @@ export function failureFromAnswer(status: number, body: unknown, context: Answer
 	const { message: said, overview, code, serviceTraceId, page } = serviceError;
 	const values = {
 		path, field, status: String(status), expiry: jwtExpiry(context.accessToken)?.toISOString() ?? '',
-		beside: context.beside ? comparedWith(context.beside) : '', shape: isServiceErrorShape(body) ? " in the service's error shape" : '',
+		beside: context.beside ? `; ${besideAnswered(context.beside)}` : '', shape: isServiceErrorShape(body) ? " in the service's error shape" : '',
 	};
 	const [conclusion, advice] = readingOf(status, context, serviceError).map((text) => text.replace(/\{(\w+)\}/g, (_, name: keyof typeof values) => values[name]));
 	const applied = appliedVerdict(changesData, true, status);
@@ -166,7 +152,7 @@ export function failureFromAnswer(status: number, body: unknown, context: Answer
 /** A credential test's check that passed: what it proves, read and worded as a failure is. */
 export type Passed = Omit<Failure, 'kind'> & { kind: 'passed' };
 
-export function passedCheck(reading: CheckReading, status: number, body: unknown, context: AnswerContext): Passed {
+export function passedCheck(reading: keyof typeof CHECK_READINGS, status: number, body: unknown, context: AnswerContext): Passed {
 	return { ...failureFromAnswer(status, body, { ...context, reading }), kind: 'passed' };
 }
 
@@ -204,13 +190,20 @@ export function failureFromUnreadable(problem: string, { endpoint, itemIndex }: 
 	};
 }
 
-/** A credential test's address that is not http(s): nothing can be sent. */
-export function notAnAddress(field: 'Base URL' | 'App Base URL', got: string): Failure {
+/** An address that is not http(s), so nothing can be sent; `context`: the node's call, none for a credential test. */
+export function notAnAddress(field: 'Base URL' | 'App Base URL', got: string, context?: CallContext): Failure {
+	const what = got === '' ? 'empty' : `"${withoutUrlCredentials(got)}", not an http(s) address`;
+	const forItem = context?.itemIndex === undefined ? '' : ` for item ${context.itemIndex}`;
+	const to = context ? ` to ${ENDPOINTS[context.endpoint].path}` : '';
+	// An expression n8n cannot resolve for the item leaves the field empty.
+	const perItem = forItem && ' If it is an expression, it must give that address for every item.';
 	const example = `https://inventory.example.com/${field === 'Base URL' ? 'api' : 's'}`;
-	return { kind: 'notSent', conclusion: `${field} must start with http:// or https://, for example ${example} (got "${withoutUrlCredentials(got)}")`, advice: '' };
+	const advice = `Set ${field} in the credential to the service's https:// (or http://) address, for example ${example}.${perItem}`;
+	return notSent(`The credential's ${field} is ${what}${forItem}: nothing was sent${to}`, advice, context);
 }
 
 /** The node's own refusal to send, with what to change. */
-export function notSent(conclusion: string, advice: string, { endpoint, itemIndex }: CallContext): Failure {
-	return { kind: 'notSent', conclusion, applied: appliedVerdict(ENDPOINTS[endpoint].changesData, false), advice, itemIndex };
+export function notSent(conclusion: string, advice: string, context?: CallContext): Failure {
+	const applied = context && appliedVerdict(ENDPOINTS[context.endpoint].changesData, false);
+	return { kind: 'notSent', conclusion, applied, advice, itemIndex: context?.itemIndex };
 }

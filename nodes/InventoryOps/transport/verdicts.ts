@@ -74,25 +74,33 @@ export function tokenVerdict(status: number, said: ServiceError, token: unknown,
 	return status === 401 ? 'refused' : 'lacksScope';
 }
 
-export type Answered = { statusCode: number; body?: unknown };
-
-/** An answer worth comparing with: not a 429 or a 5xx, which say nothing about the path. */
-export function comparable(beside: Answered): boolean {
-	return beside.statusCode !== 429 && beside.statusCode < 500;
-}
+export type Answered = { statusCode: number; headers: Record<string, unknown>; body?: unknown };
 
 /**
- * Whether `answer` (to `url`) is the answer of the path beside it, `beside`: the same status, web page or not, code
- * and message, once the beside path's last segment is read as `url`'s. `namesPath`: that answer names the path.
+ * The answer of the path beside `url`, which nothing serves, so the request changes nothing.
+ * `compared` unless it is none, a 429 or a 5xx, which say nothing about the path; `same` as `answer`: the same status,
+ * web page or not, code and message, once its last segment is read as `url`'s; `namesPath`: the same, naming the path.
  */
-export function sameAsBeside(url: string, answer: Answered, beside: Answered): { same: boolean; namesPath: boolean } {
+export type Beside = { url: string; status?: number; compared: boolean; same: boolean; namesPath: boolean };
+
+export async function compareBeside(url: string, answer: Answered, send: (url: string) => Promise<Answered | undefined>): Promise<Beside> {
+	const besideUrl = pathBeside(url);
+	const beside = await send(besideUrl).catch(() => undefined);
+	const seen = { url: besideUrl, status: beside?.statusCode };
+	if (beside === undefined || beside.statusCode === 429 || beside.statusCode >= 500) return { ...seen, compared: false, same: false, namesPath: false };
 	const fingerprint = ({ statusCode, body }: Answered) => {
 		const { page, code, message } = readServiceError(body);
 		return JSON.stringify([statusCode, page, code, message]);
 	};
 	const theirs = fingerprint(beside);
 	const same = theirs.split(NOWHERE).join(url.slice(url.lastIndexOf('/') + 1)) === fingerprint(answer);
-	return { same, namesPath: same && theirs.includes(NOWHERE) };
+	return { ...seen, compared: true, same, namesPath: same && theirs.includes(NOWHERE) };
+}
+
+/** The path beside's answer as the messages word it. */
+export function besideAnswered({ url, status, compared, same }: Beside): string {
+	const answered = !compared ? `${status ?? 'nothing'} (nothing to compare with)` : same ? 'the same' : `differently (${status})`;
+	return `${withoutUrlCredentials(url)}, a path nothing serves, answered ${answered}`;
 }
 
 /** Is the handler gone? `evidence`: the proof, or why nothing shows it (then `check`: what the user should). */
@@ -110,17 +118,13 @@ export function refusalHandlerVerdict({ code, message }: ServiceError): HandlerV
 
 /**
  * A remove_handler 404: proof only in words that differ from the answer of the path beside it, which nothing serves (a
- * wrong Base URL's or a gateway's "no such path" is the same at both). The request beside changes nothing.
+ * wrong Base URL's or a gateway's "no such path" is the same at both).
  */
 export async function notFoundHandlerVerdict(url: string, answer: Answered, send: (url: string) => Promise<Answered>): Promise<HandlerVerdict> {
 	const { page, message, code } = readServiceError(answer.body);
 	const doubt = (why: string): HandlerVerdict => ({ gone: false, evidence: why, check: 'check the Base URL.' });
 	if (page === true) return doubt('the answer was a web page, as a gateway gives for any path it does not know');
 	if (message === undefined && code === undefined) return doubt('the answer gave no reason');
-	const besideUrl = pathBeside(url);
-	const beside = await send(besideUrl).catch(() => undefined);
-	const shown = `${withoutUrlCredentials(besideUrl)}, a path nothing serves,`;
-	if (beside === undefined || !comparable(beside)) return doubt(`${shown} answered ${beside?.statusCode ?? 'nothing'} (nothing to compare with)`);
-	if (sameAsBeside(url, answer, beside).same) return doubt(`${shown} answered the same (the service's or a gateway's "no such path")`);
-	return { gone: true, evidence: `its answer differs from that of ${withoutUrlCredentials(besideUrl)}, a path nothing serves` };
+	const beside = await compareBeside(url, answer, send);
+	return beside.compared && !beside.same ? { gone: true, evidence: besideAnswered(beside) } : doubt(besideAnswered(beside));
 }

@@ -161,7 +161,7 @@ describe('429s share one gate and one wait budget per run', () => {
 		const result = await ctx.run({ ...BY_LIST, options: { rateLimitWait: 30 } }, { items: known.slice(0, 3) });
 		expect(Date.now() - started).toBeLessThan(20_000);
 		expect(result.error.httpCode).toBe('429');
-		expect(result.error.description).toMatch(/the wait allowed is 30 s and the service asked for Retry-After: 45/);
+		expect(result.error.description).toMatch(/waited 0 s of the 30 s allowed; the service asked for Retry-After: 45\./);
 		expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(1);
 	});
 
@@ -180,7 +180,7 @@ describe('429s share one gate and one wait budget per run', () => {
 		await ctx.sandbox.fault({ route: ROUTE, count: 10, status: 429, retryAfter: 1 });
 		const result = await ctx.run({ ...BY_LIST, options: { rateLimitWait: 2, callsInFlight: 1 } }, { items: known.slice(0, 3) });
 		expect(result.error.httpCode).toBe('429');
-		expect(result.error.description).toMatch(/Waited 2 s for the rate limit before this answer; the wait allowed is 2 s/);
+		expect(result.error.description).toMatch(/Rate limited \(429\): waited 2 s of the 2 s allowed;/);
 		// Two waits of 1 s fit in 2 s; the third would not, so the third 429 is the last call.
 		expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.status)).toEqual([429, 429, 429]);
 	});
@@ -191,7 +191,7 @@ describe('429s share one gate and one wait budget per run', () => {
 		const result = await ctx.run({ ...BY_LIST, options: { rateLimitWait: 1, callsInFlight: 1 } }, { items: known.slice(0, 3) });
 		expect(result.error.httpCode).toBe('429');
 		// A backoff of 0.5 s fits in 1 s; the next (1 s) would not.
-		expect(result.error.description).toMatch(/ Waited 1 s for the rate limit before this answer; the wait allowed is 1 s\.$/);
+		expect(result.error.description).toMatch(/ Rate limited \(429\): waited 0\.5 s of the 1 s allowed\.$/);
 		expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(2);
 	});
 
