@@ -1,5 +1,6 @@
 import {
 	NodeConnectionTypes,
+	updateDisplayOptions,
 	type INodeProperties,
 	type INodePropertyOptions,
 	type INodeType,
@@ -21,7 +22,9 @@ function operationFields(resource: keyof typeof OPERATIONS, options: INodeProper
 	const [{ value }] = options;
 	const displayOptions = { show: { resource: [resource] } };
 	const selector: INodeProperties = { displayName: 'Operation', name: 'operation', type: 'options', noDataExpression: true, displayOptions, options, default: value };
-	return [selector, ...Object.values(OPERATIONS[resource]).flatMap((operation) => operation.description)];
+	const fields = Object.entries(OPERATIONS[resource]).map(([operation, { description }]) =>
+		updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, description));
+	return [selector, ...fields.flat()];
 }
 
 const properties: INodeProperties[] = [

@@ -331,7 +331,7 @@ describe('Shipment -> Restore Inventory: the restore was applied, so there is al
 				restored: true,
 				_id: 'order-1',
 				missingFromAnswer: ['shipments (got nothing)'],
-				notice: expect.stringMatching(/^The service restored the inventory \(it answered 200\), but its answer lacks: shipments/),
+				notice: expect.stringMatching(/^The service restored the inventory, but its answer lacks: shipments/),
 			},
 		]);
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
@@ -349,7 +349,7 @@ describe('Shipment -> Restore Inventory: the restore was applied, so there is al
 		await answer(RESTORE, { _id: 'order-1', shipments: [] });
 		const [item] = jsonOf((await restore({ splitShipments: true })).items);
 		expect(item.notice).toBe(
-			'The service restored the inventory (it answered 200), but its answer holds no shipment records to split into; this item stands for the restore. It also lacks: the restored shipment (got no record matching the shipment asked for).',
+			'The service restored the inventory, but its answer lacks: the restored shipment (got no record matching the shipment asked for). It holds no shipment records to split into: this item stands for the restore. Do not run this item again.',
 		);
 		await answer(RESTORE, { shipments: [] });
 		const [lacking] = jsonOf((await restore({ splitShipments: true })).items);
@@ -406,7 +406,7 @@ describe('Kit -> Create: the kit was made, so the item stays, saying which id is
 		const result = await ctx.run({ resource: 'kit', operation: 'create', name: 'Kit', sku: 'KIT-SHAPES' });
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result.items)).toEqual([
-			{ ...body, missingFromAnswer: missing, notice: expect.stringContaining(`lacks ${missing.join(' and ')}`) },
+			{ ...body, missingFromAnswer: missing, notice: `The service created the kit, but its answer lacks: ${missing.join('; ')}. Find it by its SKU (KIT-SHAPES). Do not run this item again.` },
 		]);
 	});
 

@@ -6,8 +6,8 @@ test('reads the node once for all items, and gives each handler a check for its 
 	const node = { name: 'Inventory Ops', type: 'inventoryOps', typeVersion: 1, parameters: {} };
 	const context = { getNode: jest.fn(() => structuredClone(node)), continueOnFail: () => false };
 	const items = Array.from({ length: 1000 }, (_, index) => ({ json: { index } }));
-	const output = await forEachItem.call(context, items, (itemIndex, check) => [{ itemIndex, checked: check.itemIndex }]);
+	const output = await forEachItem.call(context, items, (check) => [{ checked: check.itemIndex }]);
 	expect(context.getNode).toHaveBeenCalledTimes(1);
 	expect(output).toHaveLength(1000);
-	expect(output[999]).toEqual({ json: { itemIndex: 999, checked: 999 }, pairedItem: { item: 999 } });
+	expect(output[999]).toEqual({ json: { checked: 999 }, pairedItem: { item: 999 } });
 });

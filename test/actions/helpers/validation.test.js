@@ -256,7 +256,7 @@ describe('Kit -> Create', () => {
 
 	test.each([
 		['of 60 characters is named in full', 'k'.repeat(60), `'data.${'k'.repeat(60)}'`],
-		['of 61 characters is cut to 60, as JSON text', 'k'.repeat(61), `'data."${'k'.repeat(60)}\u2026"'`],
+		['of 61 characters as JSON text, cut after 60 characters', 'k'.repeat(61), `'data."${'k'.repeat(59)}\u2026'`],
 		['with a quote is named as JSON text', "it's", `'data."it's"'`],
 	])('an unknown key %s', async (_, key, shown) => {
 		const result = await create({ name: 'Kit', sku: 'K-LONG', [key]: 1 });

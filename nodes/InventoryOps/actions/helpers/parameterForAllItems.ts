@@ -1,11 +1,7 @@
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
-import { isPlainObject } from '../../shared/objects';
-
-function shown(value: unknown): string {
-	const text = JSON.stringify(value) ?? String(value);
-	return text.length > 60 ? `${text.slice(0, 60)}…` : text;
-}
+import { valueAt } from '../../shared/objects';
+import { shown } from './validation';
 
 /**
  * A setting for the whole run (noDataExpression), read once. An imported workflow may give it an expression: newer
@@ -20,9 +16,8 @@ export function parameterForAllItems(this: IExecuteFunctions, name: string, disp
 		const passed = `takes no expression: it holds for the whole run, and n8n passed ${shown(first)} on as text`;
 		fail(passed, 0, `Choose a value for '${displayName}' instead of an expression.`);
 	}
-	// The stored value, `options.batchSize` read inside its collection.
-	let stored: unknown = this.getNode().parameters;
-	for (const part of name.split('.')) stored = isPlainObject(stored) ? stored[part] : undefined;
+	// As stored, where an expression is text starting with "=".
+	const stored = valueAt(this.getNode().parameters, name);
 	if (typeof stored !== 'string' || !stored.startsWith('=')) return first;
 	for (let itemIndex = 1; itemIndex < count; itemIndex++) {
 		const value = this.getNodeParameter(name, itemIndex, fallback);

@@ -12,6 +12,7 @@ import { callService, DEFAULT_TIMEOUT_MS, nodeErrorOf, type Endpoint } from '../
 import { compact, ItemValidator, MAX_TIMEOUT_MS } from './validation';
 
 type ItemResult = IDataObject | IDataObject[];
+export type ReadParameter = (name: string, fallback?: unknown) => ReturnType<IExecuteFunctions['getNodeParameter']>;
 
 /** Any failure as a node error tied to the item; a bug's TypeError is wrapped. */
 export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
@@ -29,7 +30,7 @@ export function asNodeError(node: INode, error: unknown, itemIndex?: number): No
 export async function forEachItem(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
-	handleItem: (itemIndex: number, check: ItemValidator) => ItemResult | Promise<ItemResult>,
+	handleItem: (check: ItemValidator, read: ReadParameter) => ItemResult | Promise<ItemResult>,
 ): Promise<INodeExecutionData[]> {
 	const returnData: INodeExecutionData[] = [];
 	// Once per run: n8n's getNode() deep-copies the node with its parameters on every call.
@@ -37,7 +38,8 @@ export async function forEachItem(
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const pairedItem = { item: itemIndex };
 		try {
-			const handled = handleItem(itemIndex, new ItemValidator(node, itemIndex));
+			const read: ReadParameter = (name, fallback = '') => this.getNodeParameter(name, itemIndex, fallback);
+			const handled = handleItem(new ItemValidator(node, itemIndex), read);
 			// By `then`, not instanceof: a promise may come from another realm (a test's).
 			const result = typeof (handled as Promise<unknown>).then === 'function' ? await handled : (handled as ItemResult);
 			// One by one: spreading 100,000 outputs into push() overflows the stack.
@@ -68,4 +70,11 @@ export async function requestForItem(
 	const outcome = await callService.call(this, endpoint, body, { itemIndex, timeoutMs });
 	if (outcome.kind === 'answered') return outcome.body as IDataObject;
 	throw nodeErrorOf(this.getNode(), outcome);
+}
+
+/** A 2xx means the write was applied: the item leaves, naming what the answer lacks, and must not run again. */
+export function answerLacks(done: string, missing: string[], advice: string): IDataObject {
+	if (missing.length === 0) return {};
+	const notice = `The service ${done}, but its answer lacks: ${missing.join('; ')}. ${advice}Do not run this item again.`;
+	return { missingFromAnswer: missing, notice };
 }

@@ -19,6 +19,12 @@ function describe(value: unknown): string {
 	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
+/** A value named in a message: as JSON, so that it stays on one line, and cut after 60 characters. */
+export function shown(value: unknown): string {
+	const text = JSON.stringify(value) ?? String(value);
+	return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
 /** Without keys holding undefined: a body carries only what the user gave. */
 export function compact<T extends IDataObject>(object: T): T {
 	return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;
@@ -52,7 +58,6 @@ export class ItemValidator {
 		return text === '' ? undefined : text;
 	}
 
-	/** Not negative; decimal text ("12.50") is read as a number. */
 	optionalNumber(value: unknown, field: string): number | undefined {
 		if (value === undefined || value === null || value === '') return undefined;
 		// Number() skips the same surrounding whitespace as trim().
@@ -82,7 +87,6 @@ export class ItemValidator {
 		this.fail(field, `must be true or false, got ${describe(value)}`);
 	}
 
-	/** One text is read as a comma-separated list; empty entries are dropped. */
 	textList(value: unknown, field: string): string[] | undefined {
 		if (value === undefined || value === null) return undefined;
 		if (!Array.isArray(value) && typeof value !== 'string') this.fail(field, `must be a list of texts, got ${describe(value)}`);
@@ -103,7 +107,6 @@ export class ItemValidator {
 		return url;
 	}
 
-	/** Header names by HTTP's token rule, unique ignoring letter case; values without control characters. */
 	headers(rows: IDataObject[], field: string): IDataObject {
 		const seen = new Map<string, number>();
 		const entries = rows.map((row, index) => {
@@ -126,10 +129,7 @@ export class ItemValidator {
 	knownKeys(object: IDataObject, known: readonly string[], prefix: string, what: string): void {
 		for (const key of Object.keys(object)) {
 			if (known.includes(key)) continue;
-			// A key with quotes, spaces or line breaks shown as JSON, so the message stays one line.
-			const shortened = key.length > 60 ? `${key.slice(0, 60)}…` : key;
-			const shown = /^[\w$-]+$/.test(shortened) ? shortened : JSON.stringify(shortened);
-			this.fail(`${prefix}${shown}`, `is not a field of ${what} (known: ${known.join(', ')})`);
+			this.fail(`${prefix}${/^[\w$-]{1,60}$/.test(key) ? key : shown(key)}`, `is not a field of ${what} (known: ${known.join(', ')})`);
 		}
 	}
 

@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection, requiredText } from '../helpers/descriptions';
-import { forEachItem, requestForItem } from '../helpers/perItem';
+import { answerLacks, forEachItem, requestForItem, type ReadParameter } from '../helpers/perItem';
 import { isPlainObject } from '../../shared/objects';
 import { compact, ItemValidator } from '../helpers/validation';
 import { isIdLike } from '../../transport/answers';
@@ -32,7 +32,7 @@ const withServiceNames = (fields: IDataObject): IDataObject =>
 	Object.fromEntries(Object.entries(fields).map(([key, value]) => [serviceName(key), value]));
 const OPTIONAL_FIELDS = ['barcodes', 'tags', ...ADDITIONAL_FIELDS.map((field) => serviceName(field.name))];
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Input Mode',
 		name: 'inputMode',
@@ -94,8 +94,6 @@ const properties: INodeProperties[] = [
 	optionsCollection(),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['kit'], operation: ['create'] } }, properties);
-
 function checkComponent(check: ItemValidator, component: unknown, field: string): IDataObject {
 	if (!isPlainObject(component)) check.fail(field, 'must be an object with item_id, sku, quantity and type');
 	check.knownKeys(component, ['item_id', 'sku', 'quantity', 'type'], `${field}.`, 'a kit component');
@@ -110,7 +108,6 @@ function checkComponent(check: ItemValidator, component: unknown, field: string)
 	return checked;
 }
 
-/** The kit as sent: nothing the user left out. */
 function checkKit(check: ItemValidator, data: IDataObject, prefix: string): IDataObject {
 	check.knownKeys(data, ['name', 'sku', 'items', ...OPTIONAL_FIELDS], prefix, 'a kit');
 	const kit: IDataObject = { name: check.text(data.name, `${prefix}name`), sku: check.text(data.sku, `${prefix}sku`) };
@@ -128,8 +125,7 @@ function checkKit(check: ItemValidator, data: IDataObject, prefix: string): IDat
 	return compact(kit);
 }
 
-function kitFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	const read = (name: string, fallback: unknown = '') => this.getNodeParameter(name, itemIndex, fallback);
+function kitFromForm(read: ReadParameter): IDataObject {
 	const rows = read('kitItems.item', []) as IDataObject[];
 	const data: IDataObject = { name: read('name'), sku: read('sku'), barcodes: read('barcodes', []), tags: read('tags', []) };
 	if (rows.length > 0) data.items = rows.map(withServiceNames);
@@ -137,18 +133,12 @@ function kitFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject {
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex, check) => {
-		const fromJson = check.oneOf(this.getNodeParameter('inputMode', itemIndex), 'Input Mode', ['fields', 'json']) === 'json';
-		const data = fromJson
-			? check.object(this.getNodeParameter('kitData', itemIndex), 'Kit Data (JSON)')
-			: kitFromForm.call(this, itemIndex);
+	return await forEachItem.call(this, items, async (check, read) => {
+		const fromJson = check.oneOf(read('inputMode'), 'Input Mode', ['fields', 'json']) === 'json';
+		const data = fromJson ? check.object(read('kitData'), 'Kit Data (JSON)') : kitFromForm(read);
 		const kit = checkKit(check, data, fromJson ? 'data.' : '');
 		const response = await requestForItem.call(this, 'kitCreate', { data: kit }, check);
-		// A 200 means the kit exists: the item leaves, saying what the answer lacks.
 		const missing = ['_id', 'new_kit_id'].filter((field) => !isIdLike(response[field]));
-		if (missing.length === 0) return response;
-		const lacks = `The service created the kit, but its answer lacks ${missing.join(' and ')}.`;
-		const notice = `${lacks} Find it by its SKU (${String(kit.sku)}); do not run this item again.`;
-		return { ...response, missingFromAnswer: missing, notice };
+		return { ...response, ...answerLacks('created the kit', missing, `Find it by its SKU (${String(kit.sku)}). `) };
 	});
 }

@@ -31,7 +31,7 @@ const NUMBER_OPTIONS: Record<string, [string, number, number, number, string]> =
 	],
 };
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Look Up By',
 		name: 'lookUpBy',
@@ -110,8 +110,6 @@ const properties: INodeProperties[] = [
 	], { forAllItems: true }),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['lookUp'] } }, properties);
-
 function reportPacing(this: IExecuteFunctions, batchSize: number, results: LookUpResults): void {
 	const { batchSizeUsed: used, callsInFlight: auto, batchGrowth: growth } = results;
 	const hint = (message: string, type: 'warning' | 'info' = 'info') =>
@@ -167,7 +165,6 @@ function readSettings(this: IExecuteFunctions, itemCount: number) {
 	const output: OutputSettings = { unmatched, output: simplify ? 'simple' : mode };
 	const callsInFlight = count('callsInFlight');
 	const batchSize = count('batchSize');
-	const maxCallsInFlight = count('maxCallsInFlight');
 	// Not set, n8n gives the fallback null (it throws for undefined).
 	const givenMax = setting('options.maxBatchSize', 'Max Batch Size', null);
 	const maxBatchSize = givenMax === null ? Math.max(1000, batchSize) : check.count(givenMax, 'Max Batch Size', 1, 10_000);
@@ -178,7 +175,7 @@ function readSettings(this: IExecuteFunctions, itemCount: number) {
 	const lookUp: LookUpSettings = {
 		batchSize,
 		callsInFlight: callsInFlight === 0 ? 'auto' : callsInFlight,
-		maxCallsInFlight,
+		maxCallsInFlight: count('maxCallsInFlight'),
 		maxBatchSize: Math.max(maxBatchSize, batchSize),
 		timeoutMs: check.count(setting('options.timeout', 'Timeout (Milliseconds)', DEFAULT_TIMEOUT_MS), 'Timeout (Milliseconds)', 1, MAX_TIMEOUT_MS),
 		rateLimitWaitMs: count('rateLimitWait') * 1000,
@@ -187,14 +184,14 @@ function readSettings(this: IExecuteFunctions, itemCount: number) {
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const settings = readSettings.call(this, items.length);
-	const { byItem, inputErrors, asked } = collectReferences.call(this, items, settings.lookUpBy);
+	const { lookUpBy, lookUp, output } = readSettings.call(this, items.length);
+	const { byItem, inputErrors, asked } = collectReferences.call(this, items, lookUpBy);
 
-	const results = await new BulkLookup(this, settings.lookUp, (entry) => outputFor(entry, settings.output.output)).run(asked);
-	reportPacing.call(this, settings.lookUp.batchSize, results);
+	const results = await new BulkLookup(this, lookUp, (entry) => outputFor(entry, output.output)).run(asked);
+	reportPacing.call(this, lookUp.batchSize, results);
 
-	return await forEachItem.call(this, items, (itemIndex) => {
+	return await forEachItem.call(this, items, ({ itemIndex }) => {
 		if (inputErrors.has(itemIndex)) throw inputErrors.get(itemIndex);
-		return itemOutput.call(this, itemIndex, byItem.get(itemIndex) ?? [], results, settings.output);
+		return itemOutput.call(this, itemIndex, byItem.get(itemIndex) ?? [], results, output);
 	});
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError } from '../helpers/perItem';
-import { isPlainObject } from '../../shared/objects';
+import { isPlainObject, valueAt } from '../../shared/objects';
 import { ItemValidator } from '../helpers/validation';
 
 export function referenceKey(storeId: unknown, orderNumber: unknown): string {
@@ -21,13 +21,6 @@ export type LookUp =
 	| { by: 'storeAndOrderNumber' | 'list' }
 	| { by: 'itemFields'; storeIdField: string; orderNumberField: string };
 
-function fieldValue(json: IDataObject, path: string): unknown {
-	if (path in json) return json[path];
-	let value: unknown = json;
-	for (const part of path.split('.')) value = isPlainObject(value) ? value[part] : undefined;
-	return value;
-}
-
 function readReferences(this: IExecuteFunctions, node: INode, json: IDataObject, itemIndex: number, lookUp: LookUp) {
 	// Typed explicitly so that TypeScript treats check.fail() as the end of the path.
 	const check: ItemValidator = new ItemValidator(node, itemIndex);
@@ -37,7 +30,7 @@ function readReferences(this: IExecuteFunctions, node: INode, json: IDataObject,
 	});
 	if (lookUp.by === 'itemFields') {
 		const { storeIdField, orderNumberField } = lookUp;
-		return [reference(fieldValue(json, storeIdField), storeIdField, fieldValue(json, orderNumberField), orderNumberField)];
+		return [reference(valueAt(json, storeIdField), storeIdField, valueAt(json, orderNumberField), orderNumberField)];
 	}
 	if (lookUp.by === 'storeAndOrderNumber') {
 		const parameter = (name: string) => this.getNodeParameter(name, itemIndex, '');

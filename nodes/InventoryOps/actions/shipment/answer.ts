@@ -4,7 +4,7 @@ import { isPlainObject } from '../../shared/objects';
 export type ShipmentSelectors = Partial<Record<'shipment_id' | 'tracking_number' | 'carrier_shipment_id', string>>;
 
 /** `restored`: the one record the selectors match; `missing`: what the answer lacks, with what arrived. */
-type RestoreAnswer = { shipments?: Array<Record<string, unknown>>; restored?: Record<string, unknown>; missing: string[] };
+type RestoreAnswer = { shipments?: Array<Record<string, unknown>>; restored?: Record<string, unknown>; restoredItems?: unknown[]; missing: string[] };
 
 function selectorValue(record: Record<string, unknown>, selector: keyof ShipmentSelectors): unknown {
 	if (selector === 'shipment_id') return record._id;
@@ -12,7 +12,6 @@ function selectorValue(record: Record<string, unknown>, selector: keyof Shipment
 	return selector === 'tracking_number' ? response.tracking_number : response.shipment_id;
 }
 
-/** A shipment's `_id` is its shipment_id; the other selectors are in `response`. */
 export function readRestoreAnswer(answer: Record<string, unknown>, selectors: ShipmentSelectors): RestoreAnswer {
 	const missing = isIdLike(answer._id) ? [] : [`_id (got ${summaryOf(answer._id)})`];
 	const { shipments } = answer;
@@ -27,10 +26,8 @@ export function readRestoreAnswer(answer: Record<string, unknown>, selectors: Sh
 		const got = matching.length === 0 ? 'no record matching the shipment asked for' : `${matching.length} records matching it`;
 		return { shipments, missing: [...missing, `the restored shipment (got ${got})`] };
 	}
-	return { shipments, restored: matching[0], missing };
-}
-
-export function restoredItemsOf(record: Record<string, unknown>): unknown[] | undefined {
-	const request = isPlainObject(record.request) ? record.request : {};
-	return Array.isArray(request.order_items) ? request.order_items : undefined;
+	const [restored] = matching;
+	const request = isPlainObject(restored.request) ? restored.request : {};
+	if (Array.isArray(request.order_items)) return { shipments, restored, restoredItems: request.order_items, missing };
+	return { shipments, restored, missing: [...missing, "the restored shipment's request.order_items"] };
 }

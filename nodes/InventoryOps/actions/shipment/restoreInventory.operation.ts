@@ -1,9 +1,9 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection, requiredText } from '../helpers/descriptions';
-import { forEachItem, requestForItem } from '../helpers/perItem';
+import { answerLacks, forEachItem, requestForItem } from '../helpers/perItem';
 import { compact } from '../helpers/validation';
-import { readRestoreAnswer, restoredItemsOf, type ShipmentSelectors } from './answer';
+import { readRestoreAnswer, type ShipmentSelectors } from './answer';
 
 const SELECTORS: Array<[keyof ShipmentSelectors, string, string, string]> = [
 	['shipment_id', 'shipmentId', 'Shipment ID', "The service's ID"],
@@ -11,7 +11,7 @@ const SELECTORS: Array<[keyof ShipmentSelectors, string, string, string]> = [
 	['carrier_shipment_id', 'carrierShipmentId', 'Carrier Shipment ID', "The carrier's ID"],
 ];
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	requiredText('Store ID', 'storeId', 'The ID of the store the shipped order belongs to', 'e.g. 1002'),
 	requiredText('Order Number', 'orderNumber', 'The number of the order whose shipment deducted the inventory', 'e.g. 1001'),
 	{ displayName: 'Give at least one of the three IDs below to pick the shipment', name: 'shipmentNotice', type: 'notice', default: '' },
@@ -31,27 +31,17 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['shipment'], operation: ['restoreInventory'] } }, properties);
-
-/** A 200 means the restore was applied, so there is always an item, saying what the answer lacks. */
 function restoreOutput(response: IDataObject, selectors: ShipmentSelectors, split: boolean): IDataObject[] {
-	const { shipments, restored, missing } = readRestoreAnswer(response, selectors);
-	const restoredItems = restored && restoredItemsOf(restored);
-	if (restored !== undefined && restoredItems === undefined) missing.push("the restored shipment's request.order_items");
-	const lacks = missing.join('; ');
-	const said = 'The service restored the inventory (it answered 200), but its answer';
-	// With no shipment records there is no restored one either, so `lacks` is never empty here.
-	const notice = split && shipments?.length === 0
-		? `${said} holds no shipment records to split into; this item stands for the restore. It also lacks: ${lacks}.`
-		: `${said} lacks: ${lacks}. Do not run this item again.`;
-	const extra: IDataObject = lacks ? { missingFromAnswer: missing, notice } : {};
+	const { shipments, restored, restoredItems, missing } = readRestoreAnswer(response, selectors);
+	// With no shipment records there is no restored one either, so `missing` is never empty here.
+	const noRecords = split && shipments?.length === 0 ? 'It holds no shipment records to split into: this item stands for the restore. ' : '';
+	const extra = answerLacks('restored the inventory', missing, noRecords);
 	if (split && shipments?.length) return shipments.map((record) => ({ ...record, restored: record === restored, ...extra }));
 	return [compact({ restored: true, ...response, ...extra, restoredShipment: restored, restoredItems })];
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex, check) => {
-		const read = (name: string) => this.getNodeParameter(name, itemIndex, '');
+	return await forEachItem.call(this, items, async (check, read) => {
 		const given = SELECTORS.map(([key, name, displayName]) => [key, check.optionalText(read(name), displayName)]);
 		const selectors = compact(Object.fromEntries(given) as IDataObject) as ShipmentSelectors;
 		if (Object.keys(selectors).length === 0) {
@@ -61,10 +51,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			store_id: check.text(read('storeId'), 'Store ID'),
 			order_number: check.text(read('orderNumber'), 'Order Number'),
 			...selectors,
-			no_refresh: check.optionalBoolean(this.getNodeParameter('noRefresh', itemIndex, false), 'Skip Cache Refresh'),
+			no_refresh: check.optionalBoolean(read('noRefresh', false), 'Skip Cache Refresh'),
 		});
 		// Read before the call: failing after it would fail an item whose restore was applied.
-		const split = check.optionalBoolean(this.getNodeParameter('options.splitShipments', itemIndex, false), 'Split Into Shipments');
+		const split = check.optionalBoolean(read('options.splitShipments', false), 'Split Into Shipments');
 		const response = await requestForItem.call(this, 'shipmentRestoreInventory', body, check);
 		return restoreOutput(response, selectors, split === true);
 	});

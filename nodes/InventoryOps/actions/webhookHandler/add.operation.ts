@@ -1,16 +1,16 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { EVENT_TYPE_FORMAT, EVENT_TYPE_FORMAT_HINT, EVENT_TYPE_OPTIONS } from '../../shared/events';
 import { withoutUrlCredentials, withoutUrlCredentialsDeep } from '../../shared/redact';
 import { addHandlerBody, findHandlerId } from '../../transport';
 import { optionsCollection, requiredText } from '../helpers/descriptions';
-import { forEachItem, requestForItem } from '../helpers/perItem';
+import { answerLacks, forEachItem, requestForItem } from '../helpers/perItem';
 
 const CUSTOM_EVENT = 'custom';
 const HTTP_METHODS = ['POST', 'PUT', 'PATCH', 'GET', 'DELETE'];
 const EVENT_TYPES = [...EVENT_TYPE_OPTIONS, { name: 'Custom', value: CUSTOM_EVENT, description: 'Any other event type, typed below' }];
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Event Type',
 		name: 'eventType',
@@ -45,11 +45,8 @@ const properties: INodeProperties[] = [
 	optionsCollection(),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['webhookHandler'], operation: ['add'] } }, properties);
-
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex, check) => {
-		const read = (name: string, fallback: unknown = '') => this.getNodeParameter(name, itemIndex, fallback);
+	return await forEachItem.call(this, items, async (check, read) => {
 		const custom = read('eventType') === CUSTOM_EVENT;
 		const typeField = custom ? 'Custom Event Type' : 'Event Type';
 		const type = check.text(read(custom ? 'customEventType' : 'eventType'), typeField);
@@ -64,7 +61,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		// Header values and a password in the URL may be secrets, so they are not echoed back.
 		const result = withoutUrlCredentialsDeep({ ...response, type, name, url, method, ...removed });
 		const _id = findHandlerId(response);
-		const notice = 'The service did not return an _id for the new handler: find it on the service to remove it.';
-		return { ...result, ...(_id === undefined ? { notice } : { _id }), idReturned: _id !== undefined };
+		const lacks = answerLacks('added the handler', ['_id'], 'Find it on the service to remove it. ');
+		return { ...result, ...(_id === undefined ? lacks : { _id }), idReturned: _id !== undefined };
 	});
 }

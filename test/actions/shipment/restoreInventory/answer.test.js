@@ -5,7 +5,11 @@ const path = require('node:path');
 const answer = require(path.resolve(__dirname, '../../../../dist/nodes/InventoryOps/actions/shipment/answer.js'));
 
 describe('readRestoreAnswer picks the restored shipment by every selector given', () => {
-	const record = (id, tracking, carrier) => ({ _id: id, response: { tracking_number: tracking, shipment_id: carrier } });
+	const record = (id, tracking, carrier) => ({
+		_id: id,
+		response: { tracking_number: tracking, shipment_id: carrier },
+		request: { order_items: [{ sku: id, quantity: 1 }] },
+	});
 	const shipments = [record('s1', 'T1', 'C1'), record('s2', 'T2', 'C2'), record('s3', 'T2', 'C3')];
 
 	test.each([
@@ -15,7 +19,8 @@ describe('readRestoreAnswer picks the restored shipment by every selector given'
 		[{ tracking_number: 'T2', carrier_shipment_id: 'C2' }, 's2'],
 	])('%j -> %s', (selectors, id) => {
 		const restored = shipments.find((shipment) => shipment._id === id);
-		expect(answer.readRestoreAnswer({ _id: 'o', shipments }, selectors)).toEqual({ shipments, restored, missing: [] });
+		const restoredItems = [{ sku: id, quantity: 1 }];
+		expect(answer.readRestoreAnswer({ _id: 'o', shipments }, selectors)).toEqual({ shipments, restored, restoredItems, missing: [] });
 	});
 
 	test('two records matching, or none, is named rather than guessed', () => {
@@ -32,10 +37,11 @@ describe('readRestoreAnswer picks the restored shipment by every selector given'
 		expect(answer.readRestoreAnswer({ _id: 'o', shipments: 'none' }, {}).missing).toEqual(['shipments (got text "none")']);
 	});
 
-	test('restoredItemsOf: the record\'s request.order_items, or nothing', () => {
-		expect(answer.restoredItemsOf({ request: { order_items: [{ sku: 'A', quantity: 2 }] } })).toEqual([{ sku: 'A', quantity: 2 }]);
-		expect(answer.restoredItemsOf({ request: { order_items: 'A' } })).toBeUndefined();
-		expect(answer.restoredItemsOf({})).toBeUndefined();
+	test('restoredItems: the restored record\'s request.order_items; a record without a list of them is named as lacking it', () => {
+		const lacks = { restoredItems: undefined, missing: ["the restored shipment's request.order_items"] };
+		for (const restored of [{ _id: 's1', request: { order_items: 'A' } }, { _id: 's1' }]) {
+			expect(answer.readRestoreAnswer({ _id: 'o', shipments: [restored] }, { shipment_id: 's1' })).toEqual({ shipments: [restored], restored, ...lacks });
+		}
 	});
 });
 

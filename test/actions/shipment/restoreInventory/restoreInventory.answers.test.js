@@ -35,7 +35,7 @@ test('an answer without _id or the restored record: one item naming both in its 
 			restored: true,
 			shipments: [record('ship-1', 1)],
 			missingFromAnswer: ['_id (got nothing)', 'the restored shipment (got no record matching the shipment asked for)'],
-			notice: `The service restored the inventory (it answered 200), but its answer lacks: ${LACKS_BOTH}. Do not run this item again.`,
+			notice: `The service restored the inventory, but its answer lacks: ${LACKS_BOTH}. Do not run this item again.`,
 		},
 	]);
 	expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.body)).toEqual([
@@ -55,7 +55,7 @@ test('the restored record without request.order_items: restoredShipment, and no 
 			restoredShipment: bare,
 			missingFromAnswer: ["the restored shipment's request.order_items"],
 			notice:
-				"The service restored the inventory (it answered 200), but its answer lacks: the restored shipment's request.order_items. Do not run this item again.",
+				"The service restored the inventory, but its answer lacks: the restored shipment's request.order_items. Do not run this item again.",
 		},
 	]);
 });
@@ -67,7 +67,7 @@ test('split, an empty shipments list and no _id: the one item names everything t
 		{
 			restored: true,
 			shipments: [],
-			notice: `The service restored the inventory (it answered 200), but its answer holds no shipment records to split into; this item stands for the restore. It also lacks: ${LACKS_BOTH}.`,
+			notice: `The service restored the inventory, but its answer lacks: ${LACKS_BOTH}. It holds no shipment records to split into: this item stands for the restore. Do not run this item again.`,
 			missingFromAnswer: ['_id (got nothing)', 'the restored shipment (got no record matching the shipment asked for)'],
 		},
 	]);

@@ -44,7 +44,7 @@ test('add sends the body the service expects and outputs the new _id without ech
 			idReturned: true,
 			...sent,
 		},
-		none: { success: true, idReturned: false, notice: expect.stringContaining('did not return an _id'), ...sent },
+		none: { success: true, idReturned: false, missingFromAnswer: ['_id'], notice: expect.stringContaining('lacks: _id. Find it on the service'), ...sent },
 	};
 	expect(result.items).toEqual([{ json: byIdPlace[answers.addHandlerId], pairedItem: { item: 0 } }]);
 });
@@ -74,7 +74,8 @@ test('when the service returns no _id the output says so instead of inventing on
 	expect(result.items[0].json).toEqual({
 		success: true,
 		idReturned: false,
-		notice: expect.stringContaining('did not return an _id'),
+		missingFromAnswer: ['_id'],
+		notice: 'The service added the handler, but its answer lacks: _id. Find it on the service to remove it. Do not run this item again.',
 		type: 'order.status.*',
 		name: 'Notify warehouse',
 		url: 'https://example.com/hooks/inventory',
