@@ -14,7 +14,6 @@ import { compact, ItemValidator, MAX_TIMEOUT_MS } from './validation';
 type ItemResult = IDataObject | IDataObject[];
 export type ReadParameter = (name: string, fallback?: unknown) => ReturnType<IExecuteFunctions['getNodeParameter']>;
 
-/** Any failure as a node error tied to the item; a bug's TypeError is wrapped. */
 export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
 	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) {
 		return new NodeOperationError(node, error as Error, { itemIndex });
