@@ -15,10 +15,8 @@ export const description: INodeProperties[] = [
 	requiredText('Store ID', 'storeId', 'The ID of the store the shipped order belongs to', 'e.g. 1002'),
 	requiredText('Order Number', 'orderNumber', 'The number of the order whose shipment deducted the inventory', 'e.g. 1001'),
 	{ displayName: 'Give at least one of the three IDs below to pick the shipment', name: 'shipmentNotice', type: 'notice', default: '' },
-	...SELECTORS.map(([, name, displayName, what]): INodeProperties => {
-		const description = `${what} of the shipment; leave empty to pick it by another`;
-		return { displayName, name, type: 'string', default: '', description };
-	}),
+	...SELECTORS.map(([, name, displayName, what]): INodeProperties =>
+		({ displayName, name, type: 'string', default: '', description: `${what} of the shipment; leave empty to pick it by another` })),
 	{ displayName: 'Skip Cache Refresh', name: 'noRefresh', type: 'boolean', default: false, description: 'Whether to skip the cache refresh' },
 	optionsCollection([
 		{
