@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError } from '../helpers/perItem';
 import { isPlainObject, valueAt } from '../../shared/objects';
@@ -21,9 +21,7 @@ export type LookUp =
 	| { by: 'storeAndOrderNumber' | 'list' }
 	| { by: 'itemFields'; storeIdField: string; orderNumberField: string };
 
-function readReferences(this: IExecuteFunctions, node: INode, json: IDataObject, itemIndex: number, lookUp: LookUp) {
-	// Typed explicitly so that TypeScript treats check.fail() as the end of the path.
-	const check: ItemValidator = new ItemValidator(node, itemIndex);
+function readReferences(this: IExecuteFunctions, check: ItemValidator, json: IDataObject, lookUp: LookUp) {
 	const reference = (storeId: unknown, storeField: string, orderNumber: unknown, numberField: string) => ({
 		store_id: check.text(storeId, storeField),
 		order_number: check.text(orderNumber, numberField),
@@ -33,10 +31,10 @@ function readReferences(this: IExecuteFunctions, node: INode, json: IDataObject,
 		return [reference(valueAt(json, storeIdField), storeIdField, valueAt(json, orderNumberField), orderNumberField)];
 	}
 	if (lookUp.by === 'storeAndOrderNumber') {
-		const parameter = (name: string) => this.getNodeParameter(name, itemIndex, '');
+		const parameter = (name: string) => this.getNodeParameter(name, check.itemIndex, '');
 		return [reference(parameter('storeId'), 'Store ID', parameter('orderNumber'), 'Order Number')];
 	}
-	const raw = this.getNodeParameter('references', itemIndex, '[]');
+	const raw = this.getNodeParameter('references', check.itemIndex, '[]');
 	const parsed = isPlainObject(raw) ? [raw] : check.list(raw, 'References');
 	if (parsed.length === 0) check.fail('References', 'must list at least one order reference');
 	return parsed.map((entry, index) => {
@@ -54,7 +52,7 @@ export function collectReferences(this: IExecuteFunctions, items: INodeExecution
 	const node = this.getNode();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const references = readReferences.call(this, node, items[itemIndex].json, itemIndex, lookUp);
+			const references = readReferences.call(this, new ItemValidator(node, itemIndex), items[itemIndex].json, lookUp);
 			byItem.set(itemIndex, references.map((reference) => {
 				const key = referenceKey(reference.store_id, reference.order_number);
 				const entry = asked.get(key) ?? { reference, key, itemIndex, asks: 0 };
