@@ -156,7 +156,6 @@ export function passedCheck(reading: keyof typeof CHECK_READINGS, status: number
 	return { ...failureFromAnswer(status, body, { ...context, reading }), kind: 'passed' };
 }
 
-/** A failure before any answer: nothing sent, or sent and no answer. */
 export function failureFromNetwork(error: unknown, context: CallContext): Failure {
 	const { path, changesData, field } = callOf(context);
 	const { reason, sent, timedOut, refusedByN8n } = networkVerdict(error);
@@ -202,7 +201,6 @@ export function notAnAddress(field: 'Base URL' | 'App Base URL', got: string, co
 	return notSent(`The credential's ${field} is ${what}${forItem}: nothing was sent${to}`, advice, context);
 }
 
-/** The node's own refusal to send, with what to change. */
 export function notSent(conclusion: string, advice: string, context?: CallContext): Failure {
 	const applied = context && appliedVerdict(ENDPOINTS[context.endpoint].changesData, false);
 	return { kind: 'notSent', conclusion, applied, advice, itemIndex: context?.itemIndex };

@@ -97,7 +97,6 @@ export async function compareBeside(url: string, answer: Answered, send: (url: s
 	return { ...seen, compared: true, same, namesPath: same && theirs.includes(NOWHERE) };
 }
 
-/** The path beside's answer as the messages word it. */
 export function besideAnswered({ url, status, compared, same }: Beside): string {
 	const answered = !compared ? `${status ?? 'nothing'} (nothing to compare with)` : same ? 'the same' : `differently (${status})`;
 	return `${withoutUrlCredentials(url)}, a path nothing serves, answered ${answered}`;

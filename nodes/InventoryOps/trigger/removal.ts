@@ -34,11 +34,6 @@ async function removeOnce(this: IHookFunctions, record: HandlerRecord): Promise<
 	return outcome.kind === 'answered' || outcome.handler?.gone === true ? undefined : outcome;
 }
 
-/** A 5xx, no answer, or no connection: a repeat is safe (an unknown handler reads as removed); a refusal would recur. */
-function worthRetrying({ kind, details }: Failure): boolean {
-	return kind === 'failed' || kind === 'noAnswer' || (kind === 'notSent' && details !== undefined);
-}
-
 // All at once: while n8n republishes, events find no handler. Retried (`waits`) at unpublish, the last chance.
 export async function removeHandlerRecords(this: IHookFunctions, records: HandlerRecord[], waits: readonly number[]): Promise<RemovalFailure[]> {
 	const started = Date.now();
@@ -48,7 +43,8 @@ export async function removeHandlerRecords(this: IHookFunctions, records: Handle
 		);
 	let failures = await attempt(records.filter((record) => record.id !== undefined));
 	for (const wait of waits) {
-		const retried = failures.filter(({ failure }) => worthRetrying(failure));
+		// A 5xx, no answer, or no connection: a repeat is safe (an unknown handler reads as removed); a refusal would recur.
+		const retried = failures.filter(({ failure: { kind, details } }) => kind === 'failed' || kind === 'noAnswer' || (kind === 'notSent' && details !== undefined));
 		if (retried.length === 0 || Date.now() - started + wait > RETRY_BUDGET_MS) break;
 		await sleep(wait);
 		const again = await attempt(retried.map(({ record }) => record));

@@ -115,8 +115,7 @@ function reportPacing(this: IExecuteFunctions, batchSize: number, results: LookU
 	const hint = (message: string, type: 'warning' | 'info' = 'info') =>
 		this.addExecutionHints({ message, type, location: 'outputPane' });
 	if (used !== undefined) {
-		const refused = `The service refused batches of ${batchSize} order references; batches of ${used} went through.`;
-		const message = `${refused} Set Batch Size (in Options) to ${used} to save the refused calls.`;
+		const message = `The service refused batches of ${batchSize} order references; batches of ${used} went through. Set Batch Size (in Options) to ${used} to save the refused calls.`;
 		this.logger.warn(message, { node: this.getNode().name });
 		hint(message, 'warning');
 	}
