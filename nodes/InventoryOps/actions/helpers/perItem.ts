@@ -74,6 +74,6 @@ export async function requestForItem(
 /** A 2xx means the write was applied: the item leaves, naming what the answer lacks, and must not run again. */
 export function answerLacks(done: string, missing: string[], advice: string): IDataObject {
 	if (missing.length === 0) return {};
-	const notice = `The service ${done}, but its answer lacks: ${missing.join('; ')}. ${advice}Do not run this item again.`;
+	const notice = [`The service ${done}, but its answer lacks: ${missing.join('; ')}.`, advice, 'Do not run this item again.'].filter(Boolean).join(' ');
 	return { missingFromAnswer: missing, notice };
 }

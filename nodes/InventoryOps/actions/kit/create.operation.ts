@@ -139,6 +139,6 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const kit = checkKit(check, data, fromJson ? 'data.' : '');
 		const response = await requestForItem.call(this, 'kitCreate', { data: kit }, check);
 		const missing = ['_id', 'new_kit_id'].filter((field) => !isIdLike(response[field]));
-		return { ...response, ...answerLacks('created the kit', missing, `Find it by its SKU (${String(kit.sku)}). `) };
+		return { ...response, ...answerLacks('created the kit', missing, `Find it by its SKU (${String(kit.sku)}).`) };
 	});
 }

@@ -32,7 +32,7 @@ export const description: INodeProperties[] = [
 function restoreOutput(response: IDataObject, selectors: ShipmentSelectors, split: boolean): IDataObject[] {
 	const { shipments, restored, restoredItems, missing } = readRestoreAnswer(response, selectors);
 	// With no shipment records there is no restored one either, so `missing` is never empty here.
-	const noRecords = split && shipments?.length === 0 ? 'It holds no shipment records to split into: this item stands for the restore. ' : '';
+	const noRecords = split && shipments?.length === 0 ? 'It holds no shipment records to split into: this item stands for the restore.' : '';
 	const extra = answerLacks('restored the inventory', missing, noRecords);
 	if (split && shipments?.length) return shipments.map((record) => ({ ...record, restored: record === restored, ...extra }));
 	return [compact({ restored: true, ...response, ...extra, restoredShipment: restored, restoredItems })];

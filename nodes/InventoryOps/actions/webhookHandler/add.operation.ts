@@ -61,7 +61,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		// Header values and a password in the URL may be secrets, so they are not echoed back.
 		const result = withoutUrlCredentialsDeep({ ...response, type, name, url, method, ...removed });
 		const _id = findHandlerId(response);
-		const lacks = answerLacks('added the handler', ['_id'], 'Find it on the service to remove it. ');
-		return { ...result, ...(_id === undefined ? lacks : { _id }), idReturned: _id !== undefined };
+		const identified = _id === undefined ? answerLacks('added the handler', ['_id'], 'Find it on the service to remove it.') : { _id };
+		return { ...result, ...identified, idReturned: _id !== undefined };
 	});
 }
