@@ -1,14 +1,17 @@
 // Every repository path the maintainers' pages and the code's comments name is a file (or folder) git holds, and
 // nothing the suites or the code need sits on disk but ignored by git: a clone has exactly what the texts promise.
-// (A folder `release/` in .gitignore once also matched test/'s release tests, so no clone ever had them.)
+// (A folder `release/` in .gitignore once also matched test/'s release tests, so no clone ever had them.) A copy
+// that is not a checkout (Download ZIP, `git archive`) has no git to ask: the checks of this repository skip there.
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
+const { gitCheckout, testInCheckout } = require('../helpers/gitCheckout');
 const { linksOf } = require('../helpers/markdown');
 
 const root = path.resolve(__dirname, '../..');
+const inCheckout = testInCheckout(gitCheckout(root));
 
 // CHANGELOG is history: it may name files that have since gone.
 const PAGES = (file) => file.endsWith('.md') && file !== 'CHANGELOG.md';
@@ -162,13 +165,13 @@ function ignoredFiles(base) {
 }
 
 describe('every repository path the texts name is in git', () => {
-	test('the pages and comments checked name many paths, and git holds each', () => {
+	inCheckout('the pages and comments checked name many paths, and git holds each', () => {
 		const { checked, missing } = missingPaths(root);
 		expect(checked).toBeGreaterThan(300);
 		expect(missing).toEqual([]);
 	});
 
-	test('no file under test/, e2e/, scripts/, sandbox/, bench/, nodes/, credentials/ or docs/ is ignored by git', () => {
+	inCheckout('no file under test/, e2e/, scripts/, sandbox/, bench/, nodes/, credentials/ or docs/ is ignored by git', () => {
 		expect(ignoredFiles(root)).toEqual([]);
 	});
 

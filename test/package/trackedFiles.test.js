@@ -1,10 +1,13 @@
 // No tracked file over 1 MB, lock files aside: a file that big (the old one-file mutation results, 15 MB) makes every
 // change to it a diff of 100k lines and a conflict between any two branches that touch it. Mutation results are one
-// small file per module (mutation/results/, mutation/README.md).
+// small file per module (mutation/results/, mutation/README.md). A copy that is not a checkout (Download ZIP,
+// `git archive`) has no git to ask: the check of this repository skips there.
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+
+const { gitCheckout, testInCheckout } = require('../helpers/gitCheckout');
 
 const ROOT = path.resolve(__dirname, '../..');
 const LIMIT = 1024 * 1024;
@@ -21,7 +24,7 @@ function oversizedTrackedFiles(cwd) {
 }
 
 describe('tracked files', () => {
-	test('no tracked file is over 1 MB, lock files aside', () => {
+	testInCheckout(gitCheckout(ROOT))('no tracked file is over 1 MB, lock files aside', () => {
 		expect(oversizedTrackedFiles(ROOT)).toEqual([]);
 	});
 
@@ -38,5 +41,37 @@ describe('tracked files', () => {
 		} finally {
 			fs.rmSync(dir, { recursive: true, force: true });
 		}
+	});
+});
+
+describe('whether the sources are a git checkout', () => {
+	let dir;
+	// Git looks no higher than the temporary folder, whatever holds it.
+	const check = () => gitCheckout(dir, { env: { GIT_CEILING_DIRECTORIES: path.dirname(dir) } });
+	beforeEach(() => {
+		dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'git-checkout-')));
+	});
+	afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+	test('a folder without .git (a Download ZIP, a git archive) is not one, and the reason says so', () => {
+		fs.writeFileSync(path.join(dir, 'package.json'), '{}\n');
+		const checkout = check();
+		expect(checkout.inside).toBe(false);
+		expect(checkout.reason).toContain(`${dir} has no .git`);
+		expect(checkout.reason).toContain('fatal: not a git repository');
+	});
+
+	test('a git work tree is one', () => {
+		execFileSync('git', ['init', '-q'], { cwd: dir });
+		expect(check()).toEqual({ inside: true });
+	});
+
+	test('a .git that git cannot read is a failure, not a reason to skip', () => {
+		execFileSync('git', ['init', '-q'], { cwd: dir });
+		fs.writeFileSync(path.join(dir, '.git/HEAD'), 'not a ref\n');
+		expect(check).toThrow(/git rev-parse --is-inside-work-tree failed in .*not a git repository/);
+		fs.rmSync(path.join(dir, '.git'), { recursive: true });
+		fs.writeFileSync(path.join(dir, '.git'), `gitdir: ${path.join(dir, 'gone')}\n`);
+		expect(check).toThrow(/git rev-parse --is-inside-work-tree failed in .*not a git repository: /);
 	});
 });
