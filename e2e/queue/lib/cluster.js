@@ -12,6 +12,7 @@ const { installHost } = require('../../lib/hosts');
 const { buildPackage, placePackage } = require('../../lib/package');
 const { freePort } = require('../../lib/wait');
 const { startProxy } = require('./proxy');
+const { executionIdsLogged } = require('./workerKill');
 
 const READY_LINES = {
 	webhook: 'Webhook listener waiting for requests.',
@@ -63,15 +64,13 @@ class QueueProcess extends N8nInstance {
 		return this.executionIdsLogged('started');
 	}
 
-	/** Execution ids this worker finished ("Worker finished execution 12 (job 12)"). */
-	finishedExecutionIds() {
-		return this.executionIdsLogged('finished');
+	/** This process's log so far ('' before its first start). */
+	logText() {
+		return fs.existsSync(this.logFile) ? fs.readFileSync(this.logFile, 'utf8') : '';
 	}
 
 	executionIdsLogged(verb) {
-		if (!fs.existsSync(this.logFile)) return [];
-		const text = fs.readFileSync(this.logFile, 'utf8');
-		return [...text.matchAll(new RegExp(`Worker ${verb} execution (\\d+)`, 'g'))].map((match) => match[1]);
+		return executionIdsLogged(this.logText(), verb);
 	}
 }
 

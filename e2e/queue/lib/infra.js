@@ -5,7 +5,7 @@
 // PostgreSQL refuses to run as root, so initdb and postgres run as the `postgres` user the Debian package creates
 // (via runuser). Durability is switched off (fsync, synchronous_commit, full_page_writes): the cluster is thrown
 // away after the run, and n8n's many small writes would otherwise wait on the disk.
-const { execFileSync, spawn } = require('node:child_process');
+const { execFile, execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
@@ -118,7 +118,7 @@ function asPostgres(command, args) {
 
 /**
  * A throw-away PostgreSQL cluster with a database and role `n8n` (password `n8n`; local connections are trusted).
- * Resolves to { host, port, database, user, password, stop() }.
+ * Resolves to { host, port, database, user, password, rows(select), stop() }.
  */
 async function startPostgres({ runDir, log = () => {} }) {
 	const bin = postgresBinDir();
@@ -168,9 +168,22 @@ async function startPostgres({ runDir, log = () => {} }) {
 		password: 'n8n',
 		startMs,
 		logFile,
+		/** The rows of a SELECT as objects (json_agg of it, through psql as the n8n role). */
+		rows: (select) => selectRows(psql, port, select),
 		// SIGINT is PostgreSQL's "fast shutdown".
 		stop: () => stopDetached(child, 'SIGINT'),
 	};
+}
+
+function selectRows(psql, port, select) {
+	const statement = `SELECT coalesce(json_agg(result), '[]'::json) FROM (${select}) AS result`;
+	const args = ['-h', '127.0.0.1', '-p', String(port), '-U', 'n8n', '-d', 'n8n', '-v', 'ON_ERROR_STOP=1', '-X', '-qAtc', statement];
+	return new Promise((resolve, reject) => {
+		execFile(psql, args, { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PGPASSWORD: 'n8n' } }, (error, stdout, stderr) => {
+			if (error) reject(new Error(`psql: ${select}\n${stderr || error.message}`));
+			else resolve(JSON.parse(stdout));
+		});
+	});
 }
 
 /** A Redis without persistence on a free loopback port. Resolves to { host, port, stop() }. */

@@ -17,6 +17,7 @@ const { republishUnderStream, TITLE: REPUBLISH_UNDER_STREAM } = require('../../s
 const { startQueueCluster } = require('../lib/cluster');
 const events = require('../lib/events');
 const infra = require('../lib/infra');
+const { readWorkerKill, executionRecords } = require('../lib/workerKill');
 
 const LINE = process.env.E2E_QUEUE_HOST || newestHostLine();
 const EVENT_COUNT = 1000;
@@ -261,6 +262,7 @@ describe(`queue mode (host ${LINE}): main + 2 webhook processors + 2 workers, Re
 		const [victim, survivor] = cluster.workers;
 		let interrupted = [];
 		let killedAfter;
+		let killedAt;
 		const sent = await events.sendEvents(sandbox, {
 			types: [SLOW_TYPE],
 			count: KILL_EVENT_COUNT,
@@ -272,6 +274,8 @@ describe(`queue mode (host ${LINE}): main + 2 webhook processors + 2 workers, Re
 				const running = (await events.listExecutions(main, ids.slow)).filter((execution) => execution.status === 'running');
 				const startedByVictim = new Set(victim.startedExecutionIds());
 				await victim.kill();
+				// The whole process group has exited: nothing the killed worker stopped can be stopped later than this.
+				killedAt = Date.now();
 				interrupted = running.map((execution) => String(execution.id)).filter((id) => startedByVictim.has(id));
 				log(`killed ${victim.name} after ${count} events, ${interrupted.length} of its executions in flight`);
 			},
@@ -279,10 +283,13 @@ describe(`queue mode (host ${LINE}): main + 2 webhook processors + 2 workers, Re
 		await events.waitForExecutions(main, ids.slow, KILL_EVENT_COUNT, { timeoutMs: 240_000 });
 		const deliveries = await events.tallyDeliveries(sandbox, sent.ids);
 		const executions = await events.tallyExecutions(main, ids.slow, TRIGGER, sent.ids);
-		const finishedByVictim = new Set(victim.finishedExecutionIds());
-		// What the SIGKILL cut off: executions worker-1 had started and never finished.
-		const cutOff = victim.startedExecutionIds().filter((id) => !finishedByVictim.has(id)).sort();
-		const finishedBySurvivor = new Set(survivor.finishedExecutionIds());
+		// Which jobs worker-1 held: its "started" lines and what worker-2 never started; what finished: n8n's records in
+		// PostgreSQL, stopped by the time worker-1 was gone (lib/workerKill.js: its "finished" line can be missing).
+		const records = await executionRecords(postgres, ids.slow);
+		const kill = readWorkerKill({ victimLog: victim.logText(), survivorLog: survivor.logText(), rows: records, killedAt });
+		const { cutOff } = kill;
+		const startedBySurvivor = new Set(kill.startedBySurvivor);
+		const status = new Map(records.map((row) => [row.id, row.status]));
 		// n8n 1.x puts a stalled job (its worker died) back into the queue once (Bull's maxStalledCount 1), so another
 		// worker runs it; n8n 2.x hard-codes maxStalledCount 0 and fails it instead ("job stalled more than
 		// maxStalledCount"), so that no execution ever runs twice. Either way the service's delivery was accepted once.
@@ -292,13 +299,20 @@ describe(`queue mode (host ${LINE}): main + 2 webhook processors + 2 workers, Re
 			killedWorker: victim.name,
 			killedAfterEvents: killedAfter,
 			executionsInFlightAtKillSnapshot: interrupted.length,
+			executionsHeldByKilledWorker: kill.held.length,
+			finishedByKilledWorkerBeforeKill: kill.finishedBeforeKill.length,
+			finishedWithoutLogLine: kill.finishedWithoutLogLine,
 			executionsCutOffOnKilledWorker: cutOff.length,
-			cutOffFinishedBySurvivor: cutOff.filter((id) => finishedBySurvivor.has(id)).length,
+			cutOffIds: cutOff,
+			failedIds: kill.failed,
+			cutOffStartedBySurvivor: cutOff.filter((id) => startedBySurvivor.has(id)).length,
 			stalledJobsRetriedByN8n: stalledJobsRetried,
 			deliveries,
 			executions: { ...executions, executionIds: undefined },
 		};
 		expect(killedAfter).toBeDefined();
+		// The database and the public API count the same executions.
+		expect(records.map((row) => row.id).sort()).toEqual([...executions.executionIds].sort());
 		// The kill really hit executions in flight.
 		expect(interrupted.length).toBeGreaterThan(0);
 		expect(cutOff.length).toBeGreaterThan(0);
@@ -307,16 +321,19 @@ describe(`queue mode (host ${LINE}): main + 2 webhook processors + 2 workers, Re
 		// n8n's side: one execution per event, never two.
 		expect(executions).toMatchObject({ executions: KILL_EVENT_COUNT, duplicates: 0, foreign: 0 });
 		if (stalledJobsRetried) {
-			expect(cutOff.filter((id) => finishedBySurvivor.has(id))).toEqual(cutOff);
+			// Every cut-off execution was run again by worker-2 and succeeded.
+			expect(cutOff.filter((id) => !startedBySurvivor.has(id) || status.get(id) !== 'success')).toEqual([]);
 			expect(executions).toMatchObject({ executedOnce: KILL_EVENT_COUNT, lost: 0, notSuccessful: 0, withoutEvent: 0 });
 		} else {
-			// Every cut-off execution failed (visible in n8n, retryable from there), and every failure was a job the killed
-			// worker held: a job it had taken from the queue but not yet logged as started fails too (the CI run of
-			// d17c465 saw one), so the failures may exceed the cut-off ones, never by a job the survivor ran.
-			const startedBySurvivor = new Set(survivor.startedExecutionIds());
-			expect(cutOff.filter((id) => !executions.notSuccessfulIds.includes(id))).toEqual([]);
-			expect(executions.notSuccessfulIds.filter((id) => startedBySurvivor.has(id) || finishedBySurvivor.has(id))).toEqual([]);
-			expect(cutOff.filter((id) => finishedBySurvivor.has(id))).toEqual([]);
+			// Every cut-off execution failed (visible in n8n, retryable from there) and was never run again; every failure
+			// was a job the killed worker held and had not finished (a job it had taken from the queue but not yet logged
+			// as started fails too: the CI run of d17c465 saw one), none a job the survivor ran.
+			expect(cutOff.filter((id) => status.get(id) === 'success')).toEqual([]);
+			expect(cutOff.filter((id) => startedBySurvivor.has(id))).toEqual([]);
+			expect(kill.failed.filter((id) => !kill.held.includes(id))).toEqual([]);
+			expect(kill.failed.filter((id) => startedBySurvivor.has(id))).toEqual([]);
+			expect(kill.failed.filter((id) => !cutOff.includes(id))).toEqual([]);
+			expect(kill.failed).toEqual(executions.notSuccessfulIds.slice().sort((a, b) => a - b));
 			expect(executions.executedOnce + executions.withoutEvent).toBe(KILL_EVENT_COUNT);
 			expect(executions.lost).toBe(executions.withoutEvent);
 			expect(executions.withoutEvent).toBeLessThanOrEqual(executions.notSuccessful);
