@@ -5,10 +5,11 @@
 // - the suite that killed it is loaded first. A mutant run stops at its first failing test, so a mutant the same suite
 //   kills again costs that suite, not every suite before it in the usual order: in the results before this, half the
 //   test time of a full run went to suites that ran before the one that killed. PIT's history does the same.
-// - a survivor listed as equivalent (equivalent-mutants.tsv) runs no test: it cannot be killed, and it was the
-//   dearest kind of mutant, running every test that covers it (a line every call passes: all of them). It is
-//   reported survived, as it would be; MUTATION_RUN_EQUIVALENTS=1 runs their tests too. Only a mutant that survived
-//   at the same place last time is skipped: a mutant of the same text elsewhere (an entry covers those too) runs.
+// - a mutant listed as equivalent (equivalent-mutants.tsv, by place: equivalents.js) runs no test when its module is
+//   the very source its results were made of and it survived there: it cannot be killed, and it was the dearest kind
+//   of mutant, running every test that covers it (a line every call passes: all of them). It is reported survived,
+//   as it would be. In a module changed since its results, every listed mutant runs (and the report checks that it
+//   still survives); MUTATION_RUN_EQUIVALENTS=1 runs them all.
 // Every other mutant (new code, a survivor not listed) runs as without this plugin.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,7 +17,7 @@ import { createRequire } from 'node:module';
 import { commonTokens, declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
 
 const require = createRequire(import.meta.url);
-const { keyOf, readEquivalent } = require('./equivalents.js');
+const { placesOf, readEquivalent } = require('./equivalents.js');
 const { HINTS_VARIABLE } = require('./hintsFile.js');
 
 /**
@@ -31,30 +32,44 @@ function placeOf(file, lines, { mutatorName, replacement }, line, column) {
 	return [file, mutatorName, replacement, text, column, same].join('\u0000');
 }
 
-/** From the last results: the suite of the test that killed each mutant, and the places of the survivors. */
-function lastRun(resultsFile) {
+/** A mutant exactly as Stryker matches it in one source: module, mutator, replacement and location. */
+const exactly = (file, { mutatorName, replacement }, { start, end }) =>
+	[file, mutatorName, replacement, start.line, start.column, end.line, end.column].join('\u0000');
+
+/**
+ * From the last results: the suite of the test that killed each mutant, each module's source, and the listed
+ * equivalents (`listed`, may be empty) that survived there, as `exactly` names them.
+ */
+function lastRun(resultsFile, listed) {
 	const suites = new Map();
-	const survivors = new Set();
+	const sources = new Map();
+	const listedSurvivors = new Set();
 	let results;
 	try {
 		results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
 	} catch {
-		return { suites, survivors };
+		return { suites, sources, listedSurvivors };
 	}
 	const testNames = new Map();
 	for (const { tests } of Object.values(results.testFiles ?? {})) for (const test of tests) testNames.set(test.id, test.name);
-	for (const [file, { source, mutants }] of Object.entries(results.files ?? {})) {
+	for (const [name, { source, mutants }] of Object.entries(results.files ?? {})) {
+		const file = path.relative(process.cwd(), path.resolve(name)).split(path.sep).join('/');
+		sources.set(file, source);
 		const lines = source.split('\n');
 		for (const mutant of mutants) {
 			const { line, column } = mutant.location.start;
-			const place = placeOf(file, lines, mutant, line, column);
-			if (mutant.status === 'Survived') survivors.add(place);
 			const killer = testNames.get(mutant.killedBy?.[0]);
 			// all.mutation.js names each describe after its test file: a test's name starts with its suite.
-			if (mutant.status === 'Killed' && killer) suites.set(place, killer.split(' ')[0]);
+			if (mutant.status === 'Killed' && killer) suites.set(placeOf(file, lines, mutant, line, column), killer.split(' ')[0]);
 		}
+		const keys = new Set(listed.filter((entry) => entry.file === file).map((entry) => entry.key));
+		if (keys.size === 0) continue;
+		placesOf(file, source, mutants).forEach((place, index) => {
+			const mutant = mutants[index];
+			if (keys.has(place.key) && mutant.status === 'Survived') listedSurvivors.add(exactly(file, mutant, mutant.location));
+		});
 	}
-	return { suites, survivors };
+	return { suites, sources, listedSurvivors };
 }
 
 /** Stryker's plan counts lines and columns from 0, its results file from 1. */
@@ -67,8 +82,7 @@ class KillerFirst {
 	static inject = [commonTokens.options];
 
 	constructor(options) {
-		this.last = lastRun(path.resolve(options.incrementalFile));
-		this.equivalent = process.env.MUTATION_RUN_EQUIVALENTS === '1' ? new Map() : readEquivalent();
+		this.last = lastRun(path.resolve(options.incrementalFile), process.env.MUTATION_RUN_EQUIVALENTS === '1' ? [] : readEquivalent());
 	}
 
 	onMutationTestingPlanReady({ mutantPlans }) {
@@ -80,10 +94,10 @@ class KillerFirst {
 			if (!sources.has(file)) sources.set(file, fs.readFileSync(mutant.fileName, 'utf8'));
 			const source = sources.get(file);
 			const location = fromOne(mutant.location);
-			const place = placeOf(file, source.split('\n'), mutant, location.start.line, location.start.column);
-			const suite = this.last.suites.get(place);
+			const suite = this.last.suites.get(placeOf(file, source.split('\n'), mutant, location.start.line, location.start.column));
 			if (suite) hints.firstSuite[mutant.id] = suite;
-			else if (this.last.survivors.has(place) && this.equivalent.has(keyOf(file, { ...mutant, location }, source))) {
+			// Only in the very source its results were made of: in a changed module, a listed mutant runs again.
+			else if (this.last.sources.get(file) === source && this.last.listedSurvivors.has(exactly(file, mutant, location))) {
 				hints.listedEquivalent.push(mutant.id);
 			}
 		}

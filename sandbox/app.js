@@ -6,6 +6,8 @@ const { serviceRoutes } = require('./routes/service');
 const { adminRoutes } = require('./routes/admin');
 
 const ADMIN_PREFIX = '/__sandbox';
+// The `route` of a fault that answers the paths no route serves.
+const UNSERVED = 'unserved';
 // Refusals that the `refusals: 'success-false'` switch turns into 200 `{ success: false }` (not auth, not 429).
 const REFUSING_ROUTES = new Set(['/api/kit/create', '/api/webhook/add_handler']);
 const REFUSALS = new Set([400, 404, 409]);
@@ -110,12 +112,36 @@ function buildApp(state, tokens) {
 		const [status, code, message, headers] = classify(error);
 		return replyError(request, reply, status, code, message, headers);
 	});
+	/** Answers as an armed fault says (after its delay); undefined when the call goes on (a delay alone, `drop: 'after'`). */
+	async function answerFault(request, reply, fault) {
+		if (fault.delayMs) await sleep(fault.delayMs);
+		if (fault.drop === 'before') {
+			request.call.dropped = 'before';
+			reply.hijack();
+			request.raw.socket.destroy();
+			return reply;
+		}
+		if (fault.drop === 'after') request.dropAfter = true;
+		if (fault.status === undefined) return undefined;
+		const faultHeaders = fault.retryAfter === undefined ? {} : { 'Retry-After': String(fault.retryAfter) };
+		if (fault.body === undefined) {
+			const code = FAULT_CODES[fault.status] ?? 'INJECTED_FAULT';
+			return replyError(request, reply, fault.status, code, `Fault injected by the sandbox: ${fault.status}`, faultHeaders);
+		}
+		for (const [name, value] of Object.entries(faultHeaders)) reply.header(name, value);
+		return reply.code(fault.status).type('application/json').send(fault.body);
+	}
+
 	// Switch `unknownPaths`: `plain` names the path it has no route for; `service-error` answers like any other error.
-	app.setNotFoundHandler((request, reply) =>
-		state.config.unknownPaths === 'service-error'
+	// A fault with `route: 'unserved'` answers these paths first (a gateway's or a framework's catch-all), not the admin API's.
+	app.setNotFoundHandler(async (request, reply) => {
+		const fault = request.call ? state.takeFault(UNSERVED) : undefined;
+		const answered = fault && (await answerFault(request, reply, fault));
+		if (answered) return answered;
+		return state.config.unknownPaths === 'service-error'
 			? replyError(request, reply, 404, undefined, 'Not Found')
-			: replyError(request, reply, 404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`),
-	);
+			: replyError(request, reply, 404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
+	});
 
 	app.register(async (service) => {
 		service.addHook('preValidation', async (request, reply) => {
@@ -131,25 +157,8 @@ function buildApp(state, tokens) {
 			const latency = state.config.latencyMs * (newConnection ? 2 : 1);
 			if (latency > 0) await sleep(latency);
 			const fault = state.takeFault(request.call.route);
-			if (fault) {
-				if (fault.delayMs) await sleep(fault.delayMs);
-				if (fault.drop === 'before') {
-					request.call.dropped = 'before';
-					reply.hijack();
-					request.raw.socket.destroy();
-					return reply;
-				}
-				if (fault.drop === 'after') request.dropAfter = true;
-				if (fault.status !== undefined) {
-					const faultHeaders = fault.retryAfter === undefined ? {} : { 'Retry-After': String(fault.retryAfter) };
-					if (fault.body === undefined) {
-						const code = FAULT_CODES[fault.status] ?? 'INJECTED_FAULT';
-						return replyError(request, reply, fault.status, code, `Fault injected by the sandbox: ${fault.status}`, faultHeaders);
-					}
-					for (const [name, value] of Object.entries(faultHeaders)) reply.header(name, value);
-					return reply.code(fault.status).type('application/json').send(fault.body);
-				}
-			}
+			const answered = fault && (await answerFault(request, reply, fault));
+			if (answered) return answered;
 			await tokens.authorize(request.headers.authorization);
 			const retryAfter = state.rateLimited(request.headers.authorization);
 			if (retryAfter !== undefined) {

@@ -22,6 +22,8 @@ class SandboxState {
 			getBodyShape: () => this.config.deliveryBody,
 		});
 		this.counter = 0;
+		// Every id handed out, never reset: a remove_handler for any other id is a probe's or a typing error's.
+		this.issued = new Set();
 		this.shuffles = 0;
 		// Connections that have carried a service call, to count them and to charge the first call on each.
 		this.sockets = new WeakSet();
@@ -95,7 +97,9 @@ class SandboxState {
 
 	/** A fresh 24-hex identifier for records the service creates (kits, handlers). */
 	newId(kind) {
-		return objectId(kind, this.options.seed, 0x10000000 + ++this.counter);
+		const id = objectId(kind, this.options.seed, 0x10000000 + ++this.counter);
+		this.issued.add(id);
+		return id;
 	}
 
 	/** Counts a call against the token's window; returns the seconds to wait when over the limit. */

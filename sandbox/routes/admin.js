@@ -44,7 +44,8 @@ const faultSchema = {
 	type: 'object',
 	required: ['route'],
 	properties: {
-		route: { enum: SERVICE_ROUTES },
+		// `unserved`: every path no route serves (sandbox/app.js), as a gateway's or a framework's catch-all answers.
+		route: { enum: [...SERVICE_ROUTES, 'unserved'] },
 		count: { type: 'integer', minimum: 1, default: 1 },
 		status: { type: 'integer', minimum: 100, maximum: 599 },
 		retryAfter: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }] },
@@ -94,7 +95,11 @@ function adminRoutes(state, tokens) {
 			if (route && !SERVICE_ROUTES.includes(route)) {
 				throw new ServiceError(400, 'UNKNOWN_ROUTE', `No service route is ${route}; the routes are ${SERVICE_ROUTES.join(', ')}`);
 			}
-			return { calls: route ? state.calls.filter((call) => call.route === route) : state.calls };
+			// A remove_handler for an id never issued is a probe (the trigger learning the answer to an unknown id):
+			// listed only with probes=true, so that the calls a test counts are those it made.
+			const probe = (call) => call.route === '/api/webhook/remove_handler' && !state.issued.has(call.body?._id);
+			const calls = request.query.probes === 'true' ? state.calls : state.calls.filter((call) => !probe(call));
+			return { calls: route ? calls.filter((call) => call.route === route) : calls };
 		});
 
 		app.get('/deliveries', async (request) => {

@@ -225,20 +225,48 @@ describe('the App Base URL check: only the path beside the restore path, which n
 		);
 	});
 
-	test.each([401, 403])('%s at a path nothing serves: the App Base URL may refuse the token, not proven', async (status) => {
+	// Once the lookup proved the token (issue 58): a gateway may answer so for any path it does not route, so the App
+	// Base URL could not be checked, and the test passes; the first restore proves it (inventoryOpsApi.gateway.test.js).
+	test.each([401, 403])('%s at a path nothing serves, after the lookup proved the token: passes, the App Base URL could not be checked', async (status) => {
 		gateway.answers.push({ path: /^\/s\//, status, body: '{"error":{"message":"not yours"}}' });
 		const credentials = viaGateway(sandbox.credentials());
 		const result = await testCredential(credentials);
 		expect(result).toEqual({
-			status: 'Error',
-			message: `The access token is not confirmed: ${appBeside(credentials)} answered ${status}, not the service refusing it. The service said: not yours. A gateway or proxy may answer at that address: check the App Base URL, then the Access Token in the credential. The access token works: the service accepted an empty order lookup at ${credentials.baseUrl}/order/get_single_bulk.`,
+			status: 'OK',
+			message: `The access token works: the service accepted an empty order lookup at ${credentials.baseUrl}/order/get_single_bulk. The App Base URL could not be checked: ${appBeside(credentials)}, a path beside the restore path that no operation serves, answered ${status}, which a gateway gives for a path it does not route, or a rate limit. The service said: not yours. The first restore proves the App Base URL; if it fails there, its error says what to check.`,
 		});
 	});
 
-	test('429 beyond the bounded retries: rate limited', async () => {
+	test.each([401, 403])('%s at a path nothing serves, when the lookup did not prove the token (the same answer as its path beside): not confirmed, an error', async (status) => {
+		// The lookup's 404 in words naming no path, the same as its path beside's: it proves nothing ('unconfirmed').
+		await sandbox.fault({ route: BULK, count: 1, status: 404, body: { error: { message: 'Not Found' } } });
+		await sandbox.fault({ route: 'unserved', count: 1, status: 404, body: { error: { message: 'Not Found' } } });
+		gateway.answers.push({ path: /^\/s\//, status, body: '{"error":{"message":"not yours"}}' });
+		const credentials = viaGateway(sandbox.credentials());
+		const result = await testCredential(credentials);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(
+			new RegExp(`^The access token is not confirmed: \\S+/s/ship/shipping/no-such-operation-n8n-path-check answered ${status}, not the service refusing it\\. The service said: not yours\\. A gateway or proxy may answer at that address: check the App Base URL, then the Access Token in the credential\\. Could not confirm the Base URL or the access token: `),
+		);
+	});
+
+	test('429 beyond the bounded retries, after the lookup proved the token: passes, the App Base URL could not be checked', async () => {
+		const answer = { path: /^\/s\//, status: 429, headers: { 'retry-after': '0' }, times: 100 };
+		gateway.answers.push(answer);
+		const result = await testCredential(viaGateway(sandbox.credentials()));
+		expect(result.status).toBe('OK');
+		expect(result.message).toMatch(/^The access token works: .* The App Base URL could not be checked: \S+no-such-operation-n8n-path-check, a path beside the restore path that no operation serves, answered 429, /);
+		// The first try and 3 retries.
+		expect(100 - answer.times).toBe(4);
+	});
+
+	test('429 beyond the bounded retries, when the lookup did not prove the token: rate limited, an error', async () => {
+		await sandbox.fault({ route: BULK, count: 1, status: 404, body: { error: { message: 'Not Found' } } });
+		await sandbox.fault({ route: 'unserved', count: 1, status: 404, body: { error: { message: 'Not Found' } } });
 		gateway.answers.push({ path: /^\/s\//, status: 429, headers: { 'retry-after': '0' } });
 		const result = await testCredential(viaGateway(sandbox.credentials()));
-		expect(result.message).toMatch(/^The service is rate limiting \(429\) \S+no-such-operation-n8n-path-check, still after the retries allowed\. .*Test again soon: this says nothing about the credential\. Rate limited \(429\): waited 0 s of the 5 s allowed; the service asked for Retry-After: 0\. The access token works: /);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^The service is rate limiting \(429\) \S+no-such-operation-n8n-path-check, still after the retries allowed\. .*Test again soon: this says nothing about the credential\. Rate limited \(429\): waited 0 s of the 5 s allowed; the service asked for Retry-After: 0\. Could not confirm the Base URL or the access token: /);
 	});
 
 	test('5xx: the App Base URL could not be checked', async () => {

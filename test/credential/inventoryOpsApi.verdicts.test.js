@@ -1,6 +1,6 @@
-// The credential test's verdict for answers at the edges of each range (500, 300, 422, a 401 beside the restore path, a token
-// that expires this very millisecond), its exact words when nothing was rate limited, and how long it says it
-// waited. Run as n8n runs it (test/helpers/engine.js credentialTester), against the sandbox over HTTP. The switches
+// The credential test's verdict for answers at the edges of each range (500, 300, 422, a 401 beside the restore path
+// that passes, a token that expires this very millisecond), its exact words when nothing was rate limited, and how
+// long it says it waited. Run as n8n runs it (test/helpers/engine.js credentialTester), against the sandbox over HTTP. The switches
 // that shape error answers and Retry-After are fixed here, so every profile gives the same words.
 
 const { credentialTester } = require('../helpers/engine');
@@ -154,12 +154,14 @@ describe('the path beside the restore path answered at the edge of a range (a ga
 		});
 	});
 
-	test('401 at a path nothing serves: the App Base URL may refuse the token, not proven', async () => {
+	// The lookup proved the token: a 401 there shows nothing wrong (a gateway answers so for a path it does not route).
+	test('401 at a path nothing serves: passes, the App Base URL could not be checked, one verdict on the token', async () => {
 		answer(401, 'who are you');
 		const result = await testCredential(viaGateway());
-		expect(result.message).toBe(
-			`The access token is not confirmed: ${appUrl(viaGateway().appBaseUrl)} answered 401, not the service refusing it. The service said: who are you. A gateway or proxy may answer at that address: check the App Base URL, then the Access Token in the credential. The access token works: the service accepted an empty order lookup at ${viaGateway().baseUrl}/order/get_single_bulk.`,
-		);
+		expect(result).toEqual({
+			status: 'OK',
+			message: `The access token works: the service accepted an empty order lookup at ${viaGateway().baseUrl}/order/get_single_bulk. The App Base URL could not be checked: ${appUrl(viaGateway().appBaseUrl)}, a path beside the restore path that no operation serves, answered 401, which a gateway gives for a path it does not route, or a rate limit. The service said: who are you. The first restore proves the App Base URL; if it fails there, its error says what to check.`,
+		});
 	});
 
 	test('500: the App Base URL could not be checked, not a wrong address', async () => {

@@ -50,9 +50,9 @@ async function startSandbox(options = {}) {
 		credentials(accessToken = server.demoToken) {
 			return { accessToken, baseUrl: server.baseUrl, appBaseUrl: server.appBaseUrl };
 		},
-		/** Every request received on a service route, in order; optionally only one route. */
-		async calls(route) {
-			return (await data(admin.get('/calls', { params: route ? { route } : {} }))).calls;
+		/** Every request received on a service route, in order; optionally only one route; `probes`: sandbox/README.md. */
+		async calls(route, { probes = false } = {}) {
+			return (await data(admin.get('/calls', { params: { ...(route ? { route } : {}), ...(probes ? { probes } : {}) } }))).calls;
 		},
 		async reset() {
 			return await data(admin.post('/reset', {}));

@@ -106,3 +106,50 @@ test('reset clears armed faults', async () => {
 	await client.reset();
 	expect((await client.bulk([])).status).toBe(200);
 });
+
+describe("route 'unserved': the paths no route serves, as a gateway's or a framework's catch-all answers them", () => {
+	const CATCH_ALL = { success: false, message: 'Resource not found' };
+	const beside = (base) => client.http.post(`${base}/webhook/no-such-operation-n8n-path-check`, { _id: 'x' });
+
+	test('answers any unserved path (under either base URL, without a token) for the next count calls, then the 404 again; service routes are untouched', async () => {
+		await fault({ route: 'unserved', count: 2, status: 404, body: CATCH_ALL });
+		expect((await client.bulk([])).status).toBe(200);
+		const first = await beside(client.sandbox.baseUrl);
+		expect([first.status, first.data]).toEqual([404, CATCH_ALL]);
+		const second = await client.http.get(`${client.sandbox.appBaseUrl}/ship/anything`);
+		expect([second.status, second.data]).toEqual([404, CATCH_ALL]);
+		expect((await client.admin.get('/faults')).faults).toEqual([]);
+		expectError(await beside(client.sandbox.baseUrl), 404, 'NOT_FOUND');
+	});
+
+	test('with a service route fault of the same answer, the route and the path beside it answer alike (a deploy)', async () => {
+		await fault({ route: '/api/webhook/remove_handler', status: 404, body: CATCH_ALL });
+		await fault({ route: 'unserved', status: 404, body: CATCH_ALL });
+		const removed = await client.api('/webhook/remove_handler', { _id: 'x' });
+		const unserved = await beside(client.sandbox.baseUrl);
+		expect([removed.status, removed.data]).toEqual([unserved.status, unserved.data]);
+		expect(unserved.data).toEqual(CATCH_ALL);
+	});
+
+	test("a status without a body answers in the error shape; a 403 as AWS API Gateway's; drop: 'before' closes; the call is recorded", async () => {
+		await fault({ route: 'unserved', status: 503 });
+		expectError(await beside(client.sandbox.baseUrl), 503, 'SERVICE_UNAVAILABLE');
+		await fault({ route: 'unserved', status: 403, body: { message: 'Missing Authentication Token' } });
+		const refused = await beside(client.sandbox.appBaseUrl);
+		expect([refused.status, refused.data]).toEqual([403, { message: 'Missing Authentication Token' }]);
+		await fault({ route: 'unserved', drop: 'before' });
+		await expect(beside(client.sandbox.baseUrl)).rejects.toThrow();
+		const calls = (await client.admin.get('/calls')).calls.map(({ route, status, dropped }) => [route, status, dropped]);
+		expect(calls).toEqual([
+			['/api/webhook/no-such-operation-n8n-path-check', 503, undefined],
+			['/s/webhook/no-such-operation-n8n-path-check', 403, undefined],
+			['/api/webhook/no-such-operation-n8n-path-check', null, 'before'],
+		]);
+	});
+
+	test('the admin API is never answered by it', async () => {
+		await fault({ route: 'unserved', status: 403, body: { message: 'Missing Authentication Token' } });
+		expect((await client.http.get(`${client.sandbox.adminUrl}/no-such-admin-call`)).status).toBe(404);
+		expect((await client.admin.get('/faults')).faults).toHaveLength(1);
+	});
+});

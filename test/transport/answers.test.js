@@ -16,7 +16,6 @@ describe('summaryOf names what arrived', () => {
 		['OK', 'text "OK"'],
 		['a\n  b', 'text "a b"'],
 		['x'.repeat(81), `text "${'x'.repeat(80)}…"`],
-		[new Uint8Array(Buffer.from('bytes')), 'text "bytes"'],
 		[{}, 'an empty object'],
 		[{ a: 1, b: 2 }, 'an object with a, b'],
 		[Object.fromEntries('abcdefghi'.split('').map((key) => [key, 1])), 'an object with a, b, c, d, e, f, g, h, …'],

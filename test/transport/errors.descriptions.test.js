@@ -222,6 +222,9 @@ describe('what is said about the access token', () => {
 		['four parts', tokenWith({ exp: 1_700_000_000 }, 4)],
 		['two parts', tokenWith({ exp: 1_700_000_000 }, 2)],
 	])('a 401 for a token that is not a readable JWT (%s) never says it expired', async (_, token) => {
+		// The sandbox's own 401 in its error shape under every profile (a web page, the gateway profile's, shows no
+		// service refusing the token: errors.wording.test.js and the credential tests read that).
+		await ctx.sandbox.config({ errorBodies: 'spec' });
 		const { error } = await ctx.run(kit, { accessToken: token });
 		expect(error.httpCode).toBe('401');
 		expect(error.message).toMatch(/^The service refused the access token \(401\)\. The service said: /);

@@ -38,18 +38,26 @@ test('a shipment restored twice: the second is refused, nothing restored, quotin
 	else expect(description).not.toMatch(/code/);
 });
 
-test('an unknown handler id (answered 404): the error quotes the service, and says what the answer beside it proves', async () => {
+test('an unknown handler id (answered 404) after a removal in the same run: the error quotes the service, and says what proves it gone', async () => {
 	await ctx.sandbox.config({ removeUnknown: 404 });
-	const result = await ctx.run({ resource: 'webhookHandler', operation: 'remove', handlerId: '000000000000000000000000' });
-	expect(result.error.httpCode).toBe('404');
+	const live = await ctx.sandbox.addHandler();
+	const result = await ctx.run(
+		{ resource: 'webhookHandler', operation: 'remove', handlerId: '={{ $json.id }}' },
+		{ items: [{ id: live }, { id: '000000000000000000000000' }], continueOnFail: true },
+	);
+	const [, { json: unknown }] = result.items;
+	expect(unknown.details.httpCode).toBe('404');
 	const { serviceMessage } = errorSeen(404);
-	// The service's own "no such handler" differs from the answer of the path beside it, which nothing serves; a web
-	// page proves nothing, as a gateway gives one for any path.
-	expect(result.error.errorResponse).toMatchObject({ outcome: 'refused', handlerGone: Boolean(serviceMessage) });
+	// The service's own "no such handler", the same as its answer to the live id once removed (the node sends it
+	// again to learn it) and unlike the answer of the path beside it, which nothing serves; a web page proves
+	// nothing, as a gateway gives one for any path.
+	expect(unknown.details).toMatchObject({ outcome: 'refused', handlerGone: Boolean(serviceMessage) });
 	if (serviceMessage) {
-		expect(result.error.message).toContain('000000000000000000000000');
+		expect(unknown.error).toContain('000000000000000000000000');
 		// The path compared with, which only these words name.
-		expect(result.error.description).toMatch(/The service does not know this handler: http:\/\/\S+\/api\/webhook\/no-such-operation-n8n-path-check, a path nothing serves, answered differently \(404\)\./);
+		expect(unknown.details.description).toMatch(/^The service does not know this handler: it is the answer to an unknown id, and http:\/\/\S+\/api\/webhook\/no-such-operation-n8n-path-check, a path nothing serves, answered differently \(404\)\. It is gone already, or the ID is wrong\./);
+	} else {
+		expect(unknown.error).toContain('Nothing shows that the service does not know the handler: the answer was a web page');
 	}
 });
 

@@ -2,7 +2,8 @@
 // evidence gives which verdict. Their effect through the nodes over real HTTP is tested where the user reads it:
 // test/credential/inventoryOpsApi.addresses.test.js (a host that does not resolve), transport.notSent.test.js (a
 // closed port), test/credential/inventoryOpsApi.test.js (a gateway's 401 page), inventoryOpsApi.proofs.test.js (a
-// 401 at a path nothing serves) and test/trigger/removal.notFound.test.js (a handler's 404).
+// 401 at a path nothing serves), test/actions/webhookHandler/remove/remove.gone.test.js and
+// test/trigger/removal.notFound.test.js (whether a handler is gone).
 const path = require('node:path');
 
 const verdicts = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/transport/verdicts.js'));
@@ -89,51 +90,159 @@ describe('is the token refused? (tokenVerdict)', () => {
 	});
 });
 
-describe('is the handler gone? (refusalHandlerVerdict, notFoundHandlerVerdict)', () => {
-	test.each([
-		[{ message: 'Handler not found' }, true],
-		[{ code: 'UNKNOWN_HANDLER', message: 'gone' }, true],
-		[{ message: 'No such handler' }, true],
-		[{ message: 'Handler does not exist' }, true],
-		[{ code: 'NOT_FOUND' }, true],
-		[{ code: 'LOCKED', message: 'Handler is locked' }, false],
-		// The code and the message are read apart: "NOT" and "Found" do not make a "NOTFound".
-		[{ code: 'CANNOT', message: 'Found a newer version' }, false],
-	])('a refusal saying %j -> gone: %p', (said, gone) => {
-		expect(verdicts.refusalHandlerVerdict(said).gone).toBe(gone);
-	});
-
-	test('a bare success: false proves nothing: the handler may still exist, with what to check', () => {
-		expect(verdicts.refusalHandlerVerdict({})).toEqual({ gone: false, evidence: 'the service refused without a reason', check: 'check the handler in Inventory Ops.' });
-	});
-
+describe('is the handler gone? (handlerVerdict, fingerprintOf)', () => {
+	const ID = '64f1c2a9e8b7d6c5b4a39281';
+	const OTHER_ID = '64f1c2a9e8b7d6c5b4a30000';
 	const URL = 'http://svc.example/api/webhook/remove_handler';
 	const BESIDE = 'http://svc.example/api/webhook/no-such-operation-n8n-path-check';
-	const words = (message) => ({ statusCode: 404, body: { error: { message } } });
-	// The path beside is sent over real HTTP in the tests named at the top; here its answer is given.
-	const verdictWith = async (answer, beside) => {
+	const CHECK = 'check the handler in Inventory Ops.';
+	/** The service's answer to an id it does not know, as the sandbox gives it (removeUnknown: 404). */
+	const unknown = (id = ID) => ({ statusCode: 404, body: { error: { code: 'HANDLER_NOT_FOUND', message: `No webhook handler with _id ${id}`, serviceTraceId: 'trace-1' } } });
+	const NO_ROUTE = { statusCode: 404, body: { error: { code: 'NOT_FOUND', message: 'No route POST /api/webhook/no-such-operation-n8n-path-check' } } };
+	/** What was learnt from the answer to OTHER_ID at URL. */
+	const learnt = { at: URL, fingerprint: verdicts.fingerprintOf(unknown(OTHER_ID), OTHER_ID) };
+
+	// The path beside is sent over real HTTP in test/actions/webhookHandler/remove/remove.gone.test.js and
+	// test/trigger/removal.notFound.test.js; here its answer is given by a function (an Error: no answer).
+	const verdictOf = async (answer, options = {}) => {
+		const { learn = false, beside = NO_ROUTE, id = ID, url = URL } = options;
+		// `known: undefined` is nothing learnt; no `known`: the answer learnt for OTHER_ID.
+		const known = 'known' in options ? options.known : learnt;
 		const sent = [];
-		const verdict = await verdicts.notFoundHandlerVerdict(URL, answer, async (url) => {
-			sent.push(url);
-			if (beside instanceof Error) throw beside;
-			return beside;
+		const verdict = await verdicts.handlerVerdict(url, answer, {
+			id,
+			known,
+			learn,
+			send: async (to) => {
+				sent.push(to);
+				if (beside instanceof Error) throw beside;
+				return beside;
+			},
 		});
 		return { verdict, sent };
 	};
+	const doubt = (evidence) => ({ gone: false, evidence });
+
+	// Whatever the body says, even words of an unknown handler: its status's own reading says what happened.
+	const handlerWords = { success: false, error: { code: 'HANDLER_NOT_FOUND', message: `No webhook handler with _id ${ID}` } };
+	test.each([401, 403, 429, 100, 101, 199, 300, 301, 302, 399, 500, 502, 503, 599])(
+		'%s is never proof, with no evidence of its own and nothing sent, nor anything learnt',
+		async (statusCode) => {
+			const answer = { statusCode, body: handlerWords };
+			// Even an answer the same as the one learnt at this URL, with its status.
+			const known = { at: URL, fingerprint: verdicts.fingerprintOf(answer, ID) };
+			expect(await verdictOf(answer, { known })).toEqual({ verdict: { gone: false }, sent: [] });
+			expect(await verdictOf(answer, { known: undefined, learn: true })).toEqual({ verdict: { gone: false }, sent: [] });
+		},
+	);
 
 	test.each([
-		['a web page', { statusCode: 404, body: '<html><title>404</title></html>' }, undefined, false, []],
-		['no words', { statusCode: 404, body: '' }, undefined, false, []],
-		['words, and the path beside answers otherwise', words('No handler 1'), words('No route'), true, [BESIDE]],
-		['words, and the path beside answers the same', words('Not found'), words('Not found'), false, [BESIDE]],
-		['words naming the path, and the path beside names its own', words('No route remove_handler'), words('No route no-such-operation-n8n-path-check'), false, [BESIDE]],
-		['words, and the path beside answers 503', words('No handler 1'), { statusCode: 503, body: {} }, false, [BESIDE]],
-		['words, and the path beside answers 429', words('No handler 1'), { statusCode: 429, body: {} }, false, [BESIDE]],
-		['words, and the path beside gives no answer', words('No handler 1'), new Error('socket hang up'), false, [BESIDE]],
-	])('a 404 with %s -> gone: %p', async (_, answer, beside, gone, sent) => {
-		const result = await verdictWith(answer, beside);
-		expect(result.verdict.gone).toBe(gone);
-		expect(result.sent).toEqual(sent);
-		if (!gone) expect(result.verdict.check).toBe('check the Base URL.');
+		['a web page', { statusCode: 404, body: '<html><head><title>404 Not Found</title></head></html>' }, 'the answer was a web page, as a gateway gives for any path it does not know'],
+		['a web page with 200', { statusCode: 200, body: '<html><title>Handler not found</title></html>' }, 'the answer was a web page, as a gateway gives for any path it does not know'],
+		['a bare success: false', { statusCode: 200, body: { success: false } }, 'the answer held nothing to tell it apart'],
+		['a JSON 404 {}', { statusCode: 404, body: {} }, 'the answer held nothing to tell it apart'],
+		['an empty 404', { statusCode: 404, body: '' }, 'the answer held nothing to tell it apart'],
+		['an error object without code or message', { statusCode: 404, body: { error: { statusCode: 404 } } }, 'the answer held nothing to tell it apart'],
+	])('%s: never proof, never learnt, nothing sent', async (_, answer, evidence) => {
+		// Learnt from this very answer, so only its kind can refuse it.
+		const known = { at: URL, fingerprint: verdicts.fingerprintOf(answer, ID) };
+		expect(await verdictOf(answer, { known })).toEqual({ verdict: doubt(evidence), sent: [] });
+		expect(await verdictOf(answer, { known: undefined, learn: true })).toEqual({ verdict: doubt(evidence), sent: [] });
+	});
+
+	test.each([
+		['nothing learnt', undefined],
+		['an answer learnt at another Base URL', { ...learnt, at: 'http://other.example/api/webhook/remove_handler' }],
+		['an answer learnt at another path of the same host', { ...learnt, at: 'http://svc.example/v2/api/webhook/remove_handler' }],
+	])('the unknown-id answer itself, with %s: not proof, nothing sent', async (_, known) => {
+		expect(await verdictOf(unknown(), { known })).toEqual({ verdict: doubt('no answer to an unknown id is learnt at this Base URL yet'), sent: [] });
+	});
+
+	test.each([
+		['a 200 refusal in other words', { statusCode: 200, body: { success: false, message: 'Unknown lock state, retry later' } }],
+		['a 404 about something else', { statusCode: 404, body: { error: { code: 'STORE_NOT_FOUND', message: 'No store for this key' } } }],
+		['the same words with another status', { ...unknown(), statusCode: 410 }],
+		['the same words with another code', { statusCode: 404, body: { error: { code: 'E_NO_HANDLER', message: `No webhook handler with _id ${ID}` } } }],
+		['the same words in a body of another shape', { statusCode: 404, body: { code: 'HANDLER_NOT_FOUND', message: `No webhook handler with _id ${ID}` } }],
+		['the same words as text', { statusCode: 404, body: `HANDLER_NOT_FOUND: No webhook handler with _id ${ID}` }],
+	])('%s: not the answer learnt, so not proof, nothing sent', async (_, answer) => {
+		expect(await verdictOf(answer)).toEqual({ verdict: doubt('it is not the answer to an unknown id'), sent: [] });
+	});
+
+	// A catch-all (a gateway's, a deploy's) that gives the same answer for an unknown id and for an unknown path.
+	const CATCH_ALL = { statusCode: 404, body: { success: false, message: 'Resource not found' } };
+	const namingPath = (segment) => ({ statusCode: 404, body: { error: { code: 'NOT_FOUND', message: `No route POST /api/webhook/${segment}` } } });
+	test.each([
+		['the same answer (a catch-all gives both)', CATCH_ALL, CATCH_ALL, 'the same'],
+		['the same answer, naming its own path', namingPath('remove_handler'), namingPath('no-such-operation-n8n-path-check'), 'the same'],
+		['no answer', unknown(), new Error('socket hang up'), 'nothing (nothing to compare with)'],
+		['429', unknown(), { statusCode: 429, body: {} }, '429 (nothing to compare with)'],
+		['503', unknown(), { statusCode: 503, body: { error: { message: 'down' } } }, '503 (nothing to compare with)'],
+		['500', unknown(), { statusCode: 500, body: {} }, '500 (nothing to compare with)'],
+	])('the answer learnt, and the path beside answers %s: not proof, nor learnt', async (_, answer, beside, answered) => {
+		const evidence = `${BESIDE}, a path nothing serves, answered ${answered}`;
+		const known = { at: URL, fingerprint: verdicts.fingerprintOf(answer, ID) };
+		expect(await verdictOf(answer, { beside, known })).toEqual({ verdict: doubt(evidence), sent: [BESIDE] });
+		// Nor learnt: the answer to an unknown id cannot be told from the answer to an unknown path.
+		expect(await verdictOf(answer, { beside, known: undefined, learn: true })).toEqual({ verdict: doubt(evidence), sent: [BESIDE] });
+	});
+
+	test('proof: the answer learnt at this URL for another id, and the path beside answers otherwise', async () => {
+		expect(await verdictOf(unknown())).toEqual({
+			verdict: { gone: true, evidence: `it is the answer to an unknown id, and ${BESIDE}, a path nothing serves, answered differently (404)` },
+			sent: [BESIDE],
+		});
+	});
+
+	// Statuses next to the never-proof ones: the status alone refuses none of them.
+	test.each([200, 299, 400, 402, 404, 409, 410, 428, 430, 499])('%s with the answer learnt for it, the path beside answering otherwise: proof', async (statusCode) => {
+		const answer = (id) => ({ statusCode, body: { success: false, code: 'NO_HANDLER', message: `No handler ${id}` } });
+		const known = { at: URL, fingerprint: verdicts.fingerprintOf(answer(OTHER_ID), OTHER_ID) };
+		expect((await verdictOf(answer(ID), { known })).verdict.gone).toBe(true);
+	});
+
+	test('learn: an answer no never-proof row refuses is learnt, at the URL without its credentials, whatever was known', async () => {
+		const url = 'http://user:secret@svc.example/api/webhook/remove_handler';
+		const beside = 'http://user:secret@svc.example/api/webhook/no-such-operation-n8n-path-check';
+		for (const known of [undefined, learnt, { at: 'http://other.example/x', fingerprint: 'x' }]) {
+			const { verdict, sent } = await verdictOf(unknown(), { known, learn: true, url });
+			expect(verdict).toEqual({ gone: false, learnt: { at: URL, fingerprint: verdicts.fingerprintOf(unknown(), ID) } });
+			expect(sent).toEqual([beside]);
+		}
+		// What is learnt is what proves the next one gone.
+		const { verdict } = await verdictOf(unknown(), { known: undefined, learn: true });
+		expect((await verdictOf(unknown(OTHER_ID), { id: OTHER_ID, known: verdict.learnt })).verdict.gone).toBe(true);
+	});
+
+	test('learn: an answer in other words is learnt too (learning compares with nothing learnt before)', async () => {
+		const lock = { statusCode: 200, body: { success: false, message: 'Unknown lock state, retry later' } };
+		expect((await verdictOf(lock, { known: learnt, learn: true })).verdict.learnt).toEqual({ at: URL, fingerprint: verdicts.fingerprintOf(lock, ID) });
+	});
+
+	describe('fingerprintOf: what tells two answers apart', () => {
+		const fp = verdicts.fingerprintOf;
+		test.each([
+			['the id sent, where it stands in the message', [unknown(ID), ID], [unknown(OTHER_ID), OTHER_ID]],
+			['an id without digits, masked as the id sent', [{ statusCode: 404, body: { message: 'No handler abc-handler' } }, 'abc-handler'], [{ statusCode: 404, body: { message: 'No handler xyz-handler' } }, 'xyz-handler']],
+			['a trace id in the message', [{ statusCode: 404, body: { message: 'Not found (trace req-1234)' } }, ID], [{ statusCode: 404, body: { message: 'Not found (trace req-98765)' } }, ID]],
+			['a number in the code', [{ statusCode: 404, body: { code: 'E404', message: 'gone' } }, ID], [{ statusCode: 404, body: { code: 'E410', message: 'gone' } }, ID]],
+			['a date', [{ statusCode: 404, body: { message: 'No handler since 2024-01-01' } }, ID], [{ statusCode: 404, body: { message: 'No handler since 2025-12-31' } }, ID]],
+			['the values of fields beyond code and message', [{ statusCode: 404, body: { error: { message: 'x', origin: 'a', statusCode: 404 } } }, ID], [{ statusCode: 404, body: { error: { message: 'x', origin: 'b', statusCode: 404 } } }, ID]],
+		])('masked or not read: %s', (_, [first, firstId], [second, secondId]) => {
+			expect(fp(first, firstId)).toBe(fp(second, secondId));
+		});
+
+		test.each([
+			['two messages', { statusCode: 200, body: { success: false, message: 'Handler not found' } }, { statusCode: 200, body: { success: false, message: 'Handler is locked' } }],
+			['a word beside a masked id', { statusCode: 404, body: { message: `No handler ${ID}` } }, { statusCode: 404, body: { message: `Locked handler ${ID}` } }],
+			['two codes', { statusCode: 404, body: { code: 'NO_HANDLER', message: 'x' } }, { statusCode: 404, body: { code: 'NO_STORE', message: 'x' } }],
+			['a code or none', { statusCode: 404, body: { code: 'NO_HANDLER', message: 'x' } }, { statusCode: 404, body: { message: 'x' } }],
+			['two statuses', { statusCode: 404, body: { message: 'x' } }, { statusCode: 410, body: { message: 'x' } }],
+			['the fields of the body', { statusCode: 200, body: { success: false, message: 'x' } }, { statusCode: 200, body: { success: false, message: 'x', retry: true } }],
+			['the fields of body.error', { statusCode: 404, body: { error: { message: 'x' } } }, { statusCode: 404, body: { error: { message: 'x', type: 'error' } } }],
+			['JSON or text', { statusCode: 404, body: { message: 'x' } }, { statusCode: 404, body: 'x' }],
+		])('told apart: %s', (_, first, second) => {
+			expect(fp(first, ID)).not.toBe(fp(second, ID));
+		});
 	});
 });

@@ -192,8 +192,6 @@ test('a re-registration over a handler without an id: the log names it as left b
 	await harness.createOnly(stored);
 	const url = harness.webhookUrl(stored, false);
 	const notice = `This trigger cannot remove the webhook handler "n8n: Edges wf-no-id (workflow wf-no-id) - order.shipped" (no id, event type order.shipped, URL ${url}). To remove it by hand, find it by its name in Inventory Ops and remove it there.`;
-	// First the harness's local webhook URL, which a hosted service could not reach (test/trigger/trigger.units.test.js).
-	const local = `The webhook URL n8n gives this trigger, ${url}, points at ${new URL(url).hostname}, a local or private address:`;
-	expect(harness.warnings).toEqual([expect.stringMatching(new RegExp(`^${local.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`)), notice, notice]);
+	expect(harness.warnings).toEqual([notice, notice]);
 	expect(await harness.handlers()).toHaveLength(2);
 });

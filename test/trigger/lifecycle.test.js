@@ -1,7 +1,7 @@
 // Activation and deactivation sequences of the Inventory Ops Trigger against the sandbox over HTTP, counted in the
 // sandbox's own handler table. The contexts are n8n-core's HookContext/WebhookContext (see helpers/harness.js).
 const { answers } = require('../helpers/profile');
-const { useTriggerHarness } = require('./helpers/setup');
+const { PROBING_SEED, useTriggerHarness } = require('./helpers/setup');
 const sequences = require('./helpers/sequences');
 
 const THREE_TYPES = ['order.shipped', 'item.inventory', 'shipment.created'];
@@ -17,6 +17,8 @@ const REMOVE_ROUTE = '/api/webhook/remove_handler';
 
 const context = useTriggerHarness({
 	fakeSleep: true,
+	// Handler ids the trigger can shape a probe on, as a real service's: what proves an unknown handler gone is learnt.
+	seed: PROBING_SEED,
 	afterAllExtra: () => sequences.write('trigger-lifecycle-handler-counts.json'),
 });
 let harness;
@@ -343,8 +345,9 @@ test('an unknown handler counts as removed where its answer proves it; a bare su
 				body: JSON.stringify({ _id: handler._id }),
 			});
 		}
-		// A 404 proves the handler unknown only in words unlike the answer of the path beside it: a service whose errors
-		// are web pages cannot say so, and the handlers stay recorded (test/trigger/removal.notFound.test.js).
+		// A 404 proves the handler unknown only as the answer the publish learnt for an id the service cannot know, unlike
+		// the answer of the path beside it (issue 58): a service whose errors are web pages gives nothing to learn, and the
+		// handlers stay recorded (test/trigger/removal.notFound.test.js, removal.proof.test.js).
 		// A bare success: false says neither "removed" nor "unknown" (issue 51).
 		const unproven = REMOVABLE && (removeUnknown === 'success-false' || answers.errorBodies === 'html');
 		expect(await harness.deactivate(stored)).toBe(!unproven);
@@ -402,16 +405,30 @@ test('remove_handler answers read as the Remove operation reads them: a bare fal
 	);
 });
 
-// A refusal whose reason says the service does not know the handler: it is gone, which is what removal wanted.
+// Words never prove a handler gone (issue 58): a refusal that says "not found" or "unknown" may be about anything
+// else (a token, a store, a lock), and the service's answer to an id it does not know, learnt at publish, is no such
+// refusal. The handler stays recorded, the log names it, and the next publish, the service answering for itself,
+// removes it.
 test.each(['Handler not found', 'Handler notfound', 'handler not_found', 'Handler not-found', 'Unknown handler', 'No such handler', 'Handler does not exist'])(
-	'remove_handler refusing with "%s": the handler counts as removed, nothing is kept for later',
+	'remove_handler refusing with "%s": no proof the handler is gone, so it is kept, logged, and removed at the next publish',
 	async (message) => {
 		if (!REMOVABLE) return;
 		const stored = workflow(`wf-remove-unknown-${message.replace(/\W+/g, '-')}`, ['order.shipped']);
 		await harness.activate(stored);
+		const [handler] = await harness.handlers();
 		await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 1, status: 200, body: { success: false, message } });
-		expect(await harness.deactivate(stored)).toBe(true);
+		harness.warnings.length = 0;
+		expect(await harness.deactivate(stored)).toBe(false);
+		expect(harness.staticState(stored.staticData).leftovers.map((record) => record.id)).toEqual([handler._id]);
+		const about = harness.warnings.filter((warning) => warning.includes(`(id ${handler._id}, event type order.shipped, `));
+		expect(about).toHaveLength(1);
+		expect(about[0]).toContain(`The service said: ${message}.`);
+
+		// The fault answered in the service's place: the handler is still there, and the next publish removes it.
+		await harness.activate(stored);
 		expect(harness.staticState(stored.staticData).leftovers).toEqual([]);
+		expect((await harness.handlers()).map((left) => left._id)).not.toContain(handler._id);
+		expect(await harness.handlers()).toHaveLength(1);
 	},
 );
 

@@ -1,19 +1,27 @@
 // The trigger's record in the workflow's static data (trigger/state.ts) as an older version or a damaged database
 // may have left it: each entry is checked, an unreadable one is skipped, the rest still works. Found unguarded by
 // the mutation run (mutation/README.md); counted in the calls the sandbox received, over real HTTP.
-const { useTriggerHarness } = require('./helpers/setup');
+const { PROBING_SEED, useTriggerHarness } = require('./helpers/setup');
 
 const REMOVE_ROUTE = '/api/webhook/remove_handler';
 const STATIC_KEY = 'node:Inventory Ops Trigger';
-// A bare success: false or a web page would not prove an unknown handler gone (issue 51), whatever the profile says.
-const PROVES_UNKNOWN = { removeUnknown: 404, errorBodies: 'spec', unknownPaths: 'plain' };
+// A bare success: false or a web page would not prove an unknown handler gone (issue 51), whatever the profile says;
+// ids from add_handler, so that a publish learns the answer that does (issue 58).
+const PROVES_UNKNOWN = { removeUnknown: 404, errorBodies: 'spec', unknownPaths: 'plain', addHandlerId: 'top' };
+// The sandbox lists a remove_handler for an id it never issued only with probes=true: the made-up ids below are such
+// ids, and so is the probe of a publish, which has the shape of the sandbox's own ids (24 hex digits) and is left out.
+const SANDBOX_ID = /^[0-9a-f]{24}$/;
 
-const context = useTriggerHarness();
+// Handler ids the trigger can shape a probe on (learntAnswer).
+const context = useTriggerHarness({ seed: PROBING_SEED });
 let harness;
 beforeEach(() => ({ harness } = context));
 
-const removedIds = async () =>
-	(await harness.admin('GET', `/calls?route=${REMOVE_ROUTE}`)).calls.map((call) => call.body._id).sort();
+async function removedIds() {
+	const ids = async (probes) => (await harness.admin('GET', `/calls?route=${REMOVE_ROUTE}${probes}`)).calls.map((call) => call.body._id);
+	const issued = new Set(await ids(''));
+	return (await ids('&probes=true')).filter((id) => issued.has(id) || !SANDBOX_ID.test(id)).sort();
+}
 
 function storedWith(id, record) {
 	const stored = harness.storedWorkflow({
@@ -25,9 +33,26 @@ function storedWith(id, record) {
 	return stored;
 }
 
-test('damaged handler records are skipped; the readable ones are removed on deactivation', async () => {
-	// The ids are made up: a service that proves them unknown (a worded 404) lets them count as gone.
+/**
+ * The sandbox's answer to an id it does not know, as a real publish learns it (of a workflow published and unpublished
+ * for it): only with it can a made-up id be proven gone (issue 58). The sandbox is then reset, so its calls are the
+ * test's own.
+ */
+async function learntAnswer() {
 	await harness.admin('POST', '/config', PROVES_UNKNOWN);
+	const learner = storedWith('wf-learner', {});
+	await harness.activate(learner);
+	expect(await harness.deactivate(learner)).toBe(true);
+	const unknownIdAnswer = harness.unknownIdAnswer(learner.staticData);
+	expect(unknownIdAnswer).toEqual({ at: `${context.sandbox.baseUrl}/webhook/remove_handler`, fingerprint: expect.any(String) });
+	await harness.admin('POST', '/reset');
+	await harness.admin('POST', '/config', PROVES_UNKNOWN);
+	return unknownIdAnswer;
+}
+
+test('damaged handler records are skipped; the readable ones are removed on deactivation', async () => {
+	// The ids are made up: the service's answer to an id it does not know, learnt by a real publish, proves them gone.
+	const unknownIdAnswer = await learntAnswer();
 	const stored = storedWith('wf-damaged', {});
 	const url = harness.webhookUrl(stored, false);
 	const handler = (fields) => ({ type: 'order.shipped', url, name: 'h', kind: 'production', ...fields });
@@ -50,6 +75,7 @@ test('damaged handler records are skipped; the readable ones are removed on deac
 		},
 		leftovers: [handler({ id: 'left-1', kind: 'production' }), handler({ id: 'left-test', kind: 'test' })],
 	};
+	stored.staticData[STATIC_KEY].unknownIdAnswer = unknownIdAnswer;
 
 	expect(await harness.deactivate(stored)).toBe(true);
 	expect(await removedIds()).toEqual(['good-1', 'good-2', 'left-1']);
@@ -155,7 +181,8 @@ test('a leftover of the test kind is neither removed nor dropped by a published 
 });
 
 test('unpublishing removes the handlers of the current webhook URL only; one of the same kind at another URL waits for the next publish', async () => {
-	await harness.admin('POST', '/config', PROVES_UNKNOWN);
+	// The ids are made up: proven gone on the answer a real publish learnt (issue 58), as in the first test.
+	const unknownIdAnswer = await learntAnswer();
 	// Two registrations of one kind meet only in static data edited by hand: publishing takes every registration of
 	// its kind before adding, so this is where the other one goes.
 	const stored = storedWith('wf-two-urls', {});
@@ -171,6 +198,7 @@ test('unpublishing removes the handlers of the current webhook URL only; one of 
 		registrations: { [url]: registration(url, 'here-1'), [other]: registration(other, 'other-1') },
 		leftovers: [],
 	};
+	stored.staticData[STATIC_KEY].unknownIdAnswer = unknownIdAnswer;
 
 	expect(await harness.deactivate(stored)).toBe(true);
 	expect(await removedIds()).toEqual(['here-1']);
@@ -179,4 +207,7 @@ test('unpublishing removes the handlers of the current webhook URL only; one of 
 	await harness.activate(stored);
 	expect(await removedIds()).toEqual(['here-1', 'other-1']);
 	expect(Object.keys(harness.staticState(stored.staticData).registrations)).toEqual([url]);
+	expect(harness.staticState(stored.staticData).leftovers).toEqual([]);
+	// Learnt already at this Base URL: the publish sent no probe, so every remove_handler was for a made-up id.
+	expect((await harness.admin('GET', `/calls?route=${REMOVE_ROUTE}&probes=true`)).calls).toHaveLength(2);
 });

@@ -133,32 +133,6 @@ test('a handler is named by its name, id (or none), event type and URL, with how
 	);
 });
 
-describe('the webhook URL check: a warning for addresses a hosted service cannot reach', () => {
-	const { unreachableUrlWarning } = require(path.join(DIST, 'trigger/lifecycle.js'));
-
-	test.each([
-		['http://localhost:5678/webhook/x', 'localhost'],
-		['http://n8n.localhost/webhook/x', 'n8n.localhost'],
-		['http://127.0.0.1:5678/webhook/x', '127.0.0.1'],
-		['http://10.1.2.3/webhook/x', '10.1.2.3'],
-		['http://192.168.0.9/webhook/x', '192.168.0.9'],
-		['http://172.20.0.1/webhook/x', '172.20.0.1'],
-		['http://[::1]:5678/webhook/x', '[::1]'],
-		['https://n8n.example.com/webhook/x', undefined],
-		['http://172.32.0.1/webhook/x', undefined],
-		['http://100.64.0.1/webhook/x', undefined],
-		['not a url', undefined],
-	])('%s -> %p', (url, expected) => {
-		expect(unreachableUrlWarning(url)?.match(/points at (\S+), a local/)[1]).toBe(expected);
-	});
-
-	test('the warning names the URL and the host, and says what to set and when it is fine', () => {
-		expect(unreachableUrlWarning('http://localhost:5678/webhook/x')).toBe(
-			"The webhook URL n8n gives this trigger, http://localhost:5678/webhook/x, points at localhost, a local or private address: a hosted Inventory Ops cannot reach it. Unless the service runs on this network, set n8n's WEBHOOK_URL to its public address and restart n8n.",
-		);
-	});
-});
-
 describe('static data (restored, copied or edited by hand) is read field by field', () => {
 	const { readState } = require(path.join(DIST, 'trigger/state.js'));
 	const clock = useFakeClock();

@@ -16,8 +16,8 @@ export const OPERATIONS = {
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const resource = parameterForAllItems.call(this, 'resource', 'Resource', undefined, items.length);
-	const operation = parameterForAllItems.call(this, 'operation', 'Operation', undefined, items.length);
+	const resource = parameterForAllItems.call(this, 'resource', 'Resource', undefined);
+	const operation = parameterForAllItems.call(this, 'operation', 'Operation', undefined);
 	// The editor offers only real pairs, but an imported workflow may hold a list, or another resource's operation.
 	const known: Record<string, Record<string, { execute: typeof kitCreate.execute }>> = OPERATIONS;
 	const ofResource = typeof resource === 'string' && Object.hasOwn(known, resource) ? known[resource] : {};

@@ -23,15 +23,10 @@ function pageTitle(text: string): string | undefined {
 	return title === '' ? 'a page without a title' : title;
 }
 
-function textOf(body: unknown): string | undefined {
-	return body instanceof Uint8Array ? Buffer.from(body).toString('utf8') : typeof body === 'string' ? body : undefined;
-}
-
 /** `{ error: {...} }`, the object bare, JSON as text, plain text, or a web page's title. */
 export function readServiceError(body: unknown): ServiceError {
-	const text = textOf(body);
-	if (text !== undefined) {
-		const trimmed = text.trim();
+	if (typeof body === 'string') {
+		const trimmed = body.trim();
 		if (trimmed === '') return {};
 		if (/^[{[]/.test(trimmed)) {
 			try {
@@ -67,8 +62,7 @@ export function summaryOf(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return `a list of ${value.length} entr${value.length === 1 ? 'y' : 'ies'}`;
-	const text = textOf(value);
-	if (text !== undefined) return oneLine(text) === '' ? 'an empty body' : `text "${oneLine(text, 80)}"`;
+	if (typeof value === 'string') return oneLine(value) === '' ? 'an empty body' : `text "${oneLine(value, 80)}"`;
 	if (isPlainObject(value)) {
 		const keys = Object.keys(value);
 		return keys.length === 0 ? 'an empty object' : `an object with ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}`;

@@ -43,12 +43,16 @@ async function tokenCheck(session: Session, check: Check, answer: Answered): Pro
 	return failureFromAnswer(status, body, { ...check, accessToken: session.token, beside, unserved: check.unserved || beside?.same });
 }
 
-/** Sends a check and reads what any answer shows (none, a 401 or 403, a 429 or a 5xx), and `read` the rest. */
-async function checked(session: Session, check: Check, read: (answer: Answered) => Failure | Passed | Promise<Failure | Passed>): Promise<Failure | Passed> {
+/**
+ * Sends a check and reads what any answer shows (none, a 401 or 403, a 429 or a 5xx), and `read` the rest; the
+ * `unseen` statuses pass, where they cannot show what is wrong.
+ */
+async function checked(session: Session, check: Check, read: (answer: Answered) => Failure | Passed | Promise<Failure | Passed>, unseen: number[] = []): Promise<Failure | Passed> {
 	const sent = await send(session, check.at, check.body);
 	if ('error' in sent) return failureFromNetwork(sent.error, check);
 	const { statusCode: status, body, headers } = sent.response;
 	const notes = waitNotes(session.gate, status === 429 ? headers['retry-after'] : undefined);
+	if (unseen.includes(status)) return passedCheck('appUnseen', status, body, { ...check, notes });
 	if (status === 429 || status >= 500) return failureFromAnswer(status, body, { ...check, reading: status === 429 ? 'rateLimited' : undefined, notes });
 	return (await tokenCheck(session, check, sent.response)) ?? (await read(sent.response));
 }
@@ -63,7 +67,10 @@ async function lookUpVerdict(session: Session, check: Check, answer: Answered): 
 	return passedCheck(beside.compared && !beside.same ? 'serves' : 'unconfirmed', status, body, { ...check, beside });
 }
 
-/** The App Base URL serves only restores, which change data: its check is beside the restore path; only a real restore proves restores. */
+/**
+ * The App Base URL serves only restores, which change data: its check is beside the restore path; only a real restore
+ * proves restores. Fails on what shows something wrong, on nothing reachable, or on nothing proven.
+ */
 export async function testInventoryOpsApiCredential(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
 	const [baseUrl, appBaseUrl] = [data.baseUrl, data.appBaseUrl].map((url) => (typeof url === 'string' ? url.trim() : ''));
@@ -76,5 +83,8 @@ export async function testInventoryOpsApiCredential(this: ICredentialTestFunctio
 	if (lookUp.kind !== 'passed') return credentialVerdictOf([lookUp]);
 	const appCheck: Check = { endpoint: 'shipmentRestoreInventory', at: pathBeside(joinUrl(appBaseUrl, ENDPOINTS.shipmentRestoreInventory.path)), body: {}, unserved: true };
 	const notes = joinUrl(appBaseUrl, '') === joinUrl(baseUrl, '') ? [SAME_ADDRESS_NOTE] : [];
-	return credentialVerdictOf([lookUp, await checked(session, appCheck, ({ statusCode, body }) => passedCheck('appAnswers', statusCode, body, { ...appCheck, notes }))]);
+	// Once the token is proven, a gateway's refusal or rate limit at a path it does not route shows nothing wrong.
+	const unseen = /^2\d\d$/.test(String(lookUp.status)) ? [401, 403, 429] : [];
+	const read = ({ statusCode, body }: Answered) => passedCheck('appAnswers', statusCode, body, { ...appCheck, notes });
+	return credentialVerdictOf([lookUp, await checked(session, appCheck, read, unseen)]);
 }

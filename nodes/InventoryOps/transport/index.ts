@@ -3,9 +3,10 @@ import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IH
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import { refusalIn, unexpectedShape } from './answers';
 import { failureFromAnswer, failureFromNetwork, failureFromUnreadable, notAnAddress, notSent, waitNotes, type CallContext, type Failure } from './outcome';
-import { RateLimitGate, retryRateLimited, type Sent } from './rateLimit';
+import { RateLimitGate, retryRateLimited, runRetryPolicy, type Sent } from './rateLimit';
 import { isHttpUrl, joinUrl } from './urls';
-import { notFoundHandlerVerdict, refusalHandlerVerdict, type Answered, type HandlerVerdict } from './verdicts';
+import { withoutUrlCredentials } from '../shared/redact';
+import { handlerVerdict, type Answered, type UnknownIdAnswer } from './verdicts';
 
 export type { Endpoint } from './endpoints';
 export type { Failure } from './outcome';
@@ -26,7 +27,15 @@ interface RequestOptions {
 	/** Shared by a run's calls, so that a Retry-After holds them all. */
 	rateLimitGate?: RateLimitGate;
 	onAttempt?: OnAttempt;
+	/** remove_handler's: learn the answer that proves a handler gone from this call (a probe's). */
+	learn?: boolean;
 }
+
+/**
+ * What proves a handler gone, the service's answer to an id it does not know, learnt once per Base URL and kept in
+ * the node's static data (n8n saves it after a publish, an unpublish and a production run).
+ */
+const learnt = (context: InventoryOpsContext) => context.getWorkflowStaticData('node') as { unknownIdAnswer?: UnknownIdAnswer };
 
 /**
  * Awaited before each attempt, ahead of the rate-limit gate; what it gives is called as the attempt is sent, and
@@ -60,14 +69,6 @@ async function prepare(this: InventoryOpsContext, context: CallContext): Promise
 	if (isHttpUrl(baseUrl)) return { credentials, url: joinUrl(baseUrl, path) };
 	// Else n8n's client fails before sending, and the node would report a lost connection.
 	return notAnAddress(base === 'baseUrl' ? 'Base URL' : 'App Base URL', baseUrl, context);
-}
-
-/** Only remove_handler's failures say whether the handler is gone. */
-async function handlerVerdict(endpoint: Endpoint, url: string, answer: Answered, send: (url: string) => Promise<Answered>): Promise<HandlerVerdict | undefined> {
-	if (endpoint !== 'webhookRemoveHandler') return undefined;
-	const refusal = refusalIn(answer.body);
-	if (refusal) return refusalHandlerVerdict(refusal);
-	return answer.statusCode === 404 ? await notFoundHandlerVerdict(url, answer, send) : { gone: false };
 }
 
 /**
@@ -115,7 +116,22 @@ export async function callService(this: InventoryOpsContext, endpoint: Endpoint,
 		const unexpected = unexpectedShape(endpoint, answer);
 		return unexpected === undefined ? { kind: 'answered', body: answer } : failureFromUnreadable(unexpected, context);
 	}
-	const handler = await handlerVerdict(endpoint, url, sent.response, send);
+	const removal = endpoint === 'webhookRemoveHandler' && { ...options, id: String(body._id), known: learnt(this).unknownIdAnswer, send };
+	const handler = removal ? await handlerVerdict(url, sent.response, removal) : undefined;
 	const notes = status === 429 ? waitNotes(gate, headers['retry-after']) : [];
 	return failureFromAnswer(refusal ? 200 : status, answer, { ...context, accessToken: credentials.accessToken, handler, notes });
+}
+
+/**
+ * Learns the service's answer to `id`, which it cannot know, unless one is learnt at this Base URL: best-effort, in a
+ * few seconds, without retries. Only right after the service has shown it works.
+ */
+export async function learnUnknownIdAnswer(this: InventoryOpsContext, id: string): Promise<void> {
+	const prepared = await prepare.call(this, { endpoint: 'webhookRemoveHandler' });
+	if ('kind' in prepared || learnt(this).unknownIdAnswer?.at === withoutUrlCredentials(prepared.url)) return;
+	const rateLimitGate = new RateLimitGate(runRetryPolicy(0));
+	const probe = { timeoutMs: 3_000, learn: true, rateLimitGate };
+	const outcome = await callService.call(this, 'webhookRemoveHandler', { _id: id }, probe);
+	// A new object: n8n saves static data only when a top-level key changes.
+	if (outcome.kind !== 'answered' && outcome.handler?.learnt) learnt(this).unknownIdAnswer = { ...outcome.handler.learnt };
 }

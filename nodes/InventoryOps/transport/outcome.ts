@@ -86,7 +86,13 @@ const CHECK_READINGS = {
 		'The App Base URL answers and did not refuse the access token: {path}, a path beside the restore path that no operation serves, answered {status}{shape}',
 		'Only a first real restore proves that restores work there: the test sends none, since a restore changes data.',
 	],
+	appUnseen: [
+		'The App Base URL could not be checked: {path}, a path beside the restore path that no operation serves, answered {status}, which a gateway gives for a path it does not route, or a rate limit',
+		'The first restore proves the App Base URL; if it fails there, its error says what to check.',
+	],
 } satisfies Record<string, Reading>;
+
+const APP_DOUBT = 'If the credential test passed, it proved the token at the Base URL only: check the App Base URL too, since a gateway there answers so for an address it does not route.';
 
 export const SAME_ADDRESS_NOTE = "It is the same address as the Base URL: an account's App Base URL usually differs, ending in /s.";
 
@@ -108,7 +114,12 @@ type AnswerContext = CallContext & { accessToken?: unknown; handler?: HandlerVer
 function readingOf(status: number, context: AnswerContext, serviceError: ServiceError): Reading {
 	if (context.reading) return CHECK_READINGS[context.reading];
 	const token = tokenVerdict(status, serviceError, context.accessToken, context.unserved);
-	if (token) return TOKEN_READINGS[token];
+	if (token) {
+		// The credential test proves the token at the Base URL only, and passes without seeing past a gateway here.
+		const [conclusion, advice] = TOKEN_READINGS[token];
+		const atApp = !context.at && ENDPOINTS[context.endpoint].base === 'appBaseUrl';
+		return [conclusion, atApp && token !== 'expired' ? `${advice} ${APP_DOUBT}` : advice];
+	}
 	return OPERATION_READINGS[context.endpoint]?.[status] ?? STATUS_READINGS[status] ?? (status >= 500 ? STATUS_READINGS[500] : ['The service answered {status} to {path}', '']);
 }
 
@@ -123,17 +134,16 @@ export function failureFromAnswer(status: number, body: unknown, context: Answer
 	const { endpoint, itemIndex, handler } = context;
 	const { path, changesData, field } = callOf(context);
 	// The service may repeat a URL it was sent, password included.
-	const serviceError = withoutUrlCredentialsDeep(readServiceError(body));
-	const { message: said, overview, code, serviceTraceId, page } = serviceError;
+	const { page, ...serviceError } = withoutUrlCredentialsDeep(readServiceError(body));
+	const { message: said, overview, code, serviceTraceId } = serviceError;
 	const values = {
 		path, field, status: String(status), expiry: jwtExpiry(context.accessToken)?.toISOString() ?? '',
 		beside: context.beside ? `; ${besideAnswered(context.beside)}` : '', shape: isServiceErrorShape(body) ? " in the service's error shape" : '',
 	};
-	const [conclusion, advice] = readingOf(status, context, serviceError).map((text) => text.replace(/\{(\w+)\}/g, (_, name: keyof typeof values) => values[name]));
+	const [conclusion, advice] = readingOf(status, context, { ...serviceError, page }).map((text) => text.replace(/\{(\w+)\}/g, (_, name: keyof typeof values) => values[name]));
 	const applied = appliedVerdict(changesData, true, status);
 	const moreThanSaid = said !== undefined && overview !== undefined && overview !== said && !STATUS_NAMES.has(overview.trim().replace(/\.$/, '').toLowerCase());
 	const notes = [code ? `The service's code: ${code}.` : '', serviceTraceId ? `Trace id: ${serviceTraceId}.` : '', ...(context.notes ?? [])];
-	const fields = { ...serviceError, page: undefined, statusCode: status, endpoint: ENDPOINTS[endpoint].path };
 	return {
 		kind: status >= 500 ? 'failed' : 'refused',
 		conclusion,
@@ -143,7 +153,7 @@ export function failureFromAnswer(status: number, body: unknown, context: Answer
 		// A doubt or a verdict on the handler says what to check instead.
 		advice: [moreThanSaid ? overview.trim() : '', applied === 'maybe' || handler?.evidence !== undefined ? '' : advice].filter(Boolean).join(' '),
 		notes: notes.filter(Boolean),
-		details: Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as JsonObject,
+		details: { ...serviceError, statusCode: status, endpoint: ENDPOINTS[endpoint].path } as JsonObject,
 		status,
 		itemIndex,
 	};

@@ -18,7 +18,7 @@ const joined = (parts: Array<string | undefined>) => parts.filter(Boolean).join(
 /** What must reach the user wherever the failure is read: whether the change or the handler may be there. */
 export function doubtsOf({ applied, handler }: Failure | Passed): string[] {
 	const handlerDoubt = handler?.gone === false && handler.evidence !== undefined
-		? `Nothing shows that the service does not know the handler: ${handler.evidence}. The handler may still exist: ${handler.check}`
+		? `Nothing shows that the service does not know the handler: ${handler.evidence}. The handler may still exist: check it in Inventory Ops.`
 		: '';
 	return [applied ? APPLIED_DOUBTS[applied] : '', handlerDoubt].filter(Boolean);
 }

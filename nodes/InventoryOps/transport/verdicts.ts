@@ -6,9 +6,6 @@ import { withoutUrlCredentials } from '../shared/redact';
 // One table per question the package answers about a call, evidence -> verdict; test/transport/verdicts.test.js
 // runs every row.
 
-/** Was anything sent? Read from a failure before any answer. */
-export type NetworkVerdict = { reason: string; sent: boolean; timedOut: boolean; refusedByN8n: boolean };
-
 // Codes of failures before a request leaves: a name that does not resolve, nothing listening, no route, a certificate
 // refused during the handshake.
 const NOTHING_SENT = new Set([
@@ -19,8 +16,8 @@ const TIMED_OUT = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED']);
 // n8n may keep only the client's message. Not a host name such as "timeout.example".
 const TIMEOUT_WORDS = /\btimeout of \d+ ?ms exceeded\b|\btimed out\b/i;
 
-/** n8n wraps the client's error under a generic message, so the cause is read first. */
-export function networkVerdict(error: unknown): NetworkVerdict {
+/** Was anything sent? Read from a failure before any answer; n8n wraps the client's error, so its cause first. */
+export function networkVerdict(error: unknown) {
 	const failure = isPlainObject(error) ? error : {};
 	const cause = isPlainObject(failure.cause) ? failure.cause : {};
 	const messages = Array.isArray(failure.messages) ? failure.messages : [];
@@ -41,11 +38,11 @@ export function networkVerdict(error: unknown): NetworkVerdict {
 /** May the change have been applied? Only for a call that changes data. */
 export type Applied = 'no' | 'maybe' | 'probably';
 
-/** `status`: the answer's, when one came; a 5xx may come after the change was made. */
+/** `status`: the answer's, when one came; a 5xx may come after the change was made, and a 1xx ends nothing. */
 export function appliedVerdict(changesData: boolean, sent: boolean, status?: number, readable = true): Applied | undefined {
 	if (!changesData) return undefined;
 	if (!sent) return 'no';
-	if (status === undefined || status >= 500) return 'maybe';
+	if (status === undefined || status < 200 || status >= 500) return 'maybe';
 	return readable ? 'no' : 'probably';
 }
 
@@ -76,6 +73,9 @@ export function tokenVerdict(status: number, said: ServiceError, token: unknown,
 
 export type Answered = { statusCode: number; headers: Record<string, unknown>; body?: unknown };
 
+// A token holding a digit (an id, a trace id, a time) tells nothing about what kind of answer it is.
+const DIGIT_TOKENS = /[\w-]*\d[\w-]*/g;
+
 /**
  * The answer of the path beside `url`, which nothing serves, so the request changes nothing.
  * `compared` unless it is none, a 429 or a 5xx, which say nothing about the path; `same` as `answer`: the same status,
@@ -88,13 +88,12 @@ export async function compareBeside(url: string, answer: Answered, send: (url: s
 	const beside = await send(besideUrl).catch(() => undefined);
 	const seen = { url: besideUrl, status: beside?.statusCode };
 	if (beside === undefined || beside.statusCode === 429 || beside.statusCode >= 500) return { ...seen, compared: false, same: false, namesPath: false };
-	const fingerprint = ({ statusCode, body }: Answered) => {
-		const { page, code, message } = readServiceError(body);
-		return JSON.stringify([statusCode, page, code, message]);
-	};
-	const theirs = fingerprint(beside);
-	const same = theirs.split(NOWHERE).join(url.slice(url.lastIndexOf('/') + 1)) === fingerprint(answer);
-	return { ...seen, compared: true, same, namesPath: same && theirs.includes(NOWHERE) };
+	const segment = url.slice(url.lastIndexOf('/') + 1);
+	// Its words naming its own path read as naming `url`'s; the digit tokens masked in both.
+	const words = ({ body }: Answered) => JSON.stringify(readServiceError(body), ['page', 'code', 'message']);
+	const fingerprint = (of: Answered) => `${of.statusCode} ${words(of).split(NOWHERE).join(segment).replace(DIGIT_TOKENS, '#')}`;
+	const same = fingerprint(beside) === fingerprint(answer);
+	return { ...seen, compared: true, same, namesPath: same && words(beside).includes(NOWHERE) };
 }
 
 export function besideAnswered({ url, status, compared, same }: Beside): string {
@@ -102,28 +101,44 @@ export function besideAnswered({ url, status, compared, same }: Beside): string 
 	return `${withoutUrlCredentials(url)}, a path nothing serves, answered ${answered}`;
 }
 
-/** Is the handler gone? `evidence`: the proof, or why nothing shows it (then `check`: what the user should). */
-export type HandlerVerdict = { gone: boolean; evidence?: string; check?: string };
+/** Is the handler gone? `evidence`: the proof, or why nothing shows it; `learnt`: a probe's. */
+export type HandlerVerdict = { gone: boolean; evidence?: string; learnt?: UnknownIdAnswer };
 
-// Words of a refusal that name the handler as unknown: the service's codes are not known.
-const UNKNOWN_HANDLER = /not[\s_-]?found|unknown|no such|does not exist/i;
+/** The service's answer to an id it does not know, learnt at the remove_handler URL `at`. */
+export type UnknownIdAnswer = { at: string; fingerprint: string };
 
-/** A remove_handler 200 `success: false`. */
-export function refusalHandlerVerdict({ code, message }: ServiceError): HandlerVerdict {
-	const words = [code, message].filter(Boolean).join(': ');
-	if (words === '') return { gone: false, evidence: 'the service refused without a reason', check: 'check the handler in Inventory Ops.' };
-	return UNKNOWN_HANDLER.test(words) ? { gone: true, evidence: 'its refusal says so' } : { gone: false };
+// Never proof, whatever the body says: a refusal of access, a rate limit, a redirect, a failure.
+const PROOFLESS = /^[135]\d\d$|^40[13]$|^429$/;
+
+/** Status, shape, code and message, with the id sent and the digit tokens masked. */
+export function fingerprintOf({ statusCode, body }: Answered, id: string): string {
+	const { code, message } = readServiceError(body);
+	const object = isPlainObject(body) ? body : {};
+	const fields = [object, isPlainObject(object.error) ? object.error : {}].map((of) => Object.keys(of).sort().join());
+	const masked = [code, message].map((text) => text?.replaceAll(id, '{id}').replace(DIGIT_TOKENS, '#'));
+	return JSON.stringify([statusCode, typeof body, ...fields, ...masked]);
 }
 
+/** remove_handler's: the id sent, the answer that proves a handler gone, or `learn` it (a probe). */
+export type RemovalContext = { id: string; known?: UnknownIdAnswer; learn?: boolean; send: (url: string) => Promise<Answered> };
+
 /**
- * A remove_handler 404: proof only in words that differ from the answer of the path beside it, which nothing serves (a
- * wrong Base URL's or a gateway's "no such path" is the same at both).
+ * Gone only on proof: the answer is the service's to an id it cannot know, learnt at the same URL, and a path nothing
+ * serves answers otherwise (else a catch-all, a deploy's or a gateway's, may give both). Words may tell two answers
+ * apart, never make one proof. `learn`: a probe's answer, kept unless a never-proof row holds. A proofless status's
+ * own reading says what happened.
  */
-export async function notFoundHandlerVerdict(url: string, answer: Answered, send: (url: string) => Promise<Answered>): Promise<HandlerVerdict> {
-	const { page, message, code } = readServiceError(answer.body);
-	const doubt = (why: string): HandlerVerdict => ({ gone: false, evidence: why, check: 'check the Base URL.' });
+export async function handlerVerdict(url: string, answer: Answered, { id, known, learn, send }: RemovalContext): Promise<HandlerVerdict> {
+	const { page, code, message } = readServiceError(answer.body);
+	const doubt = (evidence: string): HandlerVerdict => ({ gone: false, evidence });
+	if (PROOFLESS.test(String(answer.statusCode))) return { gone: false };
 	if (page === true) return doubt('the answer was a web page, as a gateway gives for any path it does not know');
-	if (message === undefined && code === undefined) return doubt('the answer gave no reason');
+	if (code === undefined && message === undefined) return doubt('the answer held nothing to tell it apart');
+	const [at, fingerprint] = [withoutUrlCredentials(url), fingerprintOf(answer, id)];
+	if (!learn && known?.at !== at) return doubt('no answer to an unknown id is learnt at this Base URL yet');
+	if (!learn && known?.fingerprint !== fingerprint) return doubt('it is not the answer to an unknown id');
 	const beside = await compareBeside(url, answer, send);
-	return beside.compared && !beside.same ? { gone: true, evidence: besideAnswered(beside) } : doubt(besideAnswered(beside));
+	if (!beside.compared || beside.same) return doubt(besideAnswered(beside));
+	if (learn) return { gone: false, learnt: { at, fingerprint } };
+	return { gone: true, evidence: `it is the answer to an unknown id, and ${besideAnswered(beside)}` };
 }

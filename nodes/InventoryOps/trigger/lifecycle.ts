@@ -1,22 +1,11 @@
 import { randomBytes } from 'crypto';
 import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
-import { addHandlerBody, callService, findHandlerId, fullTextOf, publishErrorOf } from '../transport';
+import { addHandlerBody, callService, findHandlerId, fullTextOf, learnUnknownIdAnswer, publishErrorOf, type Failure } from '../transport';
 import { EVENT_TYPE_FORMAT, EVENT_TYPE_FORMAT_HINT, parseCustomEventTypes, withoutCoveredTypes } from '../shared/events';
-import { describeHandler, keepOrDrop, removeByHand, removeHandlerRecords, RETRY_WAITS_MS, unremovableNotice, unremovableNotices, warn } from './removal';
+import { describeHandler, keepOrDrop, removeByHand, removeHandlerRecords, RETRY_WAITS_MS, unknownIdLike, unremovableNotice, unremovableNotices, warn } from './removal';
 import { EVENT_TYPE_HEADER, SECRET_HEADER } from './delivery';
 import { readState, writeState, type HandlerRecord, type RegistrationKind, type TriggerState } from './state';
-
-// Without WEBHOOK_URL, n8n gives its local address.
-const PRIVATE_HOST =
-	/^(127|10|192\.168|172\.(1[6-9]|2\d|3[01])|169\.254)\.|^0\.0\.0\.0$|(^|\.)localhost$|^\[(::1?\]|f[cd][0-9a-f]{2}:|fe80:)/i;
-
-export function unreachableUrlWarning(url: string): string | undefined {
-	if (!URL.canParse(url)) return undefined;
-	const host = new URL(url).hostname;
-	if (!PRIVATE_HOST.test(host)) return undefined;
-	return `The webhook URL n8n gives this trigger, ${url}, points at ${host}, a local or private address: a hosted Inventory Ops cannot reach it. Unless the service runs on this network, set n8n's WEBHOOK_URL to its public address and restart n8n.`;
-}
 
 /** Picked (a list), typed (a text) or from an expression (either, or a list of both). */
 function readEventList(this: IHookFunctions, field: string, label: string, hint = ''): string[] {
@@ -67,12 +56,31 @@ export async function recordedHandlersMatchSelection(this: IHookFunctions): Prom
 	return held.size === selected.length && selected.every((type) => held.has(type));
 }
 
+/**
+ * Removes what a failed publish had added (n8n 2.x saves the static data of a failed attempt and tries again; 1.x
+ * drops it), and the error that says what became of each handler. `failed`: the handler whose add failed, `at`
+ * where in the selection.
+ */
+async function rollBack(this: IHookFunctions, state: TriggerState, added: HandlerRecord[], failed: HandlerRecord, outcome: Failure, at: string) {
+	const doing = failed.kind === 'test' ? 'Listening for a test event' : 'Publishing';
+	const failures = await removeOrKeep.call(this, state, added, (handler) => `${doing.toLowerCase()} failed, and the webhook handler ${handler} it had added could not be removed.`);
+	const withoutId = added.filter((record) => record.id === undefined);
+	const message = [
+		`${doing} failed at the webhook handler for "${failed.type}" ${at}. ${fullTextOf(outcome)}`,
+		added.length > 0 ? `Handlers added before it and removed again: ${added.length - failures.length - withoutId.length} of ${added.length}.` : '',
+		...failures.map(({ record, failure }) => `The webhook handler ${describeHandler(record)} could not be removed. ${fullTextOf(failure)} ${removeByHand(record)}`),
+		...withoutId.map(unremovableNotice),
+		outcome.applied === 'no' ? '' : `The failed add may have created its handler all the same. ${unremovableNotice(failed)} Each publish uses a new secret, so the trigger refuses its deliveries meanwhile.`,
+		// Whether the service takes wildcards is open.
+		failed.type.endsWith('.*') ? `If the service takes no wildcards, select exact types instead, such as ${failed.type.slice(0, -1)}shipped.` : '',
+	];
+	return publishErrorOf(this.getNode(), outcome, message.filter(Boolean).join(' '));
+}
+
 /** create, all or nothing. */
 export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 	const url = this.getNodeWebhookUrl('default') as string;
 	const kind: RegistrationKind = this.getMode() === 'manual' ? 'test' : 'production';
-	const warning = unreachableUrlWarning(url);
-	if (warning) warn.call(this, warning);
 	const types = selectedEventTypes.call(this);
 	if (types.length === 0) throw new NodeOperationError(this.getNode(), 'Events: select at least one event or enter a custom event type');
 	const state = readState(this.getWorkflowStaticData('node'));
@@ -93,21 +101,12 @@ export async function registerHandlers(this: IHookFunctions): Promise<boolean> {
 			added.push({ type, id: findHandlerId(outcome.body), name, url, kind });
 			continue;
 		}
-		// n8n 2.x saves the static data of a failed attempt and tries again; 1.x drops it.
-		const failures = await removeOrKeep.call(this, state, added, (handler) => `${doing.toLowerCase()} failed, and the webhook handler ${handler} it had added could not be removed.`);
-		const withoutId = added.filter((record) => record.id === undefined);
-		const message = [
-			`${doing} failed at the webhook handler for "${type}" (${index + 1} of ${types.length}). ${fullTextOf(outcome)}`,
-			added.length > 0 ? `Handlers added before it and removed again: ${added.length - failures.length - withoutId.length} of ${added.length}.` : '',
-			...failures.map(({ record, failure }) => `The webhook handler ${describeHandler(record)} could not be removed. ${fullTextOf(failure)} ${removeByHand(record)}`),
-			...withoutId.map(unremovableNotice),
-			outcome.applied === 'no' ? '' : `The failed add may have created its handler all the same. ${unremovableNotice({ type, name, url, kind })} Each publish uses a new secret, so the trigger refuses its deliveries meanwhile.`,
-			// Whether the service takes wildcards is open.
-			type.endsWith('.*') ? `If the service takes no wildcards, select exact types instead, such as ${type.slice(0, -1)}shipped.` : '',
-		];
-		throw publishErrorOf(this.getNode(), outcome, message.filter(Boolean).join(' '));
+		throw await rollBack.call(this, state, added, { type, name, url, kind }, outcome, `(${index + 1} of ${types.length})`);
 	}
 
+	// The adds just showed the service working: what it answers for an id it cannot know is what proves a handler gone.
+	const probeId = unknownIdLike(added.find((record) => record.id !== undefined)?.id ?? '');
+	if (probeId) await learnUnknownIdAnswer.call(this, probeId);
 	const { ignoreRepeatedDeliveries, includeHeaders } = this.getNodeParameter('options', {}) as IDataObject;
 	state.registrations[url] = { url, kind, secret, handlers: added, ignoreRepeats: ignoreRepeatedDeliveries !== false, includeHeaders: includeHeaders === true };
 	writeState(this.getWorkflowStaticData('node'), state);

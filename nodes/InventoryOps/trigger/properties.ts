@@ -2,29 +2,6 @@ import type { INodeProperties, TriggerPanelDefinition } from 'n8n-workflow';
 
 import { EVENT_TYPE_OPTIONS } from '../shared/events';
 
-const WILDCARD_EVENTS = EVENT_TYPE_OPTIONS.map((option) => String(option.value)).filter((value) => value.endsWith('.*'));
-
-// One notice per way of overlap (displayOptions cannot say "or"), each hidden where an earlier one shows.
-const EXISTS = [{ _cnd: { exists: true as const } }];
-const HAS_STAR = [{ _cnd: { includes: '*' } }];
-const overlapNotice = (name: string, displayOptions: INodeProperties['displayOptions']): INodeProperties => ({
-	displayName: 'A type another selected pattern covers (order.status.shipped under order.status.*) gets no handler of its own: one event, one execution',
-	name,
-	type: 'notice',
-	default: '',
-	displayOptions,
-});
-const overlapNotices = [
-	overlapNotice('overlapNotice', { show: { events: WILDCARD_EVENTS, customEventTypes: EXISTS } }),
-	overlapNotice('overlapNoticeCustomPattern', { show: { events: EXISTS, customEventTypes: HAS_STAR }, hide: { events: WILDCARD_EVENTS } }),
-	// A "*" and a comma or a line break. No regex: n8n checks display conditions at every delivery too, and a regex over
-	// its 250 ms budget (under load) fails the delivery with 500.
-	overlapNotice('overlapNoticeCustomTypes', {
-		show: { customEventTypes: HAS_STAR, '/customEventTypes': [{ _cnd: { includes: ',' } }, { _cnd: { includes: '\n' } }] },
-		hide: { events: EXISTS },
-	}),
-];
-
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName: 'Events',
@@ -40,9 +17,9 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'order.created, order.status.cancelled',
-		description: 'More event types, separated by commas. End a type with ".*" to match every type under it.',
+		description:
+			'More event types, separated by commas. End a type with ".*" to match every type under it; a type such a pattern covers (order.status.shipped under order.status.*) gets no handler of its own: one event, one execution.',
 	},
-	...overlapNotices,
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -1,4 +1,5 @@
-import { sleep, type IDataObject, type IHookFunctions } from 'n8n-workflow';
+import { randomInt } from 'crypto';
+import { sleep, type IHookFunctions } from 'n8n-workflow';
 
 import { callService, fullTextOf, type Failure } from '../transport';
 import type { HandlerRecord } from './state';
@@ -28,22 +29,36 @@ export const removeByHand = ({ id }: HandlerRecord) =>
 export const unremovableNotice = (record: HandlerRecord) => `This trigger cannot remove the webhook handler ${describeHandler(record)}. ${removeByHand(record)}`;
 export const unremovableNotices = (records: HandlerRecord[]) => records.filter(({ id }) => id === undefined).map(unremovableNotice);
 
-/** Undefined when the handler is gone: removed, or the answer proves that the service does not know it. */
-async function removeOnce(this: IHookFunctions, record: HandlerRecord): Promise<Failure | undefined> {
-	const outcome = await callService.call(this, 'webhookRemoveHandler', { _id: record.id } as IDataObject);
-	return outcome.kind === 'answered' || outcome.handler?.gone === true ? undefined : outcome;
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+// The alphabets an id may be written in, smallest first: digits, hex either case, letters and digits.
+const ID_ALPHABETS = ['0123456789', '0123456789abcdef', '0123456789ABCDEF', `0123456789${LETTERS}${LETTERS.toUpperCase()}`];
+
+/**
+ * An id the service cannot know: random, in `id`'s length and alphabet (other characters, such as a UUID's dashes,
+ * in place); none when that gives too few random bits to be safe from a live handler's id.
+ */
+export function unknownIdLike(id: string): string | undefined {
+	const chars = id.replace(/[^a-z\d]/gi, '');
+	const alphabet = ID_ALPHABETS.find((letters) => [...chars].every((char) => letters.includes(char))) ?? '';
+	if (chars.length * Math.log2(alphabet.length) < 64) return undefined;
+	return id.replace(/[a-z\d]/gi, () => alphabet[randomInt(alphabet.length)]);
 }
 
 // All at once: while n8n republishes, events find no handler. Retried (`waits`) at unpublish, the last chance.
 export async function removeHandlerRecords(this: IHookFunctions, records: HandlerRecord[], waits: readonly number[]): Promise<RemovalFailure[]> {
 	const started = Date.now();
+	// Undefined when the handler is gone: removed, or the answer proves that the service does not know it.
+	const failureOf = async (record: HandlerRecord) => {
+		const outcome = await callService.call(this, 'webhookRemoveHandler', { _id: record.id });
+		return outcome.kind === 'answered' || outcome.handler?.gone === true ? undefined : outcome;
+	};
 	const attempt = async (list: HandlerRecord[]) =>
-		(await Promise.all(list.map(async (record) => ({ record, failure: await removeOnce.call(this, record) })))).filter(
+		(await Promise.all(list.map(async (record) => ({ record, failure: await failureOf(record) })))).filter(
 			(entry): entry is RemovalFailure => entry.failure !== undefined,
 		);
 	let failures = await attempt(records.filter((record) => record.id !== undefined));
 	for (const wait of waits) {
-		// A 5xx, no answer, or no connection: a repeat is safe (an unknown handler reads as removed); a refusal would recur.
+		// A 5xx, no answer, or no connection: a repeat is safe (an unknown handler may be proven gone); a refusal would recur.
 		const retried = failures.filter(({ failure: { kind, details } }) => kind === 'failed' || kind === 'noAnswer' || (kind === 'notSent' && details !== undefined));
 		if (retried.length === 0 || Date.now() - started + wait > RETRY_BUDGET_MS) break;
 		await sleep(wait);

@@ -287,6 +287,8 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 		stopTest,
 		webhookUrl,
 		staticState: (data) => (data[STATIC_KEY] ?? {}).inventoryOpsTrigger,
+		/** The service's answer to an id it does not know, as a publish learnt it (issue 58), in the node's static data. */
+		unknownIdAnswer: (data) => (data[STATIC_KEY] ?? {}).unknownIdAnswer,
 		admin,
 		handlers: async () => (await admin('GET', '/handlers')).handlers,
 		emit: (type, data, id) => admin('POST', '/events?wait=true', { type, data, ...(id && { id }) }),

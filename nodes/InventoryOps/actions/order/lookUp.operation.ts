@@ -140,15 +140,15 @@ function reportPacing(this: IExecuteFunctions, batchSize: number, results: LookU
 	}
 }
 
-function readSettings(this: IExecuteFunctions, itemCount: number) {
+function readSettings(this: IExecuteFunctions) {
 	const check = new ItemValidator(this.getNode(), 0);
 	const setting = (name: string, displayName: string, fallback: unknown) =>
-		parameterForAllItems.call(this, name, displayName, fallback, itemCount);
+		parameterForAllItems.call(this, name, displayName, fallback);
 	const text = (name: string, label: string, fallback: string) => check.text(setting(name, label, fallback), label);
 	const choice = <T extends string>(name: string, displayName: string, fallback: T, allowed: readonly T[]) =>
 		check.oneOf(setting(`options.${name}`, displayName, fallback), displayName, allowed);
-	const count = (name: string) => {
-		const [displayName, min, max, fallback] = NUMBER_OPTIONS[name];
+	const count = (name: string, fallback = NUMBER_OPTIONS[name][3]) => {
+		const [displayName, min, max] = NUMBER_OPTIONS[name];
 		return check.count(setting(`options.${name}`, displayName, fallback), displayName, min, max);
 	};
 	const by = check.oneOf(setting('lookUpBy', 'Look Up By', undefined), 'Look Up By', ['storeAndOrderNumber', 'itemFields', 'list']);
@@ -164,9 +164,8 @@ function readSettings(this: IExecuteFunctions, itemCount: number) {
 	const output: OutputSettings = { unmatched, output: simplify ? 'simple' : mode };
 	const callsInFlight = count('callsInFlight');
 	const batchSize = count('batchSize');
-	// Not set, n8n gives the fallback null (it throws for undefined).
-	const givenMax = setting('options.maxBatchSize', 'Max Batch Size', null);
-	const maxBatchSize = givenMax === null ? Math.max(1000, batchSize) : check.count(givenMax, 'Max Batch Size', 1, 10_000);
+	// Left out, never below Batch Size.
+	const maxBatchSize = count('maxBatchSize', Math.max(NUMBER_OPTIONS.maxBatchSize[3], batchSize));
 	// With Auto the node cannot honour both, and sending less would undo a setting the user chose.
 	if (callsInFlight === 0 && maxBatchSize < batchSize) {
 		check.fail('Max Batch Size', `must not be below Batch Size (${batchSize}), got ${maxBatchSize}`);
@@ -175,7 +174,7 @@ function readSettings(this: IExecuteFunctions, itemCount: number) {
 		batchSize,
 		callsInFlight: callsInFlight === 0 ? 'auto' : callsInFlight,
 		maxCallsInFlight: count('maxCallsInFlight'),
-		maxBatchSize: Math.max(maxBatchSize, batchSize),
+		maxBatchSize,
 		timeoutMs: check.count(setting('options.timeout', 'Timeout (Milliseconds)', DEFAULT_TIMEOUT_MS), 'Timeout (Milliseconds)', 1, MAX_TIMEOUT_MS),
 		rateLimitWaitMs: count('rateLimitWait') * 1000,
 	};
@@ -183,7 +182,7 @@ function readSettings(this: IExecuteFunctions, itemCount: number) {
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const { lookUpBy, lookUp, output } = readSettings.call(this, items.length);
+	const { lookUpBy, lookUp, output } = readSettings.call(this);
 	const { byItem, inputErrors, asked } = collectReferences.call(this, items, lookUpBy);
 
 	const results = await new BulkLookup(this, lookUp, (entry) => outputFor(entry, output.output)).run(asked);

@@ -3,16 +3,14 @@ import { isPlainObject } from '../../shared/objects';
 
 export type ShipmentSelectors = Partial<Record<'shipment_id' | 'tracking_number' | 'carrier_shipment_id', string>>;
 
-/** `restored`: the one record the selectors match; `missing`: what the answer lacks, with what arrived. */
-type RestoreAnswer = { shipments?: Array<Record<string, unknown>>; restored?: Record<string, unknown>; restoredItems?: unknown[]; missing: string[] };
-
 function selectorValue(record: Record<string, unknown>, selector: keyof ShipmentSelectors): unknown {
 	if (selector === 'shipment_id') return record._id;
 	const response = isPlainObject(record.response) ? record.response : {};
 	return selector === 'tracking_number' ? response.tracking_number : response.shipment_id;
 }
 
-export function readRestoreAnswer(answer: Record<string, unknown>, selectors: ShipmentSelectors): RestoreAnswer {
+/** `restored`: the one record the selectors match; `missing`: what the answer lacks, with what arrived. */
+export function readRestoreAnswer(answer: Record<string, unknown>, selectors: ShipmentSelectors) {
 	const missing = isIdLike(answer._id) ? [] : [`_id (got ${summaryOf(answer._id)})`];
 	const { shipments } = answer;
 	if (!Array.isArray(shipments) || !shipments.every(isPlainObject)) {

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection, requiredText } from '../helpers/descriptions';
+import { learnUnknownIdAnswer } from '../../transport';
 import { forEachItem, requestForItem } from '../helpers/perItem';
 
 export const description: INodeProperties[] = [
@@ -13,6 +14,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const handlerId = check.text(read('handlerId'), 'Handler ID');
 		// Anything but `success: true` has failed the item in transport already.
 		const response = await requestForItem.call(this, 'webhookRemoveHandler', { _id: handlerId }, check);
+		// The service has just removed it, so it no longer knows this id: its answer to it again is the proof's.
+		await learnUnknownIdAnswer.call(this, handlerId);
 		return { _id: handlerId, ...response, removed: true };
 	});
 }
