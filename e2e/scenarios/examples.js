@@ -101,7 +101,8 @@ module.exports = (getContext) => {
 			const { handlers } = await context.admin('GET', '/handlers');
 			expect(handlers.filter((handler) => handler._id === added._id)).toEqual([]);
 			const removeCalls = await context.calls('/api/webhook/remove_handler');
-			expect(removeCalls.filter((call) => call.body._id === added._id)).toHaveLength(1);
+			// Removed once; then once more, for the service's answer to an id it no longer knows, which Remove learns (issue 58).
+			expect(removeCalls.filter((call) => call.body._id === added._id).map((call) => call.status)).toEqual([200, 404]);
 		});
 
 		test('restore inventory when a shipment is voided: stock back once, a repeat goes to Not Restored', async () => {

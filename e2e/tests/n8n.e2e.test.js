@@ -17,6 +17,7 @@ afterAll(async () => {
 
 describe(`n8n host line ${line}`, () => {
 	require('../scenarios/credential')(getContext);
+	require('../scenarios/credentialGateway')(getContext);
 	require('../scenarios/actions')(getContext);
 	require('../scenarios/editor')(getContext);
 	// Not on the oldest supported line (run only when named): n8n 1.99.1's n8n-workflow has no nodeNameToToolName to
@@ -27,6 +28,7 @@ describe(`n8n host line ${line}`, () => {
 	// n8n 1.x has no SSRF protection settings (n8n 1.123.81's @n8n/config has none).
 	if (parseInt(describeHost(line).version, 10) >= 2) require('../scenarios/ssrf')(getContext);
 	require('../scenarios/triggerRefusals')(getContext);
+	require('../scenarios/removalProof')(getContext);
 	require('../scenarios/triggerUnderLoad')(getContext);
 	require('../scenarios/trigger')(getContext);
 });
