@@ -1,9 +1,27 @@
 // The one rule of n8n's layout that Prettier does not apply: no comment wider than its printWidth (100 columns,
 // a tab counted as tabWidth 2). Prettier never wraps a comment; only a string literal may be longer.
-//   node scripts/comment-width.js <file>...          lists each comment line over 100 columns; exits 1 if any
-//   node scripts/comment-width.js --write <file>...  rewraps the paragraph of each such line (a run of comment lines
-//                                                    with the same prefix) to 100 columns
+//   node scripts/comment-width.js [<file>...]          lists each comment line over 100 columns; exits 1 if any
+//   node scripts/comment-width.js --write [<file>...]  rewraps the paragraph of each such line (a run of comment
+//                                                      lines with the same prefix) to 100 columns
+// Without files: the code `npm run format` formats (package.json), Prettier's ignore list left out.
 const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const FOLDERS = ['nodes', 'credentials', 'test', 'e2e', 'scripts', 'sandbox', 'bench', 'mutation'];
+const SKIP = /(^|\/)(node_modules|dist|reports|fixtures|results)(\/|$)/;
+
+/** The files `npm run format` formats: TypeScript of the nodes and credentials, JavaScript elsewhere and at the top. */
+function codeFiles() {
+	const top = fs.readdirSync(ROOT).filter((name) => /\.m?js$/.test(name));
+	const inFolders = FOLDERS.flatMap((folder) =>
+		fs
+			.readdirSync(path.join(ROOT, folder), { recursive: true })
+			.map((name) => path.join(folder, name))
+			.filter((name) => !SKIP.test(name) && (/^(nodes|credentials)\//.test(name) ? /\.ts$/ : /\.[mc]?js$/).test(name)),
+	);
+	return [...top, ...inFolders].map((name) => path.join(ROOT, name));
+}
 
 const WIDTH = 100;
 const TAB = '  ';
@@ -67,7 +85,8 @@ function rewrap(text) {
 
 if (require.main === module) {
 	const write = process.argv.includes('--write');
-	const files = process.argv.slice(2).filter((argument) => argument !== '--write');
+	const given = process.argv.slice(2).filter((argument) => argument !== '--write');
+	const files = given.length > 0 ? given : codeFiles();
 	let found = 0;
 	for (const file of files) {
 		let text = fs.readFileSync(file, 'utf8');
@@ -77,7 +96,7 @@ if (require.main === module) {
 		}
 		for (const { line, kind } of overWidth(text)) {
 			found++;
-			console.log(`${file}:${line}: a ${kind} over ${WIDTH} columns`);
+			console.log(`${path.relative(ROOT, path.resolve(file))}:${line}: a ${kind} over ${WIDTH} columns`);
 		}
 	}
 	if (found > 0) {
@@ -86,4 +105,4 @@ if (require.main === module) {
 	}
 }
 
-module.exports = { overWidth, rewrap, WIDTH };
+module.exports = { codeFiles, overWidth, rewrap, WIDTH };

@@ -1,4 +1,4 @@
-// No function in nodes/ is over 60 lines (from its first line to its closing brace, nested functions counted in
+// No function in nodes/ is over 80 lines in n8n's Prettier layout (from its first line to its closing brace, nested functions counted in
 // their own right and inside the one that holds them), so that each reads on one screen. Printed longest first with
 // `node test/package/functionLength.test.js`.
 const fs = require('node:fs');
@@ -6,7 +6,7 @@ const path = require('node:path');
 const ts = require('typescript');
 
 const ROOT = path.resolve(__dirname, '../..');
-const MAX_LINES = 60;
+const MAX_LINES = 80;
 
 function functionsIn(file, text) {
 	const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
@@ -38,9 +38,9 @@ if (process.argv[1] === __filename) {
 		expect(allFunctions().filter(({ lines }) => lines > MAX_LINES)).toEqual([]);
 	});
 
-	test('the count can fail: a 61-line function is found, with its name and place', () => {
-		const body = Array.from({ length: 59 }, (_, index) => `\tconst v${index} = ${index};`).join('\n');
+	test('the count can fail: an 81-line function is found, with its name and place', () => {
+		const body = Array.from({ length: 79 }, (_, index) => `\tconst v${index} = ${index};`).join('\n');
 		const [found] = functionsIn('long.ts', `export function long(): void {\n${body}\n}\n`);
-		expect(found).toEqual({ file: path.relative(ROOT, 'long.ts'), name: 'long', line: 1, lines: 61 });
+		expect(found).toEqual({ file: path.relative(ROOT, 'long.ts'), name: 'long', line: 1, lines: 81 });
 	});
 }

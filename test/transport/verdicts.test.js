@@ -241,8 +241,36 @@ describe('is the handler gone? (handlerVerdict, fingerprintOf)', () => {
 			['the fields of the body', { statusCode: 200, body: { success: false, message: 'x' } }, { statusCode: 200, body: { success: false, message: 'x', retry: true } }],
 			['the fields of body.error', { statusCode: 404, body: { error: { message: 'x' } } }, { statusCode: 404, body: { error: { message: 'x', type: 'error' } } }],
 			['JSON or text', { statusCode: 404, body: { message: 'x' } }, { statusCode: 404, body: 'x' }],
+			// A masked token stands for something, so it is not the same as nothing there.
+			['a number, or nothing where it stood', { statusCode: 404, body: { message: 'No handler 42' } }, { statusCode: 404, body: { message: 'No handler ' } }],
 		])('told apart: %s', (_, first, second) => {
 			expect(fp(first, ID)).not.toBe(fp(second, ID));
+		});
+
+		test('the id sent, or nothing where it stood: told apart', () => {
+			const body = (message) => ({ statusCode: 200, body: { success: false, code: 'E', message } });
+			expect(fp(body('abc-handler'), 'abc-handler')).not.toBe(fp(body(''), 'abc-handler'));
+		});
+
+		test('the same fields in another order: the same answer', () => {
+			const first = { statusCode: 200, body: { success: false, code: 'E', message: 'x' } };
+			const second = { statusCode: 200, body: { message: 'x', code: 'E', success: false } };
+			expect(fp(first, ID)).toBe(fp(second, ID));
+		});
+	});
+
+	// compareBeside: the answers of the path beside are given here; over real HTTP in the credential and removal tests.
+	describe('compareBeside: is the answer the one a path nothing serves gives?', () => {
+		const URL = 'http://svc.example/api/webhook/remove_handler';
+		const compare = (answer, beside) => verdicts.compareBeside(URL, answer, async () => beside);
+		test.each([
+			['a web page or JSON with the same title', { statusCode: 404, body: { error: { message: 'Not Found' } } }, { statusCode: 404, body: '<html><title>Not Found</title></html>' }, false],
+			['two codes, one message', { statusCode: 404, body: { code: 'NO_HANDLER', message: 'x' } }, { statusCode: 404, body: { code: 'NO_ROUTE', message: 'x' } }, false],
+			['a number, or nothing where it stood', { statusCode: 404, body: { message: 'Not found 42' } }, { statusCode: 404, body: { message: 'Not found ' } }, false],
+			['per-request ids in a catch-all', { statusCode: 404, body: { message: 'Not found (request 123a7f)' } }, { statusCode: 404, body: { message: 'Not found (request 9bc01)' } }, true],
+			['its own path named, read as the path sent', { statusCode: 404, body: { message: 'No route remove_handler' } }, { statusCode: 404, body: { message: 'No route no-such-operation-n8n-path-check' } }, true],
+		])('%s: the same? %p', async (_, answer, beside, same) => {
+			expect((await compare(answer, beside)).same).toBe(same);
 		});
 	});
 });

@@ -262,6 +262,18 @@ describe('the probe', () => {
 		expect(learnt(stored)).toBeUndefined();
 	});
 
+	test('the first add answered without an id, the second with one: the probe is shaped on the id there is', async () => {
+		await harness.admin('POST', '/config', LEARNABLE);
+		// The first add's answer replaced by one without an _id (the sandbox then adds nothing for it).
+		await harness.admin('POST', '/faults', { route: ADD_ROUTE, count: 1, status: 200, body: { success: true } });
+		const stored = workflow('wf-probe-second-id', TWO_TYPES);
+		await harness.activate(stored);
+		const sent = await probes();
+		expect(sent).toHaveLength(1);
+		expect(sent[0].body._id).toMatch(/^[0-9a-f]{24}$/);
+		expect(learnt(stored)).toEqual(learntAt(sandbox.baseUrl));
+	});
+
 	test('with the answer learnt at the same Base URL, a restart or a republish sends no probe; another Base URL gets its own', async () => {
 		await harness.admin('POST', '/config', LEARNABLE);
 		const stored = workflow('wf-probe-learnt');

@@ -192,3 +192,36 @@ describe('static data (restored, copied or edited by hand) is read field by fiel
 		expect(urls({ inventoryOpsTrigger: { registrations: Object.create({ [url]: { secret: 's', handlers: [] } }) } })).toEqual([]);
 	});
 });
+
+// The probe's id (trigger/removal.ts): one the service would take as well-formed, and that no live handler has.
+describe('unknownIdLike: a random id in the shape of the ids the service gives', () => {
+	const { unknownIdLike } = require(path.join(DIST, 'trigger/removal.js'));
+	const many = (id) => Array.from({ length: 40 }, () => unknownIdLike(id));
+
+	test.each([
+		['a lower-case hex id (a MongoDB ObjectId)', '65a1f2c3d4e5f60718293a4b', /^[0-9a-f]{24}$/],
+		['an upper-case hex id', '65A1F2C3D4E5F60718293A4B', /^[0-9A-F]{24}$/],
+		['a UUID: its dashes stay in place', '550e8400-e29b-41d4-a716-446655440000', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/],
+		['digits alone', '100000000100000010000003', /^\d{24}$/],
+		['letters and digits', 'abcDEF123456789xyz', /^[0-9A-Za-z]{18}$/],
+	])('%s', (_, id, shape) => {
+		const ids = many(id);
+		for (const made of ids) expect(made).toMatch(shape);
+		// Random: 40 draws, all different from the id and from each other.
+		expect(new Set(ids).size).toBe(40);
+		expect(ids).not.toContain(id);
+	});
+
+	test('the alphabet is the smallest that holds the id: a letter comes up where the id has letters', () => {
+		// Letters beyond hex: letters and digits of either case, the smallest alphabet listed that holds them.
+		expect(many('abcdefghijklmnopqrstuvwxyz').join('')).toMatch(/[g-z]/);
+		expect(many('abcDEF123456789xyz').join('')).toMatch(/[g-zG-Z]/);
+	});
+
+	test('too few random bits to be safe from a live id: none (64 bits is enough: 16 hex digits)', () => {
+		expect(unknownIdLike('17')).toBeUndefined();
+		expect(unknownIdLike('')).toBeUndefined();
+		expect(unknownIdLike('0123456789abcde')).toBeUndefined();
+		expect(unknownIdLike('0123456789abcdef')).toMatch(/^[0-9a-f]{16}$/);
+	});
+});

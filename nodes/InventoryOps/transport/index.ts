@@ -126,11 +126,11 @@ export async function callService(this: InventoryOpsContext, endpoint: Endpoint,
  * Learns the service's answer to `id`, which it cannot know, unless one is learnt at this Base URL: best-effort, in a
  * few seconds, without retries. Only right after the service has shown it works.
  */
-export async function learnUnknownIdAnswer(this: InventoryOpsContext, id: string): Promise<void> {
-	const prepared = await prepare.call(this, { endpoint: 'webhookRemoveHandler' });
+export async function learnUnknownIdAnswer(this: InventoryOpsContext, id: string, itemIndex?: number): Promise<void> {
+	const prepared = await prepare.call(this, { endpoint: 'webhookRemoveHandler', itemIndex });
 	if ('kind' in prepared || learnt(this).unknownIdAnswer?.at === withoutUrlCredentials(prepared.url)) return;
 	const rateLimitGate = new RateLimitGate(runRetryPolicy(0));
-	const probe = { timeoutMs: 3_000, learn: true, rateLimitGate };
+	const probe = { itemIndex, timeoutMs: 3_000, learn: true, rateLimitGate };
 	const outcome = await callService.call(this, 'webhookRemoveHandler', { _id: id }, probe);
 	// A new object: n8n saves static data only when a top-level key changes.
 	if (outcome.kind !== 'answered' && outcome.handler?.learnt) learnt(this).unknownIdAnswer = { ...outcome.handler.learnt };

@@ -39,7 +39,7 @@ const ID_ALPHABETS = ['0123456789', '0123456789abcdef', '0123456789ABCDEF', `012
  */
 export function unknownIdLike(id: string): string | undefined {
 	const chars = id.replace(/[^a-z\d]/gi, '');
-	const alphabet = ID_ALPHABETS.find((letters) => [...chars].every((char) => letters.includes(char))) ?? '';
+	const [alphabet] = ID_ALPHABETS.filter((letters) => [...chars].every((char) => letters.includes(char)));
 	if (chars.length * Math.log2(alphabet.length) < 64) return undefined;
 	return id.replace(/[a-z\d]/gi, () => alphabet[randomInt(alphabet.length)]);
 }

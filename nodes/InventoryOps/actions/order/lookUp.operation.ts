@@ -7,7 +7,7 @@ import { parameterForAllItems } from '../helpers/parameterForAllItems';
 import { ItemValidator, MAX_TIMEOUT_MS } from '../helpers/validation';
 import { BulkLookup, type LookUpResults, type LookUpSettings } from './bulkLookup';
 import { itemOutput, OUTPUT_MODES, outputFor, UNMATCHED_BEHAVIOURS, type OutputSettings } from './output';
-import { collectReferences, type LookUp } from './references';
+import { collectReferences, type AskedReference, type LookUp } from './references';
 
 /** Display name, lowest, highest, default, description. */
 const NUMBER_OPTIONS: Record<string, [string, number, number, number, string]> = {
@@ -190,6 +190,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 
 	return await forEachItem.call(this, items, ({ itemIndex }) => {
 		if (inputErrors.has(itemIndex)) throw inputErrors.get(itemIndex);
-		return itemOutput.call(this, itemIndex, byItem.get(itemIndex) ?? [], results, output);
+		// collectReferences puts every item in one of the two.
+		return itemOutput.call(this, itemIndex, byItem.get(itemIndex) as AskedReference[], results, output);
 	});
 }

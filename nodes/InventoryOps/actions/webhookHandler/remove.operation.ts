@@ -15,7 +15,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		// Anything but `success: true` has failed the item in transport already.
 		const response = await requestForItem.call(this, 'webhookRemoveHandler', { _id: handlerId }, check);
 		// The service has just removed it, so it no longer knows this id: its answer to it again is the proof's.
-		await learnUnknownIdAnswer.call(this, handlerId);
+		await learnUnknownIdAnswer.call(this, handlerId, check.itemIndex);
 		return { _id: handlerId, ...response, removed: true };
 	});
 }
