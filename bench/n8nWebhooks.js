@@ -39,7 +39,8 @@ const VARIANTS = LINES.flatMap(variantsOf);
 const DELIVERIES = Number(process.env.BENCH_N8N_DELIVERIES ?? 100);
 const IN_FLIGHT = (process.env.BENCH_N8N_IN_FLIGHT ?? '1,8').split(',').map(Number);
 const REPS = Number(process.env.BENCH_N8N_REPS ?? 2);
-const PROFILE_DIR = process.env.BENCH_N8N_PROFILE; // a folder: profile each target on 2.x at 8 in flight
+// A folder: profile each target on 2.x at 8 in flight
+const PROFILE_DIR = process.env.BENCH_N8N_PROFILE;
 const OUT = path.resolve(REPO_ROOT, process.env.BENCH_OUT ?? 'bench');
 const EVENT_TYPE = 'order.shipped';
 const SECRET_HEADER = 'x-inventory-ops-webhook-secret';

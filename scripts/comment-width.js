@@ -36,7 +36,7 @@ function overWidth(text) {
 		if (COMMENT.test(line)) return [{ line: index + 1, kind: 'comment' }];
 		// After code: a `//` outside quotes (a URL inside a string is not a comment).
 		const code = line.replace(/(['"`])(?:\\.|(?!\1).)*\1/g, '""');
-		return /\/\/|\/\*/.test(code) ? [{ line: index + 1, kind: 'trailing comment' }] : [];
+		return /(^|[^:])\/\/|\/\*/.test(code) ? [{ line: index + 1, kind: 'trailing comment' }] : [];
 	});
 }
 

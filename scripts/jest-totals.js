@@ -10,7 +10,8 @@ let reports = 0;
 const files = process.argv.slice(2).filter((file) => fs.existsSync(file));
 for (const file of files) {
 	const report = JSON.parse(fs.readFileSync(file, 'utf8'));
-	if (!Array.isArray(report.testResults)) continue; // not a jest report (other tools write to reports/ too)
+	// Not a jest report (other tools write to reports/ too)
+	if (!Array.isArray(report.testResults)) continue;
 	reports++;
 	passed += report.numPassedTests;
 	failed += report.numFailedTests;

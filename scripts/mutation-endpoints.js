@@ -26,7 +26,8 @@ const OTHER_VALUE = {
 	"base: 'baseUrl'": "base: 'appBaseUrl'",
 	"base: 'appBaseUrl'": "base: 'baseUrl'",
 };
-const only = process.argv[2]; // e.g. `kitCreate` or `changesData`: only the mutants whose name holds it
+// E.g. `kitCreate` or `changesData`: only the mutants whose name holds it
+const only = process.argv[2];
 
 const original = fs.readFileSync(FILE, 'utf8');
 const restore = () => fs.writeFileSync(FILE, original);

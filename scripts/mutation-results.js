@@ -34,6 +34,7 @@ const path = require('node:path');
 
 const REPOSITORY = path.resolve(__dirname, '..');
 const store = require('../mutation/resultsStore');
+const { rewrap } = require('./comment-width');
 const { EQUIVALENT_FILE, entryName, placesOf, readEquivalent } = require('../mutation/equivalents');
 const { mutantsOf, withoutGhosts } = require('../mutation/instrument');
 
@@ -174,7 +175,9 @@ async function prettierOptions(prettier, file) {
 async function sameFormatted(prettier, file, recorded, current) {
 	const options = await prettierOptions(prettier, file);
 	try {
-		return (await prettier.format(recorded, options)) === (await prettier.format(current, options));
+		// `npm run format`: Prettier, then comments wrapped at its width (scripts/comment-width.js).
+		const formatted = async (text) => rewrap(await prettier.format(text, options));
+		return (await formatted(recorded)) === (await formatted(current));
 	} catch (error) {
 		console.error(`mutation: ${file}: Prettier cannot format it (${error.message.split('\n')[0]}): left to a run`);
 		return false;
@@ -242,6 +245,20 @@ async function rekey() {
 		fs.writeFileSync(path.join(RESULTS_DIR, name), rewritten(name, { ...record, source: current.split('\n'), mutants: rows }));
 		counts.rekeyed.push(module);
 		counts.mutants += rows.length;
+	}
+	// The test file Stryker sees (mutation/all.mutation.js) takes its new layout too: Stryker diffs it as well.
+	const testFilesPath = path.join(RESULTS_DIR, 'test-files.json');
+	if (fs.existsSync(testFilesPath)) {
+		const testFiles = JSON.parse(fs.readFileSync(testFilesPath, 'utf8'));
+		for (const [file, lines] of Object.entries(testFiles)) {
+			const current = fs.existsSync(path.join(ROOT, file)) ? fs.readFileSync(path.join(ROOT, file), 'utf8') : undefined;
+			const recorded = lines.join('\n');
+			if (current !== undefined && recorded !== current && (await sameFormatted(prettier, path.join(ROOT, file), recorded, current))) {
+				testFiles[file] = current.split('\n');
+				console.log(`mutation: test-files.json takes the new layout of ${file}`);
+			}
+		}
+		fs.writeFileSync(testFilesPath, `${JSON.stringify(testFiles, null, '\t')}\n`);
 	}
 	// The endpoint table's hand mutants are named by endpoint and field, not by place: the record takes the new source.
 	const endpoints = path.join(ROOT, ENDPOINTS_RECORD);

@@ -172,7 +172,8 @@ afterAll(async () => {
 
 		const after = await context.waitForProductionHandlers(triggerNode, TYPES);
 		record(`after the update to ${UPDATE}`, after);
-		expect(handlerSummary(after)).toEqual(handlerSummary(before)); // n8n does not re-publish on an update
+		// N8n does not re-publish on an update
+		expect(handlerSummary(after)).toEqual(handlerSummary(before));
 		const { statuses, executions } = await emitAndCount(2);
 		expect(statuses).toEqual([200]);
 		expect(executions.map((execution) => execution.status)).toEqual(['success', 'success']);

@@ -43,7 +43,8 @@ const REMOVE = '/api/webhook/remove_handler';
 const UNKNOWN_ID_ROW = 'POST {Base URL}/webhook/remove_handler for an id the service cannot know';
 const AFTER_REMOVAL = /^after a remove_handler answer\b/;
 const seen = {}; // row -> Set of senders
-const afterRemoval = {}; // row -> whether every call of it came after a remove_handler call of the same sender
+// Row -> whether every call of it came after a remove_handler call of the same sender
+const afterRemoval = {};
 const meant = new Set(); // the handler ids the test itself has removed: any other is a probe's
 async function record(sender, send) {
 	const before = (await ctx.sandbox.calls(undefined, { probes: true })).length;

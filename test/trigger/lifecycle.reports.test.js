@@ -202,7 +202,8 @@ test('the warnings about a handler without id (added, stale or unpublished) and 
 			parameters: { events: ['order.shipped'], customEventTypes: '', options: {} },
 		});
 		await recorded.activate(withoutIds);
-		await recorded.createOnly(withoutIds); // republished: the first handler is stale, and again one without id
+		// Republished: the first handler is stale, and again one without id
+		await recorded.createOnly(withoutIds);
 		expect(await recorded.deactivate(withoutIds)).toBe(true);
 		await recorded.admin('POST', '/config', { addHandlerId: 'top' });
 		const withIds = recorded.storedWorkflow({

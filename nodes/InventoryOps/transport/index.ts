@@ -32,8 +32,8 @@ interface RequestOptions {
 }
 
 /**
- * What proves a handler gone, the service's answer to an id it does not know, learnt once per Base URL and kept in
- * the node's static data (n8n saves it after a publish, an unpublish and a production run).
+ * What proves a handler gone (the service's answer to an unknown id), per Base URL, in the node's
+ * static data (n8n saves it after a publish, an unpublish and a production run).
  */
 const learnt = (context: InventoryOpsContext) => context.getWorkflowStaticData('node') as { unknownIdAnswer?: UnknownIdAnswer };
 
@@ -116,7 +116,8 @@ export async function callService(this: InventoryOpsContext, endpoint: Endpoint,
 		const unexpected = unexpectedShape(endpoint, answer);
 		return unexpected === undefined ? { kind: 'answered', body: answer } : failureFromUnreadable(unexpected, context);
 	}
-	const removal = endpoint === 'webhookRemoveHandler' && { ...options, id: String(body._id), known: learnt(this).unknownIdAnswer, send };
+	const [id, known] = [String(body._id), learnt(this).unknownIdAnswer];
+	const removal = endpoint === 'webhookRemoveHandler' && { ...options, id, known, send };
 	const handler = removal ? await handlerVerdict(url, sent.response, removal) : undefined;
 	const notes = status === 429 ? waitNotes(gate, headers['retry-after']) : [];
 	return failureFromAnswer(refusal ? 200 : status, answer, { ...context, accessToken: credentials.accessToken, handler, notes });
@@ -128,7 +129,8 @@ export async function callService(this: InventoryOpsContext, endpoint: Endpoint,
  */
 export async function learnUnknownIdAnswer(this: InventoryOpsContext, id: string, itemIndex?: number): Promise<void> {
 	const prepared = await prepare.call(this, { endpoint: 'webhookRemoveHandler', itemIndex });
-	if ('kind' in prepared || learnt(this).unknownIdAnswer?.at === withoutUrlCredentials(prepared.url)) return;
+	const known = learnt(this).unknownIdAnswer;
+	if ('kind' in prepared || known?.at === withoutUrlCredentials(prepared.url)) return;
 	const rateLimitGate = new RateLimitGate(runRetryPolicy(0));
 	const probe = { itemIndex, timeoutMs: 3_000, learn: true, rateLimitGate };
 	const outcome = await callService.call(this, 'webhookRemoveHandler', { _id: id }, probe);

@@ -30,12 +30,12 @@ export const unremovableNotice = (record: HandlerRecord) => `This trigger cannot
 export const unremovableNotices = (records: HandlerRecord[]) => records.filter(({ id }) => id === undefined).map(unremovableNotice);
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
-// The alphabets an id may be written in, smallest first: digits, hex either case, letters and digits.
+// The alphabets an id may be written in, smallest first.
 const ID_ALPHABETS = ['0123456789', '0123456789abcdef', '0123456789ABCDEF', `0123456789${LETTERS}${LETTERS.toUpperCase()}`];
 
 /**
- * An id the service cannot know: random, in `id`'s length and alphabet (other characters, such as a UUID's dashes,
- * in place); none when that gives too few random bits to be safe from a live handler's id.
+ * An id the service cannot know: random, in `id`'s length and alphabet (a UUID's dashes in place);
+ * none when too few random bits to be safe from a live handler's.
  */
 export function unknownIdLike(id: string): string | undefined {
 	const chars = id.replace(/[^a-z\d]/gi, '');

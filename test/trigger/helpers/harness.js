@@ -62,8 +62,10 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 	const runs = [];
 	let requestHook = async () => {};
 	let legacyWebhookContext = false;
-	let storedCredential; // an n8n-core Credentials to decrypt instead of handing out the plain test credential
-	let credentialChanges = {}; // fields of the plain test credential replaced for the next activations
+	// An n8n-core Credentials to decrypt instead of handing out the plain test credential
+	let storedCredential;
+	// Fields of the plain test credential replaced for the next activations
+	let credentialChanges = {};
 
 	const server = http.createServer((req, res) => {
 		handleDelivery(req, expressLikeResponse(res)).catch((error) => {

@@ -62,7 +62,8 @@ export class BulkLookup {
 		const outcome = await callService.call(this.context, BULK.endpoint, { order: batch.map(([, entry]) => entry.reference) }, {
 			itemIndex: batch[0][1].itemIndex, timeoutMs: this.settings.timeoutMs, rateLimitGate: this.gate, onAttempt: this.pacing.onAttempt(batch.length),
 		});
-		if (outcome.kind === 'answered') return await this.record(batch, outcome.body as unknown[]); // the transport checked that it is a list
+		// The transport checked that it is a list
+		if (outcome.kind === 'answered') return await this.record(batch, outcome.body as unknown[]);
 		// Refused as a whole: too long, or one reference is malformed. Its halves may go through.
 		const refused = outcome.kind === 'refused' && (outcome.status === 400 || outcome.status === 413);
 		if (refused) this.pacing.refused(batch.length);

@@ -191,6 +191,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await forEachItem.call(this, items, ({ itemIndex }) => {
 		if (inputErrors.has(itemIndex)) throw inputErrors.get(itemIndex);
 		// collectReferences puts every item in one of the two.
-		return itemOutput.call(this, itemIndex, byItem.get(itemIndex) as AskedReference[], results, output);
+		const asked = byItem.get(itemIndex) as AskedReference[];
+		return itemOutput.call(this, itemIndex, asked, results, output);
 	});
 }
