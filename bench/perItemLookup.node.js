@@ -1,9 +1,10 @@
 'use strict';
 
-// Bench only (never shipped): what a user without this package builds with the HTTP Request node, reduced to its
-// HTTP work so that it is not slowed by anything but the calls: one get_single_bulk call per input item, one item
-// at a time, through n8n's own request helper with the same credential. It runs through the same engine as ours,
-// so the engine's share of the time is the same on both sides.
+// Bench only (never shipped): what a user without this package builds with the HTTP Request node,
+// reduced to its HTTP work so that it is not slowed by anything but the calls: one get_single_bulk
+// call per input item, one item at a time, through n8n's own request helper with the same
+// credential. It runs through the same engine as ours, so the engine's share of the time is the
+// same on both sides.
 class BenchPerItemLookup {
 	description = {
 		displayName: 'Bench Per-Item Lookup',
@@ -31,13 +32,18 @@ class BenchPerItemLookup {
 				store_id: this.getNodeParameter('storeId', itemIndex),
 				order_number: this.getNodeParameter('orderNumber', itemIndex),
 			};
-			const answer = await this.helpers.httpRequestWithAuthentication.call(this, 'inventoryOpsApi', {
-				method: 'POST',
-				url,
-				body: { order: [reference] },
-				json: true,
-			});
-			for (const entry of answer) output.push({ json: entry.order ?? entry, pairedItem: { item: itemIndex } });
+			const answer = await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				'inventoryOpsApi',
+				{
+					method: 'POST',
+					url,
+					body: { order: [reference] },
+					json: true,
+				},
+			);
+			for (const entry of answer)
+				output.push({ json: entry.order ?? entry, pairedItem: { item: itemIndex } });
 		}
 		return [output];
 	}

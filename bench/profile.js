@@ -1,11 +1,15 @@
 'use strict';
 
-// Reading V8 CPU profiles (.cpuprofile, as `node --cpu-prof` or the inspector's Profiler.stop write them): self time
-// per function and per package, and the time spent inside given code including what it calls.
+// Reading V8 CPU profiles (.cpuprofile, as `node --cpu-prof` or the inspector's Profiler.stop write
+// them): self time per function and per package, and the time spent inside given code including
+// what it calls.
 const PACKAGE = /node_modules\/((@[^/]+\/)?[^/]+)/;
 
 function shortPlace(url) {
-	return url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, '~/').replace(/.*\/(dist|bench|test|sandbox)\//, '$1/');
+	return url
+		.replace(/^file:\/\//, '')
+		.replace(/.*\/node_modules\//, '~/')
+		.replace(/.*\/(dist|bench|test|sandbox)\//, '$1/');
 }
 
 function packageOf(node) {
@@ -16,15 +20,19 @@ function packageOf(node) {
 }
 
 /**
- * `{ totalUs, idleUs, byPackage, byFunction, insideUs(predicate) }` of one profile. Self time is what a function
- * ran itself; `insideUs(frame => ...)` is the time of every sample with such a frame on its stack.
+ * `{ totalUs, idleUs, byPackage, byFunction, insideUs(predicate) }` of one profile. Self time is
+ * what a function ran itself; `insideUs(frame => ...)` is the time of every sample with such a
+ * frame on its stack.
  */
 function readProfile(profile) {
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 	const parentOf = new Map();
-	for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+	for (const node of profile.nodes)
+		for (const child of node.children ?? []) parentOf.set(child, node.id);
 	const selfUs = new Map();
-	profile.samples.forEach((id, index) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+	profile.samples.forEach((id, index) =>
+		selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)),
+	);
 	let totalUs = 0;
 	let idleUs = 0;
 	const byPackage = new Map();

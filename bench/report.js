@@ -1,11 +1,19 @@
 'use strict';
 
-// Medians, ratios, goals and the consistency check of one bench run; the printed table and the README section.
+// Medians, ratios, goals and the consistency check of one bench run; the printed table and the
+// README section.
 const { execSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 
-const { LATENCY_HEADER, RATE_HEADER, latencyRows, networkLines, rateRows, summariseNetwork } = require('./networkReport');
+const {
+	LATENCY_HEADER,
+	RATE_HEADER,
+	latencyRows,
+	networkLines,
+	rateRows,
+	summariseNetwork,
+} = require('./networkReport');
 
 const MiB = 2 ** 20;
 const GOALS = { triggerMedianMs: 1 };
@@ -35,7 +43,10 @@ function machine() {
 	};
 }
 
-/** One row per scenario and setting: medians over its repetitions. `ms` is the node's own time (limit: wall). */
+/**
+ * One row per scenario and setting: medians over its repetitions. `ms` is the node's own time
+ * (limit: wall).
+ */
 function row(runs, extra = {}) {
 	const first = runs[0];
 	const ms = median(runs.map((run) => run.nodeMs));
@@ -63,8 +74,14 @@ function summarise(runs, config) {
 	const expected = lookupRuns.find((run) => run.kind === 'limit');
 	for (const run of lookupRuns) {
 		const asked = run.asked ?? config.orders;
-		if (run.found !== asked) problems.push(`${run.group} ${run.kind} b${run.batchSize} f${run.callsInFlight}: found ${run.found} of ${asked} orders`);
-		if (expected && asked === config.orders && run.digest !== expected.digest) problems.push(`${run.group} ${run.kind} b${run.batchSize} f${run.callsInFlight}: found a different set of orders than limit (${run.digest} vs ${expected.digest})`);
+		if (run.found !== asked)
+			problems.push(
+				`${run.group} ${run.kind} b${run.batchSize} f${run.callsInFlight}: found ${run.found} of ${asked} orders`,
+			);
+		if (expected && asked === config.orders && run.digest !== expected.digest)
+			problems.push(
+				`${run.group} ${run.kind} b${run.batchSize} f${run.callsInFlight}: found a different set of orders than limit (${run.digest} vs ${expected.digest})`,
+			);
 	}
 
 	const main = (kind) => runs.filter((run) => run.group === 'main' && run.kind === kind);
@@ -74,13 +91,34 @@ function summarise(runs, config) {
 	const limit = row(main('limit'));
 	const ordersBytes = limit.ordersBytes;
 	const grid = [];
-	for (const run of runs.filter((candidate) => candidate.group === 'grid' && candidate.repetition === 0)) {
-		if (grid.some((cell) => cell.kind === run.kind && cell.batchSize === run.batchSize && cell.callsInFlight === run.callsInFlight)) continue;
-		const same = runs.filter((other) => other.group === 'grid' && other.kind === run.kind && other.batchSize === run.batchSize && other.callsInFlight === run.callsInFlight);
+	for (const run of runs.filter(
+		(candidate) => candidate.group === 'grid' && candidate.repetition === 0,
+	)) {
+		if (
+			grid.some(
+				(cell) =>
+					cell.kind === run.kind &&
+					cell.batchSize === run.batchSize &&
+					cell.callsInFlight === run.callsInFlight,
+			)
+		)
+			continue;
+		const same = runs.filter(
+			(other) =>
+				other.group === 'grid' &&
+				other.kind === run.kind &&
+				other.batchSize === run.batchSize &&
+				other.callsInFlight === run.callsInFlight,
+		);
 		grid.push(row(same));
 	}
 	for (const cell of grid.filter((candidate) => candidate.kind !== 'limit')) {
-		const limitCell = grid.find((other) => other.kind === 'limit' && other.batchSize === cell.batchSize && other.callsInFlight === cell.callsInFlight);
+		const limitCell = grid.find(
+			(other) =>
+				other.kind === 'limit' &&
+				other.batchSize === cell.batchSize &&
+				other.callsInFlight === cell.callsInFlight,
+		);
 		cell.shareOfLimit = limitCell ? cell.lookupsPerSecond / limitCell.lookupsPerSecond : null;
 	}
 	const triggerRun = runs.find((run) => run.kind === 'trigger');
@@ -94,7 +132,8 @@ function summarise(runs, config) {
 		bodyBytes: triggerRun.bodyBytes,
 		peakRss: triggerRun.peakRss,
 	};
-	if (trigger && trigger.heapBatchesCounted === 0) problems.push('trigger: every heap batch saw a garbage collection, no heap figure');
+	if (trigger && trigger.heapBatchesCounted === 0)
+		problems.push('trigger: every heap batch saw a garbage collection, no heap figure');
 
 	const ratios = {
 		oursOverPerItem: perItem.ms / ours.ms,
@@ -104,9 +143,14 @@ function summarise(runs, config) {
 		oursRetainedOverOrdersBytes: ours.retainedHeap / ordersBytes,
 	};
 	const goals = {
-		triggerMedian: trigger && { goal: `< ${GOALS.triggerMedianMs} ms`, measured: trigger.medianMs, met: trigger.medianMs < GOALS.triggerMedianMs },
+		triggerMedian: trigger && {
+			goal: `< ${GOALS.triggerMedianMs} ms`,
+			measured: trigger.medianMs,
+			met: trigger.medianMs < GOALS.triggerMedianMs,
+		},
 	};
-	// The same ratios within each repetition (runs next to each other in time), to show how much the noise moves them.
+	// The same ratios within each repetition (runs next to each other in time), to show how much the
+	// noise moves them.
 	const byRepetition = [...new Set(main('ours').map((run) => run.repetition))].map((repetition) => {
 		const at = (kind) => main(kind).find((run) => run.repetition === repetition);
 		const [o, l, p, list] = [at('ours'), at('limit'), at('perItem'), at('oursList')];
@@ -124,11 +168,28 @@ function summarise(runs, config) {
 	}
 	const network = config.latencies ? summariseNetwork(runs, config, limit) : undefined;
 	const memory = { ours: ours.rssOverBaseline, limit: limit.rssOverBaseline };
-	return { ours, oursList, perItem, limit, ordersBytes, ratios, byRepetition, goals, grid, gridKind: config.gridKind, trigger, network, memory, problems };
+	return {
+		ours,
+		oursList,
+		perItem,
+		limit,
+		ordersBytes,
+		ratios,
+		byRepetition,
+		goals,
+		grid,
+		gridKind: config.gridKind,
+		trigger,
+		network,
+		memory,
+		problems,
+	};
 }
 
-const fixed = (value, digits = 0) => (value === null || value === undefined ? '-' : value.toFixed(digits));
-const thousands = (value) => (value === null || value === undefined ? '-' : Math.round(value).toLocaleString('en-US'));
+const fixed = (value, digits = 0) =>
+	value === null || value === undefined ? '-' : value.toFixed(digits);
+const thousands = (value) =>
+	value === null || value === undefined ? '-' : Math.round(value).toLocaleString('en-US');
 const mib = (bytes) => fixed(bytes / MiB, 1);
 
 function mainRows(summary) {
@@ -139,33 +200,68 @@ function mainRows(summary) {
 		perItem: 'per item (one call per item, n8n helper)',
 		limit: 'limit (raw bulk HTTP, keep-alive)',
 	};
-	return [ours, oursList, perItem, limit].filter(Boolean).map((entry) => [
-		label[entry.kind],
-		entry.kind === 'perItem' ? '1' : String(entry.batchSize),
-		entry.kind === 'perItem' ? '1' : String(entry.callsInFlight),
-		thousands(entry.ms),
-		thousands(entry.lookupsPerSecond),
-		thousands(entry.httpCalls),
-		mib(entry.peakRss),
-		mib(entry.rssOverBaseline),
-		fixed(ours.lookupsPerSecond / entry.lookupsPerSecond, 2),
-	]);
+	return [ours, oursList, perItem, limit]
+		.filter(Boolean)
+		.map((entry) => [
+			label[entry.kind],
+			entry.kind === 'perItem' ? '1' : String(entry.batchSize),
+			entry.kind === 'perItem' ? '1' : String(entry.callsInFlight),
+			thousands(entry.ms),
+			thousands(entry.lookupsPerSecond),
+			thousands(entry.httpCalls),
+			mib(entry.peakRss),
+			mib(entry.rssOverBaseline),
+			fixed(ours.lookupsPerSecond / entry.lookupsPerSecond, 2),
+		]);
 }
 
-const MAIN_HEADER = ['scenario', 'batch', 'in flight', 'time ms (median)', 'lookups/s', 'HTTP calls', 'peak RSS MiB', 'RSS growth MiB', 'ours / this'];
-const GRID_HEADER = ['batch', 'in flight', 'ours ms', 'ours lookups/s', 'limit lookups/s', 'ours / limit', 'ours peak RSS MiB'];
+const MAIN_HEADER = [
+	'scenario',
+	'batch',
+	'in flight',
+	'time ms (median)',
+	'lookups/s',
+	'HTTP calls',
+	'peak RSS MiB',
+	'RSS growth MiB',
+	'ours / this',
+];
+const GRID_HEADER = [
+	'batch',
+	'in flight',
+	'ours ms',
+	'ours lookups/s',
+	'limit lookups/s',
+	'ours / limit',
+	'ours peak RSS MiB',
+];
 
 function gridRows(summary) {
 	return summary.grid
 		.filter((cell) => cell.kind !== 'limit')
 		.map((cell) => {
-			const limitCell = summary.grid.find((other) => other.kind === 'limit' && other.batchSize === cell.batchSize && other.callsInFlight === cell.callsInFlight);
-			return [String(cell.batchSize), String(cell.callsInFlight), thousands(cell.ms), thousands(cell.lookupsPerSecond), thousands(limitCell?.lookupsPerSecond), fixed(cell.shareOfLimit, 2), mib(cell.peakRss)];
+			const limitCell = summary.grid.find(
+				(other) =>
+					other.kind === 'limit' &&
+					other.batchSize === cell.batchSize &&
+					other.callsInFlight === cell.callsInFlight,
+			);
+			return [
+				String(cell.batchSize),
+				String(cell.callsInFlight),
+				thousands(cell.ms),
+				thousands(cell.lookupsPerSecond),
+				thousands(limitCell?.lookupsPerSecond),
+				fixed(cell.shareOfLimit, 2),
+				mib(cell.peakRss),
+			];
 		});
 }
 
 const gridShape = (config) =>
-	config.gridKind === 'ours' ? 'one input item per order' : 'one input item listing all references, so that per-item expression work does not hide the effect';
+	config.gridKind === 'ours'
+		? 'one input item per order'
+		: 'one input item listing all references, so that per-item expression work does not hide the effect';
 
 function goalLines(summary) {
 	const { goals, ratios, ordersBytes, ours, limit, trigger } = summary;
@@ -174,7 +270,9 @@ function goalLines(summary) {
 		`ours vs per item: ${fixed(ratios.oursOverPerItem, 1)}x faster`,
 		`ours vs limit: ${fixed(ratios.oursOverLimit * 100, 0)}% of the limit's lookups/s`,
 		...(summary.oursList
-			? [`the node without per-item expressions (one input item listing all references): ${fixed(ratios.oursListOverPerItem, 1)}x per item, ${fixed(ratios.oursListOverLimit * 100, 0)}% of the limit`]
+			? [
+					`the node without per-item expressions (one input item listing all references): ${fixed(ratios.oursListOverPerItem, 1)}x per item, ${fixed(ratios.oursListOverLimit * 100, 0)}% of the limit`,
+				]
 			: []),
 		`ratios within each repetition (ours / per item, ours / limit): ${summary.byRepetition.map((entry) => `${fixed(entry.oursOverPerItem, 1)}x, ${fixed(entry.oursOverLimit * 100, 0)}%`).join('; ')}`,
 		`memory: ours grew RSS by ${mib(ours.rssOverBaseline)} MiB over its baseline for ${mib(ordersBytes)} MiB of orders received = ${fixed(ratios.oursRssOverOrdersBytes, 2)}x. For scale: the raw limit client grew ${fixed(ratios.limitRssOverOrdersBytes, 2)}x; ours still held ${mib(ours.retainedHeap)} MiB of heap (${fixed(ratios.oursRetainedOverOrdersBytes, 2)}x) after a full GC with the output items alive; absolute peak RSS ${mib(ours.peakRss)} MiB includes n8n itself`,
@@ -185,13 +283,28 @@ function goalLines(summary) {
 }
 
 function textTable(header, rows) {
-	const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => row[column].length)));
-	const line = (cells) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
-	return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
+	const widths = header.map((cell, column) =>
+		Math.max(cell.length, ...rows.map((row) => row[column].length)),
+	);
+	const line = (cells) =>
+		cells
+			.map((cell, column) =>
+				column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]),
+			)
+			.join('  ');
+	return [
+		line(header),
+		widths.map((width) => '-'.repeat(width)).join('  '),
+		...rows.map(line),
+	].join('\n');
 }
 
 function markdownTable(header, rows) {
-	return [`| ${header.join(' | ')} |`, `|${header.map((_, column) => (column === 0 ? '---' : '---:')).join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+	return [
+		`| ${header.join(' | ')} |`,
+		`|${header.map((_, column) => (column === 0 ? '---' : '---:')).join('|')}|`,
+		...rows.map((row) => `| ${row.join(' | ')} |`),
+	].join('\n');
 }
 
 function printTable({ summary, config }) {
@@ -210,7 +323,9 @@ function printTable({ summary, config }) {
 					'network (sandbox latency per call; one run each):',
 					textTable(LATENCY_HEADER, latencyRows(summary.network)),
 					'',
-					...(summary.network.rateLimited.length > 0 ? ['rate-limited services:', textTable(RATE_HEADER, rateRows(summary.network)), ''] : []),
+					...(summary.network.rateLimited.length > 0
+						? ['rate-limited services:', textTable(RATE_HEADER, rateRows(summary.network)), '']
+						: []),
 					...networkLines(summary.network, summary.memory),
 					'',
 				]
@@ -242,15 +357,18 @@ function networkMarkdown(summary, config) {
 	];
 }
 
-function markdownReport({ summary, config, machine: host, generatedAt, durationMs }, { chartPath = 'throughput.svg' } = {}) {
+function markdownReport(
+	{ summary, config, machine: host, generatedAt, durationMs },
+	{ chartPath = 'throughput.svg' } = {},
+) {
 	return [
 		'## Benchmark',
 		'',
 		`Measured by \`npm run bench\` on ${generatedAt.slice(0, 10)} (whole run ${Math.round(durationMs / 1000)} s): ${config.orders.toLocaleString('en-US')} order lookups against the sandbox in its own process, rate limit off. Every scenario runs in a fresh process (so peak RSS is its own); ours, per item and limit ran ${config.repetitions} times each, interleaved, and the table shows medians. Time is the node's own execution time as n8n's engine records it (limit: wall time of the client). Ratios come from one run on one machine, so its noise cancels out.`,
 		'',
-		'- **ours**: Inventory Ops → Order → Get Many over one input item per order, through n8n\'s real engine (`WorkflowExecute`), Look Up By = Fields of Each Input Item (`store_id`, `order_number`), default batch options. With Look Up By = Store ID and Order Number as expressions, n8n evaluates two expressions per item, which cost ~74% of the node\'s time in an earlier run (848 lookups/s, 3.9x per item).',
+		"- **ours**: Inventory Ops → Order → Get Many over one input item per order, through n8n's real engine (`WorkflowExecute`), Look Up By = Fields of Each Input Item (`store_id`, `order_number`), default batch options. With Look Up By = Store ID and Order Number as expressions, n8n evaluates two expressions per item, which cost ~74% of the node's time in an earlier run (848 lookups/s, 3.9x per item).",
 		'- **ours, one item listing all references**: the same node with Look Up By = List of References and one input item; it shows what the node costs with a single input item.',
-		'- **per item**: one `get_single_bulk` call per input item, one item at a time, through n8n\'s `httpRequestWithAuthentication` — what a workflow built from the HTTP Request node does, without its per-item parameter work.',
+		"- **per item**: one `get_single_bulk` call per input item, one item at a time, through n8n's `httpRequestWithAuthentication` — what a workflow built from the HTTP Request node does, without its per-item parameter work.",
 		`- **limit**: the same references as raw bulk calls from a plain Node \`http\` client with keep-alive, same batch size, ${config.fixedCallsInFlight} calls in flight (ours: Calls in Flight Auto, the default).`,
 		'',
 		markdownTable(MAIN_HEADER, mainRows(summary)),

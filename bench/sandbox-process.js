@@ -1,8 +1,9 @@
 'use strict';
 
-// The sandbox in a process of its own, so that its JSON work never shares a core's event loop (or the RSS figure)
-// with the client being measured. The parent talks to it over IPC: it sends `{ ready: info }` once listening and
-// closes the sandbox when told `close` (or when the parent goes away).
+// The sandbox in a process of its own, so that its JSON work never shares a core's event loop (or
+// the RSS figure) with the client being measured. The parent talks to it over IPC: it sends `{
+// ready: info }` once listening and closes the sandbox when told `close` (or when the parent goes
+// away).
 const { startSandbox } = require('../sandbox');
 
 async function main() {

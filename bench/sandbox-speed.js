@@ -1,13 +1,14 @@
 'use strict';
 
-// `npm run bench:sandbox`: how fast the sandbox seeds and serves a get_single_bulk of 100 orders. Server time
-// is the `ms` of each call in GET /__sandbox/calls: from the request's arrival to its answer being handed to the
-// socket (body parsing, auth, validation, lookup and serialisation included; network excluded); server CPU time is
-// the sandbox thread's CPU time over all measured calls divided by their number (GET /__sandbox/stats), which a
-// busy machine does not inflate.
+// `npm run bench:sandbox`: how fast the sandbox seeds and serves a get_single_bulk of 100 orders.
+// Server time is the `ms` of each call in GET /__sandbox/calls: from the request's arrival to its
+// answer being handed to the socket (body parsing, auth, validation, lookup and serialisation
+// included; network excluded); server CPU time is the sandbox thread's CPU time over all measured
+// calls divided by their number (GET /__sandbox/stats), which a busy machine does not inflate.
 const { startSandbox } = require('../sandbox');
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted, p) =>
+	sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function timeStart(options) {
 	const started = process.hrtime.bigint();
@@ -17,7 +18,10 @@ async function timeStart(options) {
 }
 
 async function bulkServerTimes(sandbox, orders, rounds) {
-	const headers = { 'content-type': 'application/json', authorization: `Bearer ${sandbox.demoToken}` };
+	const headers = {
+		'content-type': 'application/json',
+		authorization: `Bearer ${sandbox.demoToken}`,
+	};
 	let state = 12345;
 	const nextIndex = () => {
 		state = (Math.imul(state, 1103515245) + 12345) >>> 0;
@@ -25,12 +29,20 @@ async function bulkServerTimes(sandbox, orders, rounds) {
 	};
 	let cpuBefore;
 	for (let round = 0; round < rounds + 20; round++) {
-		if (round === 20) cpuBefore = (await (await fetch(`${sandbox.adminUrl}/stats`)).json()).threadCpuMs;
+		if (round === 20)
+			cpuBefore = (await (await fetch(`${sandbox.adminUrl}/stats`)).json()).threadCpuMs;
 		const refs = Array.from({ length: 100 }, () => {
 			const index = nextIndex();
-			return { store_id: String(1001 + (index % 4)), order_number: String(1000 + Math.floor(index / 4)) };
+			return {
+				store_id: String(1001 + (index % 4)),
+				order_number: String(1000 + Math.floor(index / 4)),
+			};
 		});
-		const response = await fetch(`${sandbox.baseUrl}/order/get_single_bulk`, { method: 'POST', headers, body: JSON.stringify({ order: refs }) });
+		const response = await fetch(`${sandbox.baseUrl}/order/get_single_bulk`, {
+			method: 'POST',
+			headers,
+			body: JSON.stringify({ order: refs }),
+		});
 		if (response.status !== 200) throw new Error(`bulk answered ${response.status}`);
 		await response.arrayBuffer();
 	}
@@ -38,7 +50,10 @@ async function bulkServerTimes(sandbox, orders, rounds) {
 	const { calls } = await (await fetch(`${sandbox.adminUrl}/calls`)).json();
 	// The first 20 calls warm up the JIT and are left out.
 	return {
-		wall: calls.slice(20).map((call) => call.ms).sort((a, b) => a - b),
+		wall: calls
+			.slice(20)
+			.map((call) => call.ms)
+			.sort((a, b) => a - b),
 		cpuPerCallMs: (cpuAfter - cpuBefore) / rounds,
 	};
 }
@@ -51,7 +66,9 @@ async function main() {
 		['100,000 orders, built before listening', { orders: 100_000, prebuild: true }],
 	]) {
 		const { sandbox, startMs } = await timeStart(options);
-		report.push(`${label}: seeding ${sandbox.seedMs.toFixed(0)} ms, start to listening ${startMs.toFixed(0)} ms`);
+		report.push(
+			`${label}: seeding ${sandbox.seedMs.toFixed(0)} ms, start to listening ${startMs.toFixed(0)} ms`,
+		);
 		const { wall, cpuPerCallMs } = await bulkServerTimes(sandbox, options.orders, 200);
 		report.push(
 			`  get_single_bulk of 100 orders over ${wall.length} calls: server time median ${percentile(wall, 50).toFixed(3)} ms, ` +

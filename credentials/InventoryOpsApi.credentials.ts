@@ -1,9 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	ICredentialType,
-	INodeProperties,
-	Icon,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
 
 export class InventoryOpsApi implements ICredentialType {
 	name = 'inventoryOpsApi';
@@ -12,7 +7,8 @@ export class InventoryOpsApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:inventoryOps.svg', dark: 'file:inventoryOps.dark.svg' };
 
-	documentationUrl = 'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#set-up-the-credential';
+	documentationUrl =
+		'https://github.com/n8n-nodes-inventory-ops/n8n-nodes-inventory-ops#set-up-the-credential';
 
 	properties: INodeProperties[] = [
 		{
@@ -24,8 +20,9 @@ export class InventoryOpsApi implements ICredentialType {
 			default: '',
 			description: 'The access token (a JWT) your Inventory Ops account issued for n8n',
 		},
-		// No default address: a saved credential must never point at a machine the user did not choose. `npm run dev`,
-		// the e2e harness, the tests and the benchmarks fill in the sandbox's addresses themselves.
+		// No default address: a saved credential must never point at a machine the user did not choose.
+		// `npm run dev`, the e2e harness, the tests and the benchmarks fill in the sandbox's addresses
+		// themselves.
 		{
 			displayName: 'Base URL',
 			name: 'baseUrl',
@@ -57,7 +54,7 @@ export class InventoryOpsApi implements ICredentialType {
 		},
 	};
 
-	// No declarative `test` here: n8n prefers it over the nodes' `testedBy`, and the nodes' test method
-	// (nodes/InventoryOps/transport/credentialTest.ts) retries a transient 429, checks the App Base URL too, and
-	// says what a 401, a 403 or a wrong address means.
+	// No declarative `test` here: n8n prefers it over the nodes' `testedBy`, and the nodes' test
+	// method (nodes/InventoryOps/transport/credentialTest.ts) retries a transient 429, checks the App
+	// Base URL too, and says what a 401, a 403 or a wrong address means.
 }

@@ -1,9 +1,11 @@
-// `npm run dev`: the sandbox with seeded data plus a real n8n (the newest host line) with this package loaded, a
-// ready "Inventory Ops API" credential pointing at the sandbox, and example workflows. Ctrl-C stops everything.
+// `npm run dev`: the sandbox with seeded data plus a real n8n (the newest host line) with this
+// package loaded, a ready "Inventory Ops API" credential pointing at the sandbox, and example
+// workflows. Ctrl-C stops everything.
 //
-// The n8n user folder lives in <tmp>/n8n-nodes-inventory-ops-<hash>/dev/n8n-<version>/ (see RUNTIME_DIR) and is kept between runs, so workflows built in the
-// editor survive a restart; each run rebuilds and re-places the package and points the credential at the new
-// sandbox token. `npm run dev -- --fresh` starts from an empty user folder.
+// The n8n user folder lives in <tmp>/n8n-nodes-inventory-ops-<hash>/dev/n8n-<version>/ (see
+// RUNTIME_DIR) and is kept between runs, so workflows built in the editor survive a restart; each
+// run rebuilds and re-places the package and points the credential at the new sandbox token. `npm
+// run dev -- --fresh` starts from an empty user folder.
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -26,7 +28,9 @@ async function portOr(preferred) {
 	});
 	if (free) return preferred;
 	const other = await freePort();
-	log(`port ${preferred} is taken, using ${other} instead: use the addresses printed below, not the README's :${preferred}`);
+	log(
+		`port ${preferred} is taken, using ${other} instead: use the addresses printed below, not the README's :${preferred}`,
+	);
 	return other;
 }
 
@@ -58,20 +62,35 @@ async function main() {
 	process.on('SIGINT', () => stop('SIGINT'));
 	process.on('SIGTERM', () => stop('SIGTERM'));
 
-	n8n = await N8nInstance.prepare({ line, userFolder, port: await portOr(Number(process.env.N8N_PORT ?? 5678)), log });
+	n8n = await N8nInstance.prepare({
+		line,
+		userFolder,
+		port: await portOr(Number(process.env.N8N_PORT ?? 5678)),
+		log,
+	});
 	await n8n.start();
 	n8n.child.exited.then(async ({ code, signal }) => {
 		if (stopping) return;
-		process.stderr.write(`dev: n8n stopped unexpectedly (code ${code}, signal ${signal}); see ${n8n.logFile}\n`);
+		process.stderr.write(
+			`dev: n8n stopped unexpectedly (code ${code}, signal ${signal}); see ${n8n.logFile}\n`,
+		);
 		await sandbox.close();
 		process.exit(1);
 	});
 
-	const credentialData = { accessToken: sandbox.demoToken, baseUrl: sandbox.baseUrl, appBaseUrl: sandbox.appBaseUrl };
+	const credentialData = {
+		accessToken: sandbox.demoToken,
+		baseUrl: sandbox.baseUrl,
+		appBaseUrl: sandbox.appBaseUrl,
+	};
 	let created = [];
 	if (fresh) {
 		await n8n.setUpOwner();
-		const credential = await n8n.createCredential({ name: CREDENTIAL_NAME, type: 'inventoryOpsApi', data: credentialData });
+		const credential = await n8n.createCredential({
+			name: CREDENTIAL_NAME,
+			type: 'inventoryOpsApi',
+			data: credentialData,
+		});
 		for (const { workflow } of exampleWorkflows(sandbox, credential)) {
 			created.push({ ...(await n8n.createWorkflow(workflow)), name: workflow.name });
 		}
@@ -79,13 +98,21 @@ async function main() {
 		const saved = JSON.parse(fs.readFileSync(path.join(userFolder, 'owner.json'), 'utf8'));
 		n8n.apiKey = saved.apiKey;
 		const credentials = await n8n.rest('GET', '/credentials');
-		for (const credential of credentials.filter((c) => c.type === 'inventoryOpsApi' && c.name === CREDENTIAL_NAME)) {
-			await n8n.updateCredential(credential.id, { name: credential.name, type: credential.type, data: credentialData });
+		for (const credential of credentials.filter(
+			(c) => c.type === 'inventoryOpsApi' && c.name === CREDENTIAL_NAME,
+		)) {
+			await n8n.updateCredential(credential.id, {
+				name: credential.name,
+				type: credential.type,
+				data: credentialData,
+			});
 		}
 		created = (await n8n.api('GET', '/workflows')).data;
-		// The sandbox starts empty every run, and n8n re-activated published triggers before the credential
-		// pointed at it: publish them again so that their handlers exist in this sandbox.
-		for (const workflow of created.filter((w) => w.active && w.nodes.some((node) => node.type === TRIGGER_TYPE))) {
+		// The sandbox starts empty every run, and n8n re-activated published triggers before the
+		// credential pointed at it: publish them again so that their handlers exist in this sandbox.
+		for (const workflow of created.filter(
+			(w) => w.active && w.nodes.some((node) => node.type === TRIGGER_TYPE),
+		)) {
 			await n8n.unpublish(workflow.id).catch(() => undefined);
 			await n8n.publish(workflow.id);
 			log(`published "${workflow.name}" again against this run's sandbox`);
@@ -114,7 +141,10 @@ async function main() {
 			`  Admin API     ${sandbox.adminUrl}  (GET handlers, orders, kits, items, calls, deliveries, inbox)`,
 			`  Access token  ${sandbox.demoToken}`,
 			`  Publish a trigger workflow, then send it an event: an order status change ...`,
-			...sendEvent('order.status.shipped', { store_id: shipment.store_id, order_number: shipment.order_number }),
+			...sendEvent('order.status.shipped', {
+				store_id: shipment.store_id,
+				order_number: shipment.order_number,
+			}),
 			`  ... or a voided shipment whose stock the restore example puts back:`,
 			...sendEvent('shipment.voided', shipment),
 			`  What the notify example sent:  curl -s ${sandbox.adminUrl}/inbox`,

@@ -1,10 +1,12 @@
-// `npm run e2e [-- <host line>...]`: the end-to-end suite (tests/n8n.e2e.test.js) in real n8n hosts (every line in
-// e2e/hosts/ by default, or E2E_HOSTS=1.x,2.x). It builds the package once, installs the missing hosts side by side,
-// then runs jest once per host line (the lines in parallel; E2E_SERIAL=1 runs them one after another), each writing
-// reports/e2e-<line>.json for scripts/jest-totals.js (reports/e2e-<line>-<profile>.json when the line runs against
-// another sandbox profile than its per-push one, so a run with the profiles swapped keeps its own report).
-// The installer suite (tests/installer.e2e.test.js) installs the release's tarball from a registry, so the release
-// rehearsal runs it (scripts/release.mjs rehearse, through runSuite below): reports/e2e-installer-<line>.json.
+// `npm run e2e [-- <host line>...]`: the end-to-end suite (tests/n8n.e2e.test.js) in real n8n hosts
+// (every line in e2e/hosts/ by default, or E2E_HOSTS=1.x,2.x). It builds the package once, installs
+// the missing hosts side by side, then runs jest once per host line (the lines in parallel;
+// E2E_SERIAL=1 runs them one after another), each writing reports/e2e-<line>.json for
+// scripts/jest-totals.js (reports/e2e-<line>-<profile>.json when the line runs against another
+// sandbox profile than its per-push one, so a run with the profiles swapped keeps its own report).
+// The installer suite (tests/installer.e2e.test.js) installs the release's tarball from a registry,
+// so the release rehearsal runs it (scripts/release.mjs rehearse, through runSuite below):
+// reports/e2e-installer-<line>.json.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -15,10 +17,11 @@ const { installTools } = require('./lib/tools');
 
 const log = (line) => process.stdout.write(`e2e: ${line}\n`);
 
-// The sandbox profile (sandbox/profiles.js) each host line runs against on every push: two contrasting ones, one per
-// line. The `swapped` slice of `npm run test:all` (scripts/test-all.sh) swaps them, so both lines meet both
-// profiles. E2E_SANDBOX_PROFILES=swapped gives each line the other line's profile;
-// E2E_SANDBOX_PROFILES=1.x=documented,2.x=gateway sets them per line; E2E_SANDBOX_PROFILE=<name> one for all lines.
+// The sandbox profile (sandbox/profiles.js) each host line runs against on every push: two
+// contrasting ones, one per line. The `swapped` slice of `npm run test:all` (scripts/test-all.sh)
+// swaps them, so both lines meet both profiles. E2E_SANDBOX_PROFILES=swapped gives each line the
+// other line's profile; E2E_SANDBOX_PROFILES=1.x=documented,2.x=gateway sets them per line;
+// E2E_SANDBOX_PROFILE=<name> one for all lines.
 const PER_PUSH_PROFILES = { '1.x': 'gateway', '2.x': 'documented' };
 const SWAPPED_PROFILES = { '1.x': PER_PUSH_PROFILES['2.x'], '2.x': PER_PUSH_PROFILES['1.x'] };
 
@@ -37,17 +40,24 @@ function profileFor(line) {
 function requestedLines() {
 	const fromArgs = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 	if (fromArgs.length > 0) return fromArgs;
-	if (process.env.E2E_HOSTS) return process.env.E2E_HOSTS.split(',').map((line) => line.trim()).filter(Boolean);
+	if (process.env.E2E_HOSTS)
+		return process.env.E2E_HOSTS.split(',')
+			.map((line) => line.trim())
+			.filter(Boolean);
 	return hostLines();
 }
 
 const SUITES = { main: 'n8n.e2e.test.js', installer: 'installer.e2e.test.js' };
 
-/** Runs one suite of tests/ on one host line in its own jest; resolves to { line, profile, code, seconds }. */
+/**
+ * Runs one suite of tests/ on one host line in its own jest; resolves to { line, profile, code,
+ * seconds }.
+ */
 function runSuite(line, { suite = 'main', env = {} } = {}) {
 	const profile = profileFor(line);
 	const ownProfile = profile === (PER_PUSH_PROFILES[line] ?? 'documented');
-	const name = suite === 'main' ? `e2e-${line}${ownProfile ? '' : `-${profile}`}` : `e2e-${suite}-${line}`;
+	const name =
+		suite === 'main' ? `e2e-${line}${ownProfile ? '' : `-${profile}`}` : `e2e-${suite}-${line}`;
 	const report = path.join(REPO_ROOT, 'reports', `${name}.json`);
 	fs.mkdirSync(path.dirname(report), { recursive: true });
 	fs.rmSync(report, { force: true });
@@ -87,7 +97,9 @@ function runSuite(line, { suite = 'main', env = {} } = {}) {
 		};
 		prefix(child.stdout);
 		prefix(child.stderr);
-		child.on('close', (code) => resolve({ line, profile, code, seconds: (Date.now() - started) / 1000 }));
+		child.on('close', (code) =>
+			resolve({ line, profile, code, seconds: (Date.now() - started) / 1000 }),
+		);
 	});
 }
 
@@ -101,7 +113,9 @@ async function main() {
 		...lines.map((line) => installHost(line, { log })),
 	]);
 	for (const host of hosts.slice(2)) {
-		log(`host ${host.line}: n8n ${host.version}${host.installedNow ? ` (installed in ${(host.installMs / 1000).toFixed(0)} s)` : ''}`);
+		log(
+			`host ${host.line}: n8n ${host.version}${host.installedNow ? ` (installed in ${(host.installMs / 1000).toFixed(0)} s)` : ''}`,
+		);
 	}
 	const results = [];
 	if (process.env.E2E_SERIAL === '1') {
@@ -110,7 +124,9 @@ async function main() {
 		results.push(...(await Promise.all(lines.map((line) => runSuite(line)))));
 	}
 	for (const result of results) {
-		log(`n8n ${result.line}, sandbox profile ${result.profile}: jest ${result.code === 0 ? 'passed' : `failed (exit ${result.code})`} in ${result.seconds.toFixed(0)} s`);
+		log(
+			`n8n ${result.line}, sandbox profile ${result.profile}: jest ${result.code === 0 ? 'passed' : `failed (exit ${result.code})`} in ${result.seconds.toFixed(0)} s`,
+		);
 	}
 	log(`finished in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 	process.exit(results.every((result) => result.code === 0) ? 0 : 1);

@@ -1,10 +1,15 @@
-// A Stryker "ignorer" plugin: no mutant in an n8n description, the parameters the editor shows (the issue excludes
-// them; a changed display name or default is not a wrong line a test of behaviour can catch). A description is
-// any declaration typed INodeProperties, INodePropertyOptions or INodeTypeDescription (lists too), a function that
-// returns one, and `description = updateDisplayOptions(...)`. Ignored mutants count in no score.
+// A Stryker "ignorer" plugin: no mutant in an n8n description, the parameters the editor shows (the
+// issue excludes them; a changed display name or default is not a wrong line a test of behaviour
+// can catch). A description is any declaration typed INodeProperties, INodePropertyOptions or
+// INodeTypeDescription (lists too), a function that returns one, and `description =
+// updateDisplayOptions(...)`. Ignored mutants count in no score.
 import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
 
-const DESCRIPTION_TYPES = new Set(['INodeProperties', 'INodePropertyOptions', 'INodeTypeDescription']);
+const DESCRIPTION_TYPES = new Set([
+	'INodeProperties',
+	'INodePropertyOptions',
+	'INodeTypeDescription',
+]);
 
 /** The type named by a TS annotation, through arrays: `INodeProperties[]` -> INodeProperties. */
 function typeName(annotation) {
@@ -32,7 +37,9 @@ function isDescription(node) {
 export const strykerPlugins = [
 	declareValuePlugin(PluginKind.Ignore, 'n8nDescriptions', {
 		shouldIgnore(path) {
-			return isDescription(path.node) ? 'n8n description (editor parameters), excluded from mutation testing' : undefined;
+			return isDescription(path.node)
+				? 'n8n description (editor parameters), excluded from mutation testing'
+				: undefined;
 		},
 	}),
 ];

@@ -2,8 +2,8 @@
 
 const { ServiceError } = require('./errors');
 
-// jose 6 is ESM only: Node 24 requires it natively, jest's module registry cannot, which is why the sandbox runs
-// in a worker thread (index.js).
+// jose 6 is ESM only: Node 24 requires it natively, jest's module registry cannot, which is why the
+// sandbox runs in a worker thread (index.js).
 const { SignJWT, jwtVerify } = require('jose');
 const { createSecretKey } = require('node:crypto');
 
@@ -18,16 +18,23 @@ function createTokenAuthority(secretText) {
 	// Tokens jose has verified, so a benchmark's thousands of calls do not each pay for an HMAC.
 	const verified = new Map();
 
-	async function issueToken({ scopes = DEMO_SCOPES, expiresInSeconds = DAY_SECONDS, subject = 'sandbox-user' } = {}) {
+	async function issueToken({
+		scopes = DEMO_SCOPES,
+		expiresInSeconds = DAY_SECONDS,
+		subject = 'sandbox-user',
+	} = {}) {
 		const now = Math.floor(Date.now() / 1000);
-		return new SignJWT({ scopes })
-			.setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-			.setSubject(subject)
-			.setIssuer('inventory-ops-sandbox')
-			// An already-expired token needs iat before exp, or it would not be a token anyone could have held.
-			.setIssuedAt(Math.min(now, now + expiresInSeconds - 1))
-			.setExpirationTime(now + expiresInSeconds)
-			.sign(secret);
+		return (
+			new SignJWT({ scopes })
+				.setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+				.setSubject(subject)
+				.setIssuer('inventory-ops-sandbox')
+				// An already-expired token needs iat before exp, or it would not be a token anyone could
+				// have held.
+				.setIssuedAt(Math.min(now, now + expiresInSeconds - 1))
+				.setExpirationTime(now + expiresInSeconds)
+				.sign(secret)
+		);
 	}
 
 	async function verify(token) {
@@ -45,14 +52,25 @@ function createTokenAuthority(secretText) {
 		}
 	}
 
-	/** Resolves to the token's claims or throws a ServiceError (401/403); never puts the token in a message. */
+	/**
+	 * Resolves to the token's claims or throws a ServiceError (401/403); never puts the token in a
+	 * message.
+	 */
 	async function authorize(authorizationHeader) {
 		if (typeof authorizationHeader !== 'string' || authorizationHeader.trim() === '') {
-			throw new ServiceError(401, 'UNAUTHORIZED', 'Missing Authorization header; send "Authorization: Bearer <token>"');
+			throw new ServiceError(
+				401,
+				'UNAUTHORIZED',
+				'Missing Authorization header; send "Authorization: Bearer <token>"',
+			);
 		}
 		const match = /^Bearer\s+(\S+)\s*$/i.exec(authorizationHeader);
 		if (!match) {
-			throw new ServiceError(401, 'UNAUTHORIZED', 'Malformed Authorization header; expected "Bearer <token>"');
+			throw new ServiceError(
+				401,
+				'UNAUTHORIZED',
+				'Malformed Authorization header; expected "Bearer <token>"',
+			);
 		}
 		const token = match[1];
 		let payload = verified.get(token);

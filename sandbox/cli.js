@@ -4,7 +4,8 @@
 const { startSandbox } = require('./index');
 
 async function main() {
-	const rateLimitOff = process.env.SANDBOX_RATE_LIMIT === '0' || process.env.SANDBOX_RATE_LIMIT === 'false';
+	const rateLimitOff =
+		process.env.SANDBOX_RATE_LIMIT === '0' || process.env.SANDBOX_RATE_LIMIT === 'false';
 	const rateMax = Number(process.env.SANDBOX_RATE_LIMIT);
 	const sandbox = await startSandbox({
 		port: Number(process.env.SANDBOX_PORT ?? 5680),

@@ -11,15 +11,22 @@ function handlerMatches(handlerType, eventType) {
 
 /** The delivery body in the shape the `deliveryBody` switch gives (sandbox/switches.js). */
 function deliveryBody(event, shape) {
-	if (shape === 'envelope') return { event_id: event.id, event_type: event.type, occurred_at: event.created_at, payload: event.data };
+	if (shape === 'envelope')
+		return {
+			event_id: event.id,
+			event_type: event.type,
+			occurred_at: event.created_at,
+			payload: event.data,
+		};
 	if (shape === 'array') return [event];
 	if (shape === 'record') return event.data;
 	return event;
 }
 
 /**
- * Sends events to the registered handlers: JSON POST, the handler's headers verbatim, bounded retries with
- * exponential backoff, every attempt recorded. `reset()` and `close()` stop retries that are still waiting.
+ * Sends events to the registered handlers: JSON POST, the handler's headers verbatim, bounded
+ * retries with exponential backoff, every attempt recorded. `reset()` and `close()` stop retries
+ * that are still waiting.
  */
 class Deliverer {
 	constructor({ getHandlers, getSettings, getBodyShape = () => 'event' }) {
@@ -34,9 +41,16 @@ class Deliverer {
 
 	/** Starts delivery of one event; resolves `{ event, handlers, settled }` at once. */
 	emit(type, data, id) {
-		const event = { id: id ?? `evt_${randomUUID().replace(/-/g, '')}`, type, created_at: new Date().toISOString(), data: data ?? {} };
+		const event = {
+			id: id ?? `evt_${randomUUID().replace(/-/g, '')}`,
+			type,
+			created_at: new Date().toISOString(),
+			data: data ?? {},
+		};
 		const targets = this.getHandlers().filter((handler) => handlerMatches(handler.type, type));
-		const settled = Promise.all(targets.map((handler) => this.deliver(event, handler, this.generation)));
+		const settled = Promise.all(
+			targets.map((handler) => this.deliver(event, handler, this.generation)),
+		);
 		return { event, handlers: targets.length, settled };
 	}
 
@@ -44,23 +58,42 @@ class Deliverer {
 		const { maxAttempts, baseDelayMs, timeoutMs } = this.getSettings();
 		for (let attempt = 1; attempt <= maxAttempts; attempt++) {
 			if (generation !== this.generation) return false;
-			if (attempt > 1 && !this.getHandlers().some((current) => current._id === handler._id)) return false;
-			const record = { event_id: event.id, type: event.type, handler_id: handler._id, url: handler.handler.url, attempt, status: null, error: null, time: new Date().toISOString() };
+			if (attempt > 1 && !this.getHandlers().some((current) => current._id === handler._id))
+				return false;
+			const record = {
+				event_id: event.id,
+				type: event.type,
+				handler_id: handler._id,
+				url: handler.handler.url,
+				attempt,
+				status: null,
+				error: null,
+				time: new Date().toISOString(),
+			};
 			const controller = new AbortController();
 			this.controllers.add(controller);
-			const timer = setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+			const timer = setTimeout(
+				() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)),
+				timeoutMs,
+			);
 			try {
 				const response = await fetch(handler.handler.url, {
 					method: 'POST',
-					headers: { ...stringHeaders(handler.handler.headers), 'content-type': 'application/json' },
+					headers: {
+						...stringHeaders(handler.handler.headers),
+						'content-type': 'application/json',
+					},
 					body: JSON.stringify(deliveryBody(event, this.getBodyShape())),
 					signal: controller.signal,
 				});
 				await response.arrayBuffer().catch(() => undefined);
 				record.status = response.status;
-				if (response.status < 200 || response.status >= 300) record.error = `answered ${response.status}`;
+				if (response.status < 200 || response.status >= 300)
+					record.error = `answered ${response.status}`;
 			} catch (error) {
-				record.error = String(controller.signal.reason?.message ?? error.cause?.code ?? error.message ?? error);
+				record.error = String(
+					controller.signal.reason?.message ?? error.cause?.code ?? error.message ?? error,
+				);
 			} finally {
 				clearTimeout(timer);
 				this.controllers.delete(controller);
@@ -97,7 +130,9 @@ class Deliverer {
 	}
 }
 
-/** Handler headers are sent verbatim; only non-string values are made strings so fetch accepts them. */
+/**
+ * Handler headers are sent verbatim; only non-string values are made strings so fetch accepts them.
+ */
 function stringHeaders(headers) {
 	const result = {};
 	for (const [name, value] of Object.entries(headers ?? {})) result[name] = String(value);

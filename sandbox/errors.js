@@ -17,9 +17,10 @@ const OVERVIEWS = {
 	504: 'Gateway timeout',
 };
 
-// The sandbox's error codes (sandbox/README.md, Error codes) are only its example: the service's set of codes is not
-// known. Switch `errorCodes: 'other'` answers every error with one of these instead (`E_OTHER` for a code not listed), `none` with
-// no code at all, so that no test and no node reading can lean on the sandbox's names.
+// The sandbox's error codes (sandbox/README.md, Error codes) are only its example: the service's
+// set of codes is not known. Switch `errorCodes: 'other'` answers every error with one of these
+// instead (`E_OTHER` for a code not listed), `none` with no code at all, so that no test and no
+// node reading can lean on the sandbox's names.
 const OTHER_CODES = {
 	ALREADY_RESTORED: 'E_RESTORE_TWICE',
 	NOTHING_TO_RESTORE: 'E_NO_DEDUCTION',
@@ -52,13 +53,19 @@ const OTHER_CODES = {
 	INJECTED_FAULT: 'E_FAULT',
 };
 
-/** The code an error carries under switch `errorCodes` (sandbox/switches.js): the sandbox's, another, or none. */
+/**
+ * The code an error carries under switch `errorCodes` (sandbox/switches.js): the sandbox's,
+ * another, or none.
+ */
 function codeAs(errorCodes, code) {
 	if (errorCodes === 'none') return undefined;
 	return errorCodes === 'other' ? (OTHER_CODES[code] ?? 'E_OTHER') : code;
 }
 
-/** An error the routes throw; the error handler turns it into the service's error shape (docs/service-interface.md, Errors). */
+/**
+ * An error the routes throw; the error handler turns it into the service's error shape
+ * (docs/service-interface.md, Errors).
+ */
 class ServiceError extends Error {
 	constructor(statusCode, code, message, headers = {}) {
 		super(message);
@@ -88,10 +95,16 @@ function errorBody(statusCode, code, message) {
 
 function sendError(reply, statusCode, code, message, headers = {}) {
 	for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-	return reply.code(statusCode).type('application/json').send(errorBody(statusCode, code, message));
+	return reply
+		.code(statusCode)
+		.type('application/json')
+		.send(errorBody(statusCode, code, message));
 }
 
-/** `/order/0/order_number` -> `order[0].order_number`, so messages name the field as a person writes it. */
+/**
+ * `/order/0/order_number` -> `order[0].order_number`, so messages name the field as a person writes
+ * it.
+ */
 function fieldPath(instancePath, extra) {
 	const parts = instancePath.split('/').filter(Boolean);
 	if (extra !== undefined) parts.push(extra);
@@ -104,7 +117,10 @@ function fieldPath(instancePath, extra) {
 function fromValidation(validation) {
 	const first = validation[0] ?? {};
 	if (first.keyword === 'required') {
-		return ['MISSING_FIELD', `${fieldPath(first.instancePath, first.params.missingProperty)} is required`];
+		return [
+			'MISSING_FIELD',
+			`${fieldPath(first.instancePath, first.params.missingProperty)} is required`,
+		];
 	}
 	if (first.keyword === 'type' && first.instancePath === '') {
 		return ['MISSING_BODY', 'The request body must be a JSON object'];
@@ -117,12 +133,18 @@ function fromValidation(validation) {
 
 /** Maps whatever fastify or a route threw to status, code and message. */
 function classify(error) {
-	if (error instanceof ServiceError) return [error.statusCode, error.code, error.message, error.headers];
+	if (error instanceof ServiceError)
+		return [error.statusCode, error.code, error.message, error.headers];
 	if (error.validation) return [400, ...fromValidation(error.validation), {}];
 	switch (error.code) {
 		case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
 		case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-			return [400, 'INVALID_CONTENT_TYPE', 'The request body must be sent as Content-Type: application/json', {}];
+			return [
+				400,
+				'INVALID_CONTENT_TYPE',
+				'The request body must be sent as Content-Type: application/json',
+				{},
+			];
 		case 'FST_ERR_CTP_EMPTY_JSON_BODY':
 			return [400, 'EMPTY_BODY', 'The request body is empty; a JSON object is required', {}];
 		case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -130,7 +152,8 @@ function classify(error) {
 		case 'FST_ERR_CTP_BODY_TOO_LARGE':
 			return [413, 'BODY_TOO_LARGE', 'The request body is too large', {}];
 		default:
-			if (error instanceof SyntaxError) return [400, 'INVALID_JSON', 'The request body is not valid JSON', {}];
+			if (error instanceof SyntaxError)
+				return [400, 'INVALID_JSON', 'The request body is not valid JSON', {}];
 			if (error.statusCode >= 400 && error.statusCode < 500) {
 				return [error.statusCode, 'BAD_REQUEST', error.message, {}];
 			}

@@ -5,12 +5,14 @@ const { Worker } = require('node:worker_threads');
 
 /**
  * Starts the sandbox (sandbox/README.md) and resolves once it listens:
- * `{ baseUrl, appBaseUrl, adminUrl, origin, port, demoToken, seedMs, issueToken(), config(), close() }`.
+ * `{ baseUrl, appBaseUrl, adminUrl, origin, port, demoToken, seedMs, issueToken(), config(),
+ * close() }`.
  *
- * The server runs in a worker thread. jose 6 is ESM only, and jest's module registry cannot load it (Node 24's
- * require(esm) is bypassed there unless jest runs with --experimental-vm-modules), yet every test file starts the
- * sandbox in-process. A worker is a plain Node thread outside jest's registry; it also keeps the sandbox off the
- * event loop of the code under test, so benchmarks time the client, not the simulator.
+ * The server runs in a worker thread. jose 6 is ESM only, and jest's module registry cannot load it
+ * (Node 24's require(esm) is bypassed there unless jest runs with --experimental-vm-modules), yet
+ * every test file starts the sandbox in-process. A worker is a plain Node thread outside jest's
+ * registry; it also keeps the sandbox off the event loop of the code under test, so benchmarks time
+ * the client, not the simulator.
  */
 function startSandbox(options = {}) {
 	const worker = new Worker(path.join(__dirname, 'worker.js'), { workerData: options });
@@ -40,18 +42,25 @@ function startSandbox(options = {}) {
 		});
 		worker.on('message', (message) => {
 			if (message.type === 'failed') {
-				const error = Object.assign(new Error(`the sandbox failed to start: ${message.message}`), { code: message.code });
+				const error = Object.assign(new Error(`the sandbox failed to start: ${message.message}`), {
+					code: message.code,
+				});
 				worker.terminate();
 				reject(error);
 			} else if (message.type === 'ready') {
 				resolve({
 					...message.info,
-					/** A JWT signed by this sandbox: `{ scopes, expiresInSeconds }` (negative = already expired). */
+					/**
+					 * A JWT signed by this sandbox: `{ scopes, expiresInSeconds }` (negative = already
+					 * expired).
+					 */
 					issueToken: (claims) => call('issueToken', claims),
 					/** Sets switches (as POST /__sandbox/config); resolves to the whole config. */
 					config: (switches) => call('config', switches),
 					close: () => {
-						closed ??= call('close').then(() => worker.terminate()).then(() => undefined);
+						closed ??= call('close')
+							.then(() => worker.terminate())
+							.then(() => undefined);
 						return closed;
 					},
 				});

@@ -1,8 +1,8 @@
 'use strict';
 
 /**
- * Deterministic seed data: the catalogue (stores, locations, items) and any one order, from the seed and the
- * order's index alone. orderBook.js decides when orders are built and keeps them.
+ * Deterministic seed data: the catalogue (stores, locations, items) and any one order, from the
+ * seed and the order's index alone. orderBook.js decides when orders are built and keeps them.
  */
 
 const BASE_TIME = Date.UTC(2026, 0, 1);
@@ -42,17 +42,67 @@ const day = (ms) => iso(ms).slice(0, 10);
 const money = (value) => Math.round(value * 100) / 100;
 
 const KIND = {
-	store: 1, location: 2, item: 3, order: 4, line: 5, log: 6, scan: 7, note: 8, shipment: 9, fulfillment: 10,
-	transaction: 11, return: 12, purchaseOrder: 13, user: 14, kit: 15, handler: 16, carrier: 17, request: 18,
+	store: 1,
+	location: 2,
+	item: 3,
+	order: 4,
+	line: 5,
+	log: 6,
+	scan: 7,
+	note: 8,
+	shipment: 9,
+	fulfillment: 10,
+	transaction: 11,
+	return: 12,
+	purchaseOrder: 13,
+	user: 14,
+	kit: 15,
+	handler: 16,
+	carrier: 17,
+	request: 18,
 	kitItem: 19,
 };
 
-const FIRST_NAMES = ['Ada', 'Grace', 'Linus', 'Margaret', 'Alan', 'Barbara', 'Ken', 'Radia', 'Donald', 'Frances'];
-const LAST_NAMES = ['Lovelace', 'Hopper', 'Torvalds', 'Hamilton', 'Turing', 'Liskov', 'Thompson', 'Perlman'];
-const CITIES = [
-	['Austin', 'TX', '78701'], ['Denver', 'CO', '80202'], ['Portland', 'OR', '97201'], ['Boston', 'MA', '02108'],
+const FIRST_NAMES = [
+	'Ada',
+	'Grace',
+	'Linus',
+	'Margaret',
+	'Alan',
+	'Barbara',
+	'Ken',
+	'Radia',
+	'Donald',
+	'Frances',
 ];
-const PRODUCTS = ['Mug', 'Tote', 'Poster', 'Sticker', 'Notebook', 'Cap', 'Shirt', 'Socks', 'Pin', 'Lamp'];
+const LAST_NAMES = [
+	'Lovelace',
+	'Hopper',
+	'Torvalds',
+	'Hamilton',
+	'Turing',
+	'Liskov',
+	'Thompson',
+	'Perlman',
+];
+const CITIES = [
+	['Austin', 'TX', '78701'],
+	['Denver', 'CO', '80202'],
+	['Portland', 'OR', '97201'],
+	['Boston', 'MA', '02108'],
+];
+const PRODUCTS = [
+	'Mug',
+	'Tote',
+	'Poster',
+	'Sticker',
+	'Notebook',
+	'Cap',
+	'Shirt',
+	'Socks',
+	'Pin',
+	'Lamp',
+];
 const COLOURS = ['Red', 'Blue', 'Green', 'Black', 'White'];
 const CARRIERS = [
 	{ provider: 'USPS', service: 'Priority', service_code: 'usps_priority' },
@@ -112,8 +162,17 @@ function address(random, name) {
 }
 
 const ORIGIN_ADDRESS = {
-	name: 'Inventory Ops Warehouse', company: 'Inventory Ops', street: '1 Dock Rd', street_2: '', city: 'Reno',
-	state: 'NV', zip: '89501', country: 'US', phone: '555-0100', email: 'warehouse@example.com', residential: false,
+	name: 'Inventory Ops Warehouse',
+	company: 'Inventory Ops',
+	street: '1 Dock Rd',
+	street_2: '',
+	city: 'Reno',
+	state: 'NV',
+	zip: '89501',
+	country: 'US',
+	phone: '555-0100',
+	email: 'warehouse@example.com',
+	residential: false,
 };
 
 /**
@@ -138,7 +197,8 @@ function buildOrder(seed, index, catalog) {
 	const lineCount = 1 + Math.floor(random() * 3);
 	const chosen = [];
 	for (let n = 0; n < lineCount; n++) {
-		// Only seeded items: kits created later join the catalogue, and must not change what an order holds.
+		// Only seeded items: kits created later join the catalogue, and must not change what an order
+		// holds.
 		const item = items[(index * 7 + n * 31 + Math.floor(random() * 5)) % ITEM_COUNT];
 		if (!chosen.includes(item)) chosen.push(item);
 	}
@@ -160,7 +220,10 @@ function buildOrder(seed, index, catalog) {
 	const discount = index % 9 === 0 ? 5 : 0;
 	const total = money(subtotal + tax + shippingCost - discount);
 	const orderLines = () =>
-		lines.map(({ item, ...line }) => ({ ...line, metadata: line.metadata && { ...line.metadata } }));
+		lines.map(({ item, ...line }) => ({
+			...line,
+			metadata: line.metadata && { ...line.metadata },
+		}));
 	const snapshot = (notes) => ({
 		store_id: store.store_id,
 		id: `${store.store_id}-${orderNumber}`,
@@ -206,11 +269,21 @@ function buildOrder(seed, index, catalog) {
 		const deducted = !(index % 7 === 0 && n === 0);
 		const time = opened + (2 + n) * HOUR;
 		const linesHere = n === 0 ? lines : lines.slice(0, 1);
-		const parcel = { length: 10, width: 8, height: 4, weight: 12 + Math.floor(random() * 20), weight_unit: 'oz', dimensions_unit: 'in' };
+		const parcel = {
+			length: 10,
+			width: 8,
+			height: 4,
+			weight: 12 + Math.floor(random() * 20),
+			weight_unit: 'oz',
+			dimensions_unit: 'in',
+		};
 		const amount = money(6 + random() * 10);
 		const labelUrl = `https://labels.example.com/${carrierShipmentId}.pdf`;
 		const trackingUrl = `https://track.example.com/${carrier.provider.toLowerCase()}/${tracking}`;
-		const carrierAccount = { _id: objectId(KIND.carrier, seed, (index + n) % CARRIERS.length), name: `${carrier.provider} account` };
+		const carrierAccount = {
+			_id: objectId(KIND.carrier, seed, (index + n) % CARRIERS.length),
+			name: `${carrier.provider} account`,
+		};
 		shipments.push({
 			_id: shipmentId,
 			user_id: userId,
@@ -231,7 +304,10 @@ function buildOrder(seed, index, catalog) {
 			},
 			request: {
 				order_items: linesHere.map((line) => ({
-					item_id: line.item.item_id, variant_id: line.variant_id, sku: line.sku, quantity: line.quantity,
+					item_id: line.item.item_id,
+					variant_id: line.variant_id,
+					sku: line.sku,
+					quantity: line.quantity,
 				})),
 				parcel,
 				address: shipTo,
@@ -250,10 +326,16 @@ function buildOrder(seed, index, catalog) {
 				_id: sub(KIND.request, n),
 				store_id: store.store_id,
 				origin: 'order',
-				rate: { service: carrier.service, service_code: carrier.service_code, carrier_account: carrierAccount },
+				rate: {
+					service: carrier.service,
+					service_code: carrier.service_code,
+					carrier_account: carrierAccount,
+				},
 				carrier_account_ids: [carrierAccount._id],
 				order_items: linesHere.map((line) => ({
-					sku: line.sku, item_id: line.item.item_id, quantity: line.quantity,
+					sku: line.sku,
+					item_id: line.item.item_id,
+					quantity: line.quantity,
 					location_id: line.item.inventory[0].location_id,
 				})),
 				customs_items: [],
@@ -295,40 +377,93 @@ function buildOrder(seed, index, catalog) {
 		backup_stash: snapshot('original import'),
 		log: [
 			{ user_id: userId, action: 'created', time: iso(opened), details: { source: 'import' } },
-			...(shipped ? [{ user_id: userId, action: 'shipped', time: iso(opened + 2 * HOUR), details: null }] : []),
+			...(shipped
+				? [{ user_id: userId, action: 'shipped', time: iso(opened + 2 * HOUR), details: null }]
+				: []),
 		],
-		items: lines.map((line) => ({ item_id: line.item.item_id, sku: line.sku, quantity: line.quantity, name: line.lineName })),
+		items: lines.map((line) => ({
+			item_id: line.item.item_id,
+			sku: line.sku,
+			quantity: line.quantity,
+			name: line.lineName,
+		})),
 		scans: shipped
 			? lines.map((line, n) => ({
-					_id: sub(KIND.scan, n), user_id: userId, barcode_id: line.sku, item_id: line.item.item_id,
-					variant_id: line.variant_id, location_id: line.item.inventory[0].location_id, line_id: line.line_id,
-					time: iso(opened + HOUR), skipped: false, out_of_stock: false, deducted: shipments[0].deducted,
-					note: '', quantity: line.quantity,
+					_id: sub(KIND.scan, n),
+					user_id: userId,
+					barcode_id: line.sku,
+					item_id: line.item.item_id,
+					variant_id: line.variant_id,
+					location_id: line.item.inventory[0].location_id,
+					line_id: line.line_id,
+					time: iso(opened + HOUR),
+					skipped: false,
+					out_of_stock: false,
+					deducted: shipments[0].deducted,
+					note: '',
+					quantity: line.quantity,
 				}))
 			: [],
-		misscans: index % 11 === 0 ? [{ barcode: 'UNKNOWN-0001', time: iso(opened + HOUR), user_id: userId }] : [],
-		notes: [{ _id: sub(KIND.note, 0), user_id: userId, time: iso(opened), note: 'Imported by the sandbox', type: 'internal' }],
+		misscans:
+			index % 11 === 0
+				? [{ barcode: 'UNKNOWN-0001', time: iso(opened + HOUR), user_id: userId }]
+				: [],
+		notes: [
+			{
+				_id: sub(KIND.note, 0),
+				user_id: userId,
+				time: iso(opened),
+				note: 'Imported by the sandbox',
+				type: 'internal',
+			},
+		],
 		shipments,
 		fulfillments: shipments.map((shipment, n) => ({
-			_id: sub(KIND.fulfillment, n), status: 'success', tracking_number: shipment.response.tracking_number,
+			_id: sub(KIND.fulfillment, n),
+			status: 'success',
+			tracking_number: shipment.response.tracking_number,
 			tracking_url: shipment.response.tracking_url,
 		})),
-		transactions: [{ _id: sub(KIND.transaction, 0), amount: total, kind: 'sale', status: 'success' }],
-		returns: index % 10 === 3
-			? [{ _id: sub(KIND.return, 0), rma_number: `RMA-${orderNumber}`, status: 'requested', items: [{ sku: lines[0].sku, quantity: 1 }] }]
-			: [],
+		transactions: [
+			{ _id: sub(KIND.transaction, 0), amount: total, kind: 'sale', status: 'success' },
+		],
+		returns:
+			index % 10 === 3
+				? [
+						{
+							_id: sub(KIND.return, 0),
+							rma_number: `RMA-${orderNumber}`,
+							status: 'requested',
+							items: [{ sku: lines[0].sku, quantity: 1 }],
+						},
+					]
+				: [],
 		tags: index % 4 === 0 ? ['tag_priority'] : [],
-		purchase_orders: index % 12 === 5
-			? [{
-					_id: sub(KIND.purchaseOrder, 0), number: `PO-${orderNumber}`, status: 'open',
-					distributor_id: 'dist_1', warehouse_id: 'wh_east', due_date: day(opened + 72 * HOUR), dropshipped: false,
-					items: [{ sku: lines[0].sku, quantity: 5 }],
-					log: [{ user_id: userId, action: 'created', time: iso(opened), details: null }],
-					total: money(lines[0].price * 5), currency: 'USD',
-				}]
-			: [],
+		purchase_orders:
+			index % 12 === 5
+				? [
+						{
+							_id: sub(KIND.purchaseOrder, 0),
+							number: `PO-${orderNumber}`,
+							status: 'open',
+							distributor_id: 'dist_1',
+							warehouse_id: 'wh_east',
+							due_date: day(opened + 72 * HOUR),
+							dropshipped: false,
+							items: [{ sku: lines[0].sku, quantity: 5 }],
+							log: [{ user_id: userId, action: 'created', time: iso(opened), details: null }],
+							total: money(lines[0].price * 5),
+							currency: 'USD',
+						},
+					]
+				: [],
 		inventory: [],
-		barcodes: lines.map((line) => ({ id: line.sku, sku: line.sku, quantity: line.quantity, name: line.lineName })),
+		barcodes: lines.map((line) => ({
+			id: line.sku,
+			sku: line.sku,
+			quantity: line.quantity,
+			name: line.lineName,
+		})),
 		parent_order_number: '',
 		source_store_id: store.store_id,
 		source_order_number: orderNumber,
@@ -348,14 +483,36 @@ function buildOrder(seed, index, catalog) {
 		shipping_memory_hash: shipped ? `mem${index.toString(16)}` : '',
 		shipping_memory: shipped ? { carrier: shipments[0].response.provider } : {},
 		packaging: { box: 'M', weight_oz: 4 },
-		delivery_instructions: index % 6 === 0
-			? [{ _id: sub(KIND.note, 1), user_id: userId, time: iso(opened), note: 'Leave at the back door', type: 'delivery' }]
-			: [],
+		delivery_instructions:
+			index % 6 === 0
+				? [
+						{
+							_id: sub(KIND.note, 1),
+							user_id: userId,
+							time: iso(opened),
+							note: 'Leave at the back door',
+							type: 'delivery',
+						},
+					]
+				: [],
 	};
-	const barcodeFailure = index % BARCODE_FAILURE_EVERY === BARCODE_FAILURE_EVERY - 1
-		? { message: `Barcode generation failed for ${lines[0].sku}`, code: 'BARCODE_GENERATION_FAILED' }
-		: undefined;
+	const barcodeFailure =
+		index % BARCODE_FAILURE_EVERY === BARCODE_FAILURE_EVERY - 1
+			? {
+					message: `Barcode generation failed for ${lines[0].sku}`,
+					code: 'BARCODE_GENERATION_FAILED',
+				}
+			: undefined;
 	return { index, order, records, barcodeFailure };
 }
 
-module.exports = { buildCatalog, buildOrder, objectId, KIND, FIRST_ORDER_NUMBER, BARCODE_FAILURE_EVERY, prng, mix };
+module.exports = {
+	buildCatalog,
+	buildOrder,
+	objectId,
+	KIND,
+	FIRST_ORDER_NUMBER,
+	BARCODE_FAILURE_EVERY,
+	prng,
+	mix,
+};

@@ -7,8 +7,9 @@ const { DEFAULT_SWITCHES } = require('./switches');
 
 const DEFAULT_RATE_LIMIT = { max: 600, windowMs: 60_000 };
 const DEFAULT_DELIVERY = { maxAttempts: 4, baseDelayMs: 200, timeoutMs: 5000 };
-// Orders up to this count are built and serialised in the background after start, so no lookup pays for
-// building one; more are built when first read. `prebuild: true` builds all before listening (benchmarks).
+// Orders up to this count are built and serialised in the background after start, so no lookup pays
+// for building one; more are built when first read. `prebuild: true` builds all before listening
+// (benchmarks).
 const BACKGROUND_PREBUILD_LIMIT = 20_000;
 const PREBUILD_CHUNK = 200;
 
@@ -22,10 +23,12 @@ class SandboxState {
 			getBodyShape: () => this.config.deliveryBody,
 		});
 		this.counter = 0;
-		// Every id handed out, never reset: a remove_handler for any other id is a probe's or a typing error's.
+		// Every id handed out, never reset: a remove_handler for any other id is a probe's or a typing
+		// error's.
 		this.issued = new Set();
 		this.shuffles = 0;
-		// Connections that have carried a service call, to count them and to charge the first call on each.
+		// Connections that have carried a service call, to count them and to charge the first call on
+		// each.
 		this.sockets = new WeakSet();
 		this.connections = 0;
 		this.reset();
@@ -51,12 +54,18 @@ class SandboxState {
 		this.rateWindows = new Map();
 		this.config = this.mergeConfig(
 			{ ...DEFAULT_SWITCHES, rateLimit: DEFAULT_RATE_LIMIT, delivery: DEFAULT_DELIVERY },
-			{ ...this.options.config, rateLimit: this.options.rateLimit, delivery: this.options.delivery },
+			{
+				...this.options.config,
+				rateLimit: this.options.rateLimit,
+				delivery: this.options.delivery,
+			},
 		);
 		this.deliverer.reset();
 	}
 
-	/** Builds the orders in small chunks between requests until all are built or `stop()` is called. */
+	/**
+	 * Builds the orders in small chunks between requests until all are built or `stop()` is called.
+	 */
 	warmUp() {
 		const { prebuild, orders } = this.options;
 		if (prebuild === false || prebuild === true || orders > BACKGROUND_PREBUILD_LIMIT) return;
@@ -82,7 +91,8 @@ class SandboxState {
 			if (name === 'removeUnknown') config.removeUnknown = String(value) === '404' ? 404 : value;
 			// The older boolean switch, still accepted: true is `top`, false is `none`.
 			else if (name === 'addHandlerReturnsId') config.addHandlerId = value ? 'top' : 'none';
-			else if (name === 'rateLimit') config.rateLimit = value === false ? false : { ...DEFAULT_RATE_LIMIT, ...value };
+			else if (name === 'rateLimit')
+				config.rateLimit = value === false ? false : { ...DEFAULT_RATE_LIMIT, ...value };
 			else if (name === 'delivery') config.delivery = { ...base.delivery, ...value };
 			else config[name] = value;
 		}
@@ -119,7 +129,9 @@ class SandboxState {
 
 	/** The fault to apply to this call of `route`, if one is armed; each call uses up one. */
 	takeFault(route) {
-		const fault = this.faults.find((candidate) => candidate.route === route && candidate.remaining > 0);
+		const fault = this.faults.find(
+			(candidate) => candidate.route === route && candidate.remaining > 0,
+		);
 		if (!fault) return undefined;
 		fault.remaining--;
 		if (fault.remaining === 0) this.faults.splice(this.faults.indexOf(fault), 1);

@@ -1,7 +1,8 @@
-// Prints the totals of every jest --json report given, as the single plain line CI reads: "N passed, N failed".
-// A suite that crashed before running its tests counts as one failure, so a broken file can never pass silently.
-// The line before it says which slice of `npm run test:all` ran and the times (reports/test-all.txt, written by
-// scripts/test-all.sh), so a reader of the last two lines knows what this run proved.
+// Prints the totals of every jest --json report given, as the single plain line CI reads: "N
+// passed, N failed". A suite that crashed before running its tests counts as one failure, so a
+// broken file can never pass silently. The line before it says which slice of `npm run test:all`
+// ran and the times (reports/test-all.txt, written by scripts/test-all.sh), so a reader of the last
+// two lines knows what this run proved.
 const fs = require('node:fs');
 
 let passed = 0;

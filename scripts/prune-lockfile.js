@@ -1,7 +1,9 @@
-// With a registry mirror that lacks the non-Linux optional binaries of some packages (e.g. unrs-resolver's
-// @unrs/resolver-binding-*), `npm install` writes a lock whose optionalDependencies name packages it could not
-// record, and `npm ci` then refuses the lock as out of sync. This drops such dangling optional entries; run it
-// after any `npm install` that changes package-lock.json (npm run lockfile:prune).
+// With a registry mirror that lacks the non-Linux optional binaries of some packages (e.g.
+// unrs-resolver's
+// @unrs/resolver-binding-*), `npm install` writes a lock whose optionalDependencies name packages
+// it could not record, and `npm ci` then refuses the lock as out of sync. This drops such dangling
+// optional entries; run it after any `npm install` that changes package-lock.json (npm run
+// lockfile:prune).
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -18,4 +20,6 @@ for (const entry of Object.values(lock.packages)) {
 	}
 }
 fs.writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
-console.log(`prune-lockfile: ${pruned} dangling optional dependencies removed from ${path.basename(file)}`);
+console.log(
+	`prune-lockfile: ${pruned} dangling optional dependencies removed from ${path.basename(file)}`,
+);

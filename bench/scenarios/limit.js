@@ -1,7 +1,8 @@
 'use strict';
 
-// The limit: the same references as raw bulk calls from a plain Node client with keep-alive, the same batch size and
-// the same number of calls in flight, doing only what cannot be skipped (send, read, parse). No engine, no n8n.
+// The limit: the same references as raw bulk calls from a plain Node client with keep-alive, the
+// same batch size and the same number of calls in flight, doing only what cannot be skipped (send,
+// read, parse). No engine, no n8n.
 const http = require('node:http');
 
 function post(agent, url, token, payload) {
@@ -24,7 +25,8 @@ function post(agent, url, token, payload) {
 				response.on('data', (chunk) => chunks.push(chunk));
 				response.on('end', () => {
 					const text = Buffer.concat(chunks).toString('utf8');
-					if (response.statusCode !== 200) reject(new Error(`limit client: ${response.statusCode} ${text.slice(0, 200)}`));
+					if (response.statusCode !== 200)
+						reject(new Error(`limit client: ${response.statusCode} ${text.slice(0, 200)}`));
 					else resolve({ bytes: Buffer.byteLength(text), entries: JSON.parse(text) });
 				});
 				response.on('error', reject);
@@ -40,8 +42,12 @@ async function prepare(kind, task) {
 	const token = task.sandbox.demoToken;
 	task = { ...task, kind };
 	const runOnce = async (references) => {
-		// limitNewConnection: the same client opening a new connection for every call, as a client without keep-alive does.
-		const agent = new http.Agent({ keepAlive: task.kind !== 'limitNewConnection', maxSockets: task.callsInFlight });
+		// limitNewConnection: the same client opening a new connection for every call, as a client
+		// without keep-alive does.
+		const agent = new http.Agent({
+			keepAlive: task.kind !== 'limitNewConnection',
+			maxSockets: task.callsInFlight,
+		});
 		const batches = [];
 		for (let start = 0; start < references.length; start += task.batchSize) {
 			batches.push(references.slice(start, start + task.batchSize));

@@ -1,22 +1,32 @@
 'use strict';
 
-// The trigger's node time per delivery: webhook() alone, called the way n8n's webhook route calls it (a
-// WebhookContext from n8n-core on a real Workflow, the request already parsed), so that neither HTTP nor n8n's own
-// request handling is counted. The trigger is first published for real against the sandbox by the trigger tests'
-// harness (add_handler over HTTP), so the secret and the stored registration are the ones the node made.
+// The trigger's node time per delivery: webhook() alone, called the way n8n's webhook route calls
+// it (a WebhookContext from n8n-core on a real Workflow, the request already parsed), so that
+// neither HTTP nor n8n's own request handling is counted. The trigger is first published for real
+// against the sandbox by the trigger tests' harness (add_handler over HTTP), so the secret and the
+// stored registration are the ones the node made.
 const v8 = require('node:v8');
 
 const { WebhookContext } = require('n8n-core');
 const { Workflow } = require('n8n-workflow');
 
-const { createTriggerHarness, instanceUrls, NODE_NAME } = require('../../test/trigger/helpers/harness');
+const {
+	createTriggerHarness,
+	instanceUrls,
+	NODE_NAME,
+} = require('../../test/trigger/helpers/harness');
 
 const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
 const HEAP_BATCH = 100;
 const HEAP_BATCHES = 30;
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const median = (values) => percentile([...values].sort((a, b) => a - b), 50);
+const percentile = (sorted, p) =>
+	sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const median = (values) =>
+	percentile(
+		[...values].sort((a, b) => a - b),
+		50,
+	);
 
 /** A delivery body as the sandbox sends it (sandbox/README.md "Webhook deliveries"). */
 function deliveryBody(index) {
@@ -98,7 +108,8 @@ async function prepare(_kind, task) {
 	};
 	const deliver = async (context) => {
 		const result = await triggerType.webhook.call(context);
-		if (!result.workflowData) throw new Error(`the trigger did not emit a delivery: ${JSON.stringify(result)}`);
+		if (!result.workflowData)
+			throw new Error(`the trigger did not emit a delivery: ${JSON.stringify(result)}`);
 		return result;
 	};
 
@@ -117,8 +128,9 @@ async function prepare(_kind, task) {
 		}
 		const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
 
-		// Pass 2: heap growth over batches with no garbage collection inside them, per delivery. The bodies and
-		// contexts are made before the batch, so what is counted is what webhook() allocates beyond the body.
+		// Pass 2: heap growth over batches with no garbage collection inside them, per delivery. The
+		// bodies and contexts are made before the batch, so what is counted is what webhook() allocates
+		// beyond the body.
 		const perDelivery = [];
 		for (let batch = 0; batch < HEAP_BATCHES; batch++) {
 			const contexts = Array.from({ length: HEAP_BATCH }, () => contextFor(next++));
@@ -129,7 +141,8 @@ async function prepare(_kind, task) {
 			const heapBefore = v8.getHeapStatistics().used_heap_size;
 			for (const context of contexts) results.push(await deliver(context));
 			const heapAfter = v8.getHeapStatistics().used_heap_size;
-			if (collections.stop().statistics.length === 0) perDelivery.push((heapAfter - heapBefore) / HEAP_BATCH);
+			if (collections.stop().statistics.length === 0)
+				perDelivery.push((heapAfter - heapBefore) / HEAP_BATCH);
 			results.length = 0;
 		}
 		await harness.deactivate(stored);

@@ -1,5 +1,6 @@
-// One real n8n process with its own user folder, driven headlessly: start, wait until it is really ready, set up
-// the owner and a public-API key, talk to its REST and public APIs, stop it cleanly, restart it, or kill it -9.
+// One real n8n process with its own user folder, driven headlessly: start, wait until it is really
+// ready, set up the owner and a public-API key, talk to its REST and public APIs, stop it cleanly,
+// restart it, or kill it -9.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -8,10 +9,15 @@ const { installHost } = require('./hosts');
 const { buildPackage, placePackage } = require('./package');
 const { exitedWithin, freePort, waitFor } = require('./wait');
 
-const OWNER = { email: 'owner@example.com', firstName: 'Dev', lastName: 'Owner', password: 'InventoryOps-demo-1' };
+const OWNER = {
+	email: 'owner@example.com',
+	firstName: 'Dev',
+	lastName: 'Owner',
+	password: 'InventoryOps-demo-1',
+};
 
-// Printed after the active workflows were re-activated (start.js awaits ActiveWorkflowManager.init() first);
-// /healthz answers long before that.
+// Printed after the active workflows were re-activated (start.js awaits
+// ActiveWorkflowManager.init() first); /healthz answers long before that.
 const READY_LINE = 'Editor is now accessible via';
 
 /** Every n8n this process started, so that a crashed test run never leaves one behind. */
@@ -21,8 +27,8 @@ process.on('exit', () => {
 });
 
 /**
- * n8n 1.99.1's public API gives an execution without `status`, only `finished` (true when it succeeded); newer
- * hosts give both. Tests read `status`.
+ * n8n 1.99.1's public API gives an execution without `status`, only `finished` (true when it
+ * succeeded); newer hosts give both. Tests read `status`.
  */
 function withStatus(execution) {
 	if (!execution || execution.status !== undefined) return execution;
@@ -37,7 +43,15 @@ class N8nInstance {
 	 * @param {number} options.port
 	 * @param {(line: string) => void} [options.log]
 	 */
-	constructor({ host, userFolder, port, brokerPort, nodeArgs = [], extraEnv = {}, log = () => {} }) {
+	constructor({
+		host,
+		userFolder,
+		port,
+		brokerPort,
+		nodeArgs = [],
+		extraEnv = {},
+		log = () => {},
+	}) {
 		this.host = host;
 		/** Options for the Node.js process that runs n8n (the real-n8n benchmark's `--inspect`). */
 		this.nodeArgs = nodeArgs;
@@ -56,7 +70,10 @@ class N8nInstance {
 		this.owner = OWNER;
 	}
 
-	/** Installs the host line if needed, builds and places the package in a fresh (or given) user folder. */
+	/**
+	 * Installs the host line if needed, builds and places the package in a fresh (or given) user
+	 * folder.
+	 */
 	static async prepare({ line, userFolder, port, nodeArgs, extraEnv, log = () => {} }) {
 		const [host] = await Promise.all([installHost(line, { log }), buildPackage({ log })]);
 		fs.mkdirSync(userFolder, { recursive: true });
@@ -75,7 +92,8 @@ class N8nInstance {
 	environment() {
 		const inherited = Object.fromEntries(
 			Object.entries(process.env).filter(
-				([name]) => !name.startsWith('N8N_') && !name.startsWith('npm_') && !name.startsWith('JEST_'),
+				([name]) =>
+					!name.startsWith('N8N_') && !name.startsWith('npm_') && !name.startsWith('JEST_'),
 			),
 		);
 		return {
@@ -89,7 +107,8 @@ class N8nInstance {
 			N8N_PROTOCOL: 'http',
 			WEBHOOK_URL: `${this.baseUrl}/`,
 			N8N_EDITOR_BASE_URL: `${this.baseUrl}/`,
-			// Plain http on loopback: without this the auth cookie is Secure and browsers (and we) cannot log in.
+			// Plain http on loopback: without this the auth cookie is Secure and browsers (and we) cannot
+			// log in.
 			N8N_SECURE_COOKIE: 'false',
 			// Nothing phones home, nothing pops up.
 			N8N_DIAGNOSTICS_ENABLED: 'false',
@@ -103,7 +122,8 @@ class N8nInstance {
 			N8N_DYNAMIC_BANNERS_ENABLED: 'false',
 			N8N_AI_ENABLED: 'false',
 			EXTERNAL_FRONTEND_HOOKS_URLS: '',
-			// Its own task-runner broker port, so that several hosts (and `npm run dev`) can run side by side.
+			// Its own task-runner broker port, so that several hosts (and `npm run dev`) can run side by
+			// side.
 			N8N_RUNNERS_BROKER_PORT: String(this.brokerPort),
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
 			N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
@@ -114,7 +134,10 @@ class N8nInstance {
 		};
 	}
 
-	/** The n8n command this instance runs; queue mode (e2e/queue) runs `webhook` and `worker` processes too. */
+	/**
+	 * The n8n command this instance runs; queue mode (e2e/queue) runs `webhook` and `worker`
+	 * processes too.
+	 */
 	commandArgs() {
 		return ['start'];
 	}
@@ -124,20 +147,27 @@ class N8nInstance {
 		return READY_LINE;
 	}
 
-	/** Starts n8n and resolves once it printed its editor-ready line (after re-activating published workflows). */
+	/**
+	 * Starts n8n and resolves once it printed its editor-ready line (after re-activating published
+	 * workflows).
+	 */
 	async start({ timeoutMs = 180_000 } = {}) {
 		if (this.child) throw new Error('n8n is already running');
 		const started = Date.now();
 		const logStream = fs.createWriteStream(this.logFile, { flags: 'a' });
 		logStream.write(`\n===== start ${new Date().toISOString()} =====\n`);
-		// Its own process group, so that stop/kill reach the task runner it spawns, and Ctrl-C in a terminal
-		// reaches us first (we then stop n8n in order).
-		const child = spawn(process.execPath, [...this.nodeArgs, this.host.n8nBin, ...this.commandArgs()], {
-			cwd: this.userFolder,
-			env: this.environment(),
-			detached: true,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+		// Its own process group, so that stop/kill reach the task runner it spawns, and Ctrl-C in a
+		// terminal reaches us first (we then stop n8n in order).
+		const child = spawn(
+			process.execPath,
+			[...this.nodeArgs, this.host.n8nBin, ...this.commandArgs()],
+			{
+				cwd: this.userFolder,
+				env: this.environment(),
+				detached: true,
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
 		this.child = child;
 		running.add(this);
 		this.recentOutput = '';
@@ -170,10 +200,14 @@ class N8nInstance {
 		clearTimeout(timer);
 		if (outcome !== 'ready') {
 			if (outcome === 'timeout') await this.kill();
-			throw new Error(`n8n ${this.host.version} did not start: ${outcome}. Last output:\n${this.recentOutput}`);
+			throw new Error(
+				`n8n ${this.host.version} did not start: ${outcome}. Last output:\n${this.recentOutput}`,
+			);
 		}
 		this.lastStartMs = Date.now() - started;
-		this.log(`n8n ${this.host.version} ready on ${this.baseUrl} in ${(this.lastStartMs / 1000).toFixed(1)} s`);
+		this.log(
+			`n8n ${this.host.version} ready on ${this.baseUrl} in ${(this.lastStartMs / 1000).toFixed(1)} s`,
+		);
 		return this;
 	}
 
@@ -186,7 +220,10 @@ class N8nInstance {
 		}
 	}
 
-	/** SIGTERM and wait: n8n shuts down gracefully (it does not call the triggers' webhook `delete` on the way). */
+	/**
+	 * SIGTERM and wait: n8n shuts down gracefully (it does not call the triggers' webhook `delete` on
+	 * the way).
+	 */
 	async stop({ timeoutMs = 30_000 } = {}) {
 		const child = this.child;
 		if (!child) return;
@@ -208,12 +245,16 @@ class N8nInstance {
 		await this.start();
 	}
 
-	// ---- HTTP ---------------------------------------------------------------------------------------------
+	// ---- HTTP
+	// ---------------------------------------------------------------------------------------------
 
 	async request(method, urlPath, { body, headers = {}, expect } = {}) {
 		const response = await fetch(`${this.baseUrl}${urlPath}`, {
 			method,
-			headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+			headers: {
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				...headers,
+			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
@@ -225,7 +266,9 @@ class N8nInstance {
 		}
 		const result = { status: response.status, body: json ?? text, headers: response.headers };
 		if (expect !== undefined && response.status !== expect) {
-			throw new Error(`${method} ${urlPath} answered ${response.status}, expected ${expect}: ${text.slice(0, 1000)}`);
+			throw new Error(
+				`${method} ${urlPath} answered ${response.status}, expected ${expect}: ${text.slice(0, 1000)}`,
+			);
 		}
 		return result;
 	}
@@ -233,14 +276,23 @@ class N8nInstance {
 	/** The internal REST API the editor uses, as the logged-in owner. */
 	async rest(method, urlPath, body, { expect = 200 } = {}) {
 		if (!this.cookie) await this.login();
-		const response = await this.request(method, `/rest${urlPath}`, { body, headers: { cookie: this.cookie }, expect });
+		const response = await this.request(method, `/rest${urlPath}`, {
+			body,
+			headers: { cookie: this.cookie },
+			expect,
+		});
 		return response.body && response.body.data !== undefined ? response.body.data : response.body;
 	}
 
-	/** A type file the editor reads its node panel and credential list from (/types/nodes.json, /types/credentials.json). */
+	/**
+	 * A type file the editor reads its node panel and credential list from (/types/nodes.json,
+	 * /types/credentials.json).
+	 */
 	async typeFile(name) {
 		if (!this.cookie) await this.login();
-		return (await this.request('GET', `/types/${name}`, { headers: { cookie: this.cookie }, expect: 200 })).body;
+		return (
+			await this.request('GET', `/types/${name}`, { headers: { cookie: this.cookie }, expect: 200 })
+		).body;
 	}
 
 	/** The public API (/api/v1), with the API key. */
@@ -260,18 +312,25 @@ class N8nInstance {
 
 	async login() {
 		const response = await this.request('POST', '/rest/login', {
-			body: { emailOrLdapLoginId: this.owner.email, email: this.owner.email, password: this.owner.password },
+			body: {
+				emailOrLdapLoginId: this.owner.email,
+				email: this.owner.email,
+				password: this.owner.password,
+			},
 			expect: 200,
 		});
 		this.rememberCookie(response);
 	}
 
 	/**
-	 * On a fresh instance: the owner account (as the setup screen would) and, unless `apiKey: false`, a public-API key
-	 * with every scope.
+	 * On a fresh instance: the owner account (as the setup screen would) and, unless `apiKey: false`,
+	 * a public-API key with every scope.
 	 */
 	async setUpOwner({ apiKey = true } = {}) {
-		const setup = await this.request('POST', '/rest/owner/setup', { body: this.owner, expect: 200 });
+		const setup = await this.request('POST', '/rest/owner/setup', {
+			body: this.owner,
+			expect: 200,
+		});
 		this.rememberCookie(setup);
 		if (!apiKey) return undefined;
 		let scopes;
@@ -294,9 +353,12 @@ class N8nInstance {
 		return this.apiKey;
 	}
 
-	// ---- Things tests and `npm run dev` do ---------------------------------------------------------------
+	// ---- Things tests and `npm run dev` do
+	// ---------------------------------------------------------------
 
-	/** As the credential dialog does it (the public API's credential schema differs between hosts). */
+	/**
+	 * As the credential dialog does it (the public API's credential schema differs between hosts).
+	 */
 	async createCredential({ name, type, data }) {
 		return await this.rest('POST', '/credentials', { name, type, data });
 	}
@@ -307,31 +369,56 @@ class N8nInstance {
 
 	async createWorkflow(workflow) {
 		const { name, nodes, connections, settings = {} } = workflow;
-		return await this.api('POST', '/workflows', { name, nodes, connections, settings: { executionOrder: 'v1', ...settings } });
+		return await this.api('POST', '/workflows', {
+			name,
+			nodes,
+			connections,
+			settings: { executionOrder: 'v1', ...settings },
+		});
 	}
 
 	async getWorkflow(id) {
 		return await this.api('GET', `/workflows/${id}`);
 	}
 
-	/** Saves a workflow (public API). 1.x re-registers an active workflow's webhooks on save; 2.x saves a draft. */
+	/**
+	 * Saves a workflow (public API). 1.x re-registers an active workflow's webhooks on save; 2.x
+	 * saves a draft.
+	 */
 	async updateWorkflow(id, workflow) {
 		const { name, nodes, connections, settings = {} } = workflow;
-		return await this.api('PUT', `/workflows/${id}`, { name, nodes, connections, settings: { executionOrder: 'v1', ...settings } });
-	}
-
-	/** Publish (2.x wording; 1.x calls it activate). 2.x applies it in the background: callers poll the effect. */
-	async publish(id) {
-		return await this.api('POST', `/workflows/${id}/${this.major >= 2 ? 'publish' : 'activate'}`, this.major >= 2 ? {} : undefined);
-	}
-
-	async unpublish(id) {
-		return await this.api('POST', `/workflows/${id}/${this.major >= 2 ? 'unpublish' : 'deactivate'}`, this.major >= 2 ? {} : undefined);
+		return await this.api('PUT', `/workflows/${id}`, {
+			name,
+			nodes,
+			connections,
+			settings: { executionOrder: 'v1', ...settings },
+		});
 	}
 
 	/**
-	 * Publishes a workflow whose activation must fail, and resolves to n8n's message for it: 1.x answers the call
-	 * with it; 2.x publishes in the background and keeps it as the workflow's activation error.
+	 * Publish (2.x wording; 1.x calls it activate). 2.x applies it in the background: callers poll
+	 * the effect.
+	 */
+	async publish(id) {
+		return await this.api(
+			'POST',
+			`/workflows/${id}/${this.major >= 2 ? 'publish' : 'activate'}`,
+			this.major >= 2 ? {} : undefined,
+		);
+	}
+
+	async unpublish(id) {
+		return await this.api(
+			'POST',
+			`/workflows/${id}/${this.major >= 2 ? 'unpublish' : 'deactivate'}`,
+			this.major >= 2 ? {} : undefined,
+		);
+	}
+
+	/**
+	 * Publishes a workflow whose activation must fail, and resolves to n8n's message for it: 1.x
+	 * answers the call with it; 2.x publishes in the background and keeps it as the workflow's
+	 * activation error.
 	 */
 	async publishRefused(id) {
 		if (this.major < 2) {
@@ -345,14 +432,18 @@ class N8nInstance {
 		const status = await this.waitForPublicationSettled(id);
 		if (status !== 'failed') throw new Error(`workflow ${id} was ${status}, not refused`);
 		const { triggers } = await this.rest('GET', `/workflows/${id}/publication-status`);
-		return triggers.map((trigger) => trigger.errorMessage).filter(Boolean).join('\n');
+		return triggers
+			.map((trigger) => trigger.errorMessage)
+			.filter(Boolean)
+			.join('\n');
 	}
 
 	/**
-	 * 2.x applies a publish or unpublish from an outbox (one record at a time per workflow, leased for 2 minutes):
-	 * resolves once no record of this workflow is in flight, so that what n8n did is saved, static data included.
-	 * A record in flight when n8n is killed is taken up again only when its lease ends, and later ones for the
-	 * same workflow wait behind it. 1.x applies an activation within the API call.
+	 * 2.x applies a publish or unpublish from an outbox (one record at a time per workflow, leased
+	 * for 2 minutes): resolves once no record of this workflow is in flight, so that what n8n did is
+	 * saved, static data included. A record in flight when n8n is killed is taken up again only when
+	 * its lease ends, and later ones for the same workflow wait behind it. 1.x applies an activation
+	 * within the API call.
 	 */
 	async waitForPublicationSettled(id, { timeoutMs = 30_000 } = {}) {
 		if (this.major < 2) return;
@@ -365,12 +456,18 @@ class N8nInstance {
 		);
 	}
 
-	/** Every execution of a workflow (public API, 250 a page), with their data unless told otherwise. */
+	/**
+	 * Every execution of a workflow (public API, 250 a page), with their data unless told otherwise.
+	 */
 	async executions(workflowId, { includeData = true } = {}) {
 		const found = [];
 		let cursor;
 		do {
-			const query = new URLSearchParams({ workflowId, includeData: String(includeData), limit: '250' });
+			const query = new URLSearchParams({
+				workflowId,
+				includeData: String(includeData),
+				limit: '250',
+			});
 			if (cursor) query.set('cursor', cursor);
 			const page = await this.api('GET', `/executions?${query}`);
 			found.push(...page.data.map(withStatus));
@@ -383,24 +480,33 @@ class N8nInstance {
 		return withStatus(await this.api('GET', `/executions/${id}?includeData=true`));
 	}
 
-	/** "Execute workflow" as the editor does it: a manual run from the given trigger node; resolves to the finished execution. */
+	/**
+	 * "Execute workflow" as the editor does it: a manual run from the given trigger node; resolves to
+	 * the finished execution.
+	 */
 	async runManually(workflowId, triggerName, { timeoutMs = 60_000 } = {}) {
 		const workflowData = await this.rest('GET', `/workflows/${workflowId}`);
 		const result = await this.rest('POST', `/workflows/${workflowId}/run`, {
 			workflowData,
 			triggerToStartFrom: { name: triggerName },
 		});
-		if (!result || !result.executionId) throw new Error(`manual run did not start: ${JSON.stringify(result)}`);
+		if (!result || !result.executionId)
+			throw new Error(`manual run did not start: ${JSON.stringify(result)}`);
 		return await waitFor(
 			async () => {
 				const execution = await this.execution(result.executionId).catch(() => undefined);
-				return execution && execution.finished !== undefined && execution.stoppedAt ? execution : undefined;
+				return execution && execution.finished !== undefined && execution.stoppedAt
+					? execution
+					: undefined;
 			},
 			{ timeoutMs, what: `execution ${result.executionId} to finish` },
 		);
 	}
 
-	/** "Listen for test event" in the editor: registers the trigger's test webhook (its `create` in manual mode). */
+	/**
+	 * "Listen for test event" in the editor: registers the trigger's test webhook (its `create` in
+	 * manual mode).
+	 */
 	async listenForTestEvent(workflowId, triggerName) {
 		const workflowData = await this.rest('GET', `/workflows/${workflowId}`);
 		return await this.rest('POST', `/workflows/${workflowId}/run`, {

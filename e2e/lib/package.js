@@ -1,7 +1,8 @@
 // Builds this repository's package and places it in an n8n user folder the way `npm install` inside
-// ~/.n8n/nodes would: the files `npm pack` would publish, under .n8n/nodes/node_modules/<name>. n8n scans that folder
-// for packages named n8n-nodes-* and loads them with their real type names (n8n-nodes-inventory-ops.inventoryOps);
-// N8N_CUSTOM_EXTENSIONS would load them with a CUSTOM. prefix instead, which is not what users get.
+// ~/.n8n/nodes would: the files `npm pack` would publish, under .n8n/nodes/node_modules/<name>. n8n
+// scans that folder for packages named n8n-nodes-* and loads them with their real type names
+// (n8n-nodes-inventory-ops.inventoryOps); N8N_CUSTOM_EXTENSIONS would load them with a CUSTOM.
+// prefix instead, which is not what users get.
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -35,7 +36,9 @@ async function packedFiles() {
 	return report.files.map((file) => file.path);
 }
 
-/** Copies the packed files into `<userFolder>/.n8n/nodes/node_modules/<name>`; returns that folder. */
+/**
+ * Copies the packed files into `<userFolder>/.n8n/nodes/node_modules/<name>`; returns that folder.
+ */
 async function placePackage(userFolder) {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	const target = path.join(nodesDir, 'node_modules', PACKAGE_NAME);

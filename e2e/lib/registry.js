@@ -1,10 +1,11 @@
-// A local npm registry for the release rehearsal and the installer suite: Verdaccio (from e2e/tools) on 127.0.0.1
-// with a throw-away storage folder and no uplink, so the only packages it serves are the ones we publish to it (n8n's
-// installer strips the package's peer dependency before its `npm install`, so nothing else is asked for).
-// scripts/release.mjs rehearse starts one per host line and publishes the release's tarball to it with the release's
-// own `npm publish` (the registry and --provenance aside), with a token from Verdaccio's own user sign-up (what `npm
-// adduser` does). The installer suite's update is that tarball with only the version in its package.json raised,
-// packed and published again.
+// A local npm registry for the release rehearsal and the installer suite: Verdaccio (from
+// e2e/tools) on 127.0.0.1 with a throw-away storage folder and no uplink, so the only packages it
+// serves are the ones we publish to it (n8n's installer strips the package's peer dependency before
+// its `npm install`, so nothing else is asked for). scripts/release.mjs rehearse starts one per
+// host line and publishes the release's tarball to it with the release's own `npm publish` (the
+// registry and --provenance aside), with a token from Verdaccio's own user sign-up (what `npm
+// adduser` does). The installer suite's update is that tarball with only the version in its
+// package.json raised, packed and published again.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -26,7 +27,10 @@ class LocalRegistry {
 		this.npmrc = path.join(folder, 'npmrc');
 	}
 
-	/** The environment of an npm with its own user config and cache, so nothing of the machine's npm takes part. */
+	/**
+	 * The environment of an npm with its own user config and cache, so nothing of the machine's npm
+	 * takes part.
+	 */
 	npmEnvironment() {
 		return {
 			...process.env,
@@ -47,19 +51,35 @@ class LocalRegistry {
 		return { E2E_REGISTRY_URL: this.url, E2E_REGISTRY_FOLDER: this.folder };
 	}
 
-	/** Signs up the publisher (Verdaccio's htpasswd allows it) and keeps its token in this registry's npmrc. */
+	/**
+	 * Signs up the publisher (Verdaccio's htpasswd allows it) and keeps its token in this registry's
+	 * npmrc.
+	 */
 	async signUp() {
 		const response = await fetch(`${this.url}/-/user/org.couchdb.user:${PUBLISHER.name}`, {
 			method: 'PUT',
 			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ name: PUBLISHER.name, password: PUBLISHER.password, type: 'user', roles: [] }),
+			body: JSON.stringify({
+				name: PUBLISHER.name,
+				password: PUBLISHER.password,
+				type: 'user',
+				roles: [],
+			}),
 		});
 		const body = await response.json();
-		if (!response.ok || !body.token) throw new Error(`Verdaccio sign-up answered ${response.status}: ${JSON.stringify(body)}`);
-		fs.writeFileSync(this.npmrc, `registry=${this.url}/\n//127.0.0.1:${this.port}/:_authToken=${body.token}\n`, { mode: 0o600 });
+		if (!response.ok || !body.token)
+			throw new Error(`Verdaccio sign-up answered ${response.status}: ${JSON.stringify(body)}`);
+		fs.writeFileSync(
+			this.npmrc,
+			`registry=${this.url}/\n//127.0.0.1:${this.port}/:_authToken=${body.token}\n`,
+			{ mode: 0o600 },
+		);
 	}
 
-	/** The same tarball with another version in its package.json, packed again; resolves to the new tarball's path. */
+	/**
+	 * The same tarball with another version in its package.json, packed again; resolves to the new
+	 * tarball's path.
+	 */
 	async withVersion(tarball, version) {
 		const folder = path.join(this.folder, `unpacked-${version}`);
 		fs.mkdirSync(folder, { recursive: true });
@@ -67,7 +87,15 @@ class LocalRegistry {
 		const manifestPath = path.join(folder, 'package', 'package.json');
 		const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
 		fs.writeFileSync(manifestPath, `${JSON.stringify({ ...manifest, version }, null, 2)}\n`);
-		const output = await this.npm(['pack', path.join(folder, 'package'), '--pack-destination', this.folder, '--json', '--ignore-scripts', '--silent']);
+		const output = await this.npm([
+			'pack',
+			path.join(folder, 'package'),
+			'--pack-destination',
+			this.folder,
+			'--json',
+			'--ignore-scripts',
+			'--silent',
+		]);
 		const [report] = JSON.parse(output.slice(output.indexOf('[')));
 		return path.join(this.folder, report.filename);
 	}
@@ -96,7 +124,10 @@ class LocalRegistry {
 	}
 }
 
-/** Starts Verdaccio on a free loopback port with a fresh storage folder; resolves once it answers /-/ping. */
+/**
+ * Starts Verdaccio on a free loopback port with a fresh storage folder; resolves once it answers
+ * /-/ping.
+ */
 async function startRegistry({ log = () => {} } = {}) {
 	const bin = await toolPath('verdaccio', path.join('bin', 'verdaccio'), { log });
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'inventory-ops-registry-'));
@@ -112,10 +143,14 @@ async function startRegistry({ log = () => {} } = {}) {
 	};
 	const configPath = path.join(folder, 'config.yaml');
 	fs.writeFileSync(configPath, JSON.stringify(config, null, 2));
-	const child = spawn(process.execPath, [bin, '--config', configPath, '--listen', `127.0.0.1:${port}`], {
-		cwd: folder,
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const child = spawn(
+		process.execPath,
+		[bin, '--config', configPath, '--listen', `127.0.0.1:${port}`],
+		{
+			cwd: folder,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	);
 	let output = '';
 	const keep = (chunk) => {
 		output = (output + chunk.toString()).slice(-4000);
@@ -127,7 +162,8 @@ async function startRegistry({ log = () => {} } = {}) {
 	try {
 		await waitFor(
 			async () => {
-				if (child.exitCode !== null) throw new Error(`Verdaccio exited (${child.exitCode}): ${output}`);
+				if (child.exitCode !== null)
+					throw new Error(`Verdaccio exited (${child.exitCode}): ${output}`);
 				return (await fetch(`${registry.url}/-/ping`)).ok;
 			},
 			{ timeoutMs: 30_000, what: 'Verdaccio to answer /-/ping' },
@@ -142,8 +178,8 @@ async function startRegistry({ log = () => {} } = {}) {
 }
 
 /**
- * The registry another process started (scripts/release.mjs rehearse), from its suiteEnvironment(); closing it
- * leaves it running for its owner.
+ * The registry another process started (scripts/release.mjs rehearse), from its suiteEnvironment();
+ * closing it leaves it running for its owner.
  */
 function attachRegistry({ E2E_REGISTRY_URL: url, E2E_REGISTRY_FOLDER: folder } = process.env) {
 	if (!url || !folder) return undefined;

@@ -1,7 +1,8 @@
-// The harness's own tools (e2e/tools/package.json: playwright-core for the screenshot, verdaccio for the installer
-// suite), installed on demand with `npm ci` into the git-ignored .cache/tools/<lock hash>/, never into the package's
-// node_modules: the package itself needs none of them. Installed into a staging folder and renamed into place, so
-// two processes installing at once, or an interrupted install, never leave half a folder behind.
+// The harness's own tools (e2e/tools/package.json: playwright-core for the screenshot, verdaccio
+// for the installer suite), installed on demand with `npm ci` into the git-ignored
+// .cache/tools/<lock hash>/, never into the package's node_modules: the package itself needs none
+// of them. Installed into a staging folder and renamed into place, so two processes installing at
+// once, or an interrupted install, never leave half a folder behind.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -31,10 +32,14 @@ function installTools({ log = () => {} } = {}) {
 			log('installing the e2e tools (e2e/tools/package.json)');
 			try {
 				// None of the tools needs an install script (playwright-core uses the system's Chromium).
-				await run('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-					cwd: staging,
-					env: { ...process.env, npm_config_yes: 'true' },
-				});
+				await run(
+					'npm',
+					['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+					{
+						cwd: staging,
+						env: { ...process.env, npm_config_yes: 'true' },
+					},
+				);
 				fs.writeFileSync(path.join(staging, '.installed'), `${new Date().toISOString()}\n`);
 				if (fs.existsSync(marker)) {
 					fs.rmSync(staging, { recursive: true, force: true });

@@ -3,8 +3,9 @@ const net = require('node:net');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Polls `probe` until it returns something other than undefined/false and returns that. n8n applies several
- * changes in the background (publishing on 2.x, executions finishing), so tests wait for the effect itself.
+ * Polls `probe` until it returns something other than undefined/false and returns that. n8n applies
+ * several changes in the background (publishing on 2.x, executions finishing), so tests wait for
+ * the effect itself.
  */
 async function waitFor(probe, { timeoutMs = 30_000, intervalMs = 200, what = 'condition' } = {}) {
 	const deadline = Date.now() + timeoutMs;
@@ -25,7 +26,10 @@ async function waitFor(probe, { timeoutMs = 30_000, intervalMs = 200, what = 'co
 	}
 }
 
-/** True when `child` (with an `exited` promise) ends within `timeoutMs`, false when the time ran out first. */
+/**
+ * True when `child` (with an `exited` promise) ends within `timeoutMs`, false when the time ran out
+ * first.
+ */
 async function exitedWithin(child, timeoutMs) {
 	let timer;
 	const result = await Promise.race([

@@ -1,5 +1,5 @@
-// Workflow JSON for the e2e tests and the `npm run dev` examples, built from the nodes' real type names and
-// parameters (see nodes/InventoryOps/actions/** and trigger/properties.ts).
+// Workflow JSON for the e2e tests and the `npm run dev` examples, built from the nodes' real type
+// names and parameters (see nodes/InventoryOps/actions/** and trigger/properties.ts).
 const crypto = require('node:crypto');
 
 const ACTION_TYPE = 'n8n-nodes-inventory-ops.inventoryOps';
@@ -9,8 +9,22 @@ const MANUAL_TRIGGER = 'When clicking ‘Execute workflow’';
 // The trigger's one version.
 const TRIGGER_VERSION = 1.1;
 
-/** Any node as the editor saves it; `credential` (optional) is attached as our credential, or as `credentialType`. */
-function node(name, type, parameters = {}, { position = [0, 0], typeVersion = 1, credential, credentialType = CREDENTIAL_TYPE, webhookId } = {}) {
+/**
+ * Any node as the editor saves it; `credential` (optional) is attached as our credential, or as
+ * `credentialType`.
+ */
+function node(
+	name,
+	type,
+	parameters = {},
+	{
+		position = [0, 0],
+		typeVersion = 1,
+		credential,
+		credentialType = CREDENTIAL_TYPE,
+		webhookId,
+	} = {},
+) {
 	return {
 		id: crypto.randomUUID(),
 		name,
@@ -19,7 +33,9 @@ function node(name, type, parameters = {}, { position = [0, 0], typeVersion = 1,
 		position,
 		...(webhookId ? { webhookId } : {}),
 		parameters,
-		...(credential ? { credentials: { [credentialType]: { id: credential.id, name: credential.name } } } : {}),
+		...(credential
+			? { credentials: { [credentialType]: { id: credential.id, name: credential.name } } }
+			: {}),
 	};
 }
 
@@ -33,8 +49,14 @@ function actionNode(name, credential, parameters, position = [260, 0], type = AC
 }
 
 function triggerNode(name, credential, parameters, position = [0, 0]) {
-	// The editor gives every webhook node a webhookId; the production URL is /webhook/<webhookId>/webhook.
-	return node(name, TRIGGER_TYPE, parameters, { position, credential, typeVersion: TRIGGER_VERSION, webhookId: crypto.randomUUID() });
+	// The editor gives every webhook node a webhookId; the production URL is
+	// /webhook/<webhookId>/webhook.
+	return node(name, TRIGGER_TYPE, parameters, {
+		position,
+		credential,
+		typeVersion: TRIGGER_VERSION,
+		webhookId: crypto.randomUUID(),
+	});
 }
 
 function noOp(name, position) {
@@ -45,7 +67,9 @@ function noOp(name, position) {
 function chain(name, nodes) {
 	const connections = {};
 	for (let index = 0; index < nodes.length - 1; index += 1) {
-		connections[nodes[index].name] = { main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]] };
+		connections[nodes[index].name] = {
+			main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]],
+		};
 	}
 	return { name, nodes, connections, settings: { executionOrder: 'v1' } };
 }
@@ -53,15 +77,24 @@ function chain(name, nodes) {
 /** Manual Trigger -> one or more Inventory Ops nodes, each `{ name, parameters }`. */
 function actionWorkflow(name, credential, steps) {
 	const nodes = [manualTrigger([0, 0])];
-	steps.forEach((step, index) => nodes.push(actionNode(step.name, credential, step.parameters, [260 * (index + 1), 0])));
+	steps.forEach((step, index) =>
+		nodes.push(actionNode(step.name, credential, step.parameters, [260 * (index + 1), 0])),
+	);
 	return chain(name, nodes);
 }
 
 /** Inventory Ops Trigger (for the given event types) -> a No Op, or -> the given action steps. */
-function triggerWorkflow(name, credential, events, { triggerName = 'Inventory Ops Trigger', steps, options = {} } = {}) {
+function triggerWorkflow(
+	name,
+	credential,
+	events,
+	{ triggerName = 'Inventory Ops Trigger', steps, options = {} } = {},
+) {
 	const nodes = [triggerNode(triggerName, credential, { events, options }, [0, 0])];
 	if (steps) {
-		steps.forEach((step, index) => nodes.push(actionNode(step.name, credential, step.parameters, [260 * (index + 1), 0])));
+		steps.forEach((step, index) =>
+			nodes.push(actionNode(step.name, credential, step.parameters, [260 * (index + 1), 0])),
+		);
 	} else {
 		nodes.push(noOp('Received', [260, 0]));
 	}
@@ -70,7 +103,8 @@ function triggerWorkflow(name, credential, events, { triggerName = 'Inventory Op
 
 /** The output items of a node in a finished execution (public API, includeData=true). */
 function outputOf(execution, nodeName) {
-	const runs = execution.data && execution.data.resultData && execution.data.resultData.runData[nodeName];
+	const runs =
+		execution.data && execution.data.resultData && execution.data.resultData.runData[nodeName];
 	if (!runs || runs.length === 0) return undefined;
 	const main = runs[runs.length - 1].data && runs[runs.length - 1].data.main;
 	return main && main[0] ? main[0].map((item) => item.json) : [];

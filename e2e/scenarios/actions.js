@@ -1,5 +1,5 @@
-// Every operation of the Inventory Ops node, run in a real workflow ("Execute workflow" through n8n's REST API),
-// checked in the sandbox's own tables rather than only in the node's output.
+// Every operation of the Inventory Ops node, run in a real workflow ("Execute workflow" through
+// n8n's REST API), checked in the sandbox's own tables rather than only in the node's output.
 const { MANUAL_TRIGGER, actionWorkflow, errorOf, outputOf } = require('../lib/workflows');
 
 /** The sandbox records calls to the app base URL under `/s` (sandbox/README.md). */
@@ -28,11 +28,18 @@ module.exports = (getContext) => {
 			const { output } = await run('e2e order lookUp', [
 				{
 					name: 'Look Up Orders',
-					parameters: { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: JSON.stringify(references), simplify: false },
+					parameters: {
+						resource: 'order',
+						operation: 'lookUp',
+						lookUpBy: 'list',
+						references: JSON.stringify(references),
+						simplify: false,
+					},
 				},
 			]);
 			const found = output.filter((item) => item.found !== false);
-			// A service that leaves store_id out of its orders (profile switch bulkOrderFields): the same orders, by _id.
+			// A service that leaves store_id out of its orders (profile switch bulkOrderFields): the same
+			// orders, by _id.
 			const withoutStoreId = context.answers.bulkOrderFields === 'noStoreId';
 			const storeOf = (order) => (withoutStoreId ? undefined : order.store_id);
 			expect(found.map((order) => [order._id, order.store_id, order.order_number])).toEqual(
@@ -40,11 +47,16 @@ module.exports = (getContext) => {
 			);
 			expect(found[0].shipments).toEqual(orders[0].shipments);
 			expect(output.filter((item) => item.found === false)).toEqual([
-				expect.objectContaining({ found: false, store_id: orders[0].store_id, order_number: 'NO-SUCH-ORDER' }),
+				expect.objectContaining({
+					found: false,
+					store_id: orders[0].store_id,
+					order_number: 'NO-SUCH-ORDER',
+				}),
 			]);
 			const calls = (await context.calls('/api/order/get_single_bulk')).slice(before);
 			expect(calls[0]).toMatchObject({ status: 200, body: { order: references } });
-			// The three seeded orders share one order number in three stores: without store_id they are asked apart.
+			// The three seeded orders share one order number in three stores: without store_id they are
+			// asked apart.
 			expect(calls).toHaveLength(withoutStoreId ? 1 + orders.length : 1);
 		});
 
@@ -74,7 +86,12 @@ module.exports = (getContext) => {
 			expect(output[0]).toMatchObject({ success: true });
 			const { kits } = await context.admin('GET', '/kits');
 			const kit = kits.find((candidate) => candidate.sku === sku);
-			expect(kit).toMatchObject({ _id: output[0]._id, new_kit_id: output[0].new_kit_id, name: 'E2E gift set', retail: 19.5 });
+			expect(kit).toMatchObject({
+				_id: output[0]._id,
+				new_kit_id: output[0].new_kit_id,
+				name: 'E2E gift set',
+				retail: 19.5,
+			});
 			expect(kit.items.map((component) => [component.item_id, component.quantity])).toEqual([
 				[items[0].item_id, 2],
 				[items[1].item_id, 1],
@@ -84,7 +101,9 @@ module.exports = (getContext) => {
 		test('shipment restoreInventory: the shipment is no longer deducted and on_hand grew by its quantities', async () => {
 			const context = getContext();
 			const { orders } = await context.admin('GET', '/orders?limit=200');
-			const order = orders.find((candidate) => candidate.shipments.some((s) => s.deducted && !s.voided));
+			const order = orders.find((candidate) =>
+				candidate.shipments.some((s) => s.deducted && !s.voided),
+			);
 			const shipment = order.shipments.find((s) => s.deducted && !s.voided);
 			const onHand = async (itemId) => {
 				const { items } = await context.admin('GET', `/items?item_id=${itemId}`);
@@ -111,7 +130,10 @@ module.exports = (getContext) => {
 			]);
 			expect(output).toHaveLength(1);
 			const [after] = (
-				await context.admin('GET', `/orders?store_id=${order.store_id}&order_number=${order.order_number}`)
+				await context.admin(
+					'GET',
+					`/orders?store_id=${order.store_id}&order_number=${order.order_number}`,
+				)
 			).orders;
 			expect(after.shipments.find((s) => s._id === shipment._id).deducted).toBe(false);
 			for (const [itemId, quantity] of Object.entries(quantities)) {
@@ -120,24 +142,42 @@ module.exports = (getContext) => {
 		});
 
 		test('shipment restoreInventory: an answer holding a field named json reaches the output whole', async () => {
-			// n8n's returnJsonArray takes any object with a truthy `json` for an item and keeps only that field: the
-			// node builds its items itself, and this shows the host keeps them as built.
+			// n8n's returnJsonArray takes any object with a truthy `json` for an item and keeps only that
+			// field: the node builds its items itself, and this shows the host keeps them as built.
 			const shipment = {
 				_id: 'ship-e2e-json',
 				response: { tracking_number: 'TRK-E2E-JSON' },
-				request: { order_items: [{ sku: 'SKU-1', item_id: 'item-1', quantity: 2, location_id: 'loc-1' }] },
+				request: {
+					order_items: [{ sku: 'SKU-1', item_id: 'item-1', quantity: 2, location_id: 'loc-1' }],
+				},
 				deducted: false,
 			};
 			const answered = { _id: 'order-e2e-json', json: { note: 'kept' }, shipments: [shipment] };
-			await getContext().admin('POST', '/faults', { route: RESTORE_ROUTE, count: 1, status: 200, body: answered });
+			await getContext().admin('POST', '/faults', {
+				route: RESTORE_ROUTE,
+				count: 1,
+				status: 200,
+				body: answered,
+			});
 			const { output } = await run('e2e shipment restoreInventory json field', [
 				{
 					name: 'Restore Inventory',
-					parameters: { resource: 'shipment', operation: 'restoreInventory', storeId: 'S1', orderNumber: 'O1', shipmentId: shipment._id },
+					parameters: {
+						resource: 'shipment',
+						operation: 'restoreInventory',
+						storeId: 'S1',
+						orderNumber: 'O1',
+						shipmentId: shipment._id,
+					},
 				},
 			]);
 			expect(output).toEqual([
-				expect.objectContaining({ restored: true, _id: 'order-e2e-json', json: { note: 'kept' }, restoredShipment: shipment }),
+				expect.objectContaining({
+					restored: true,
+					_id: 'order-e2e-json',
+					json: { note: 'kept' },
+					restoredShipment: shipment,
+				}),
 			]);
 		});
 
@@ -175,11 +215,21 @@ module.exports = (getContext) => {
 			const { output } = await run('e2e webhookHandler add with credentials', [
 				{
 					name: 'Add Handler',
-					parameters: { resource: 'webhookHandler', operation: 'add', eventType: 'order.shipped', name: 'E2E creds', url },
+					parameters: {
+						resource: 'webhookHandler',
+						operation: 'add',
+						eventType: 'order.shipped',
+						name: 'E2E creds',
+						url,
+					},
 				},
 			]);
 			expect(output).toEqual([
-				expect.objectContaining({ url: 'https://example.com/e2e/credentials', urlCredentialsRemoved: true, warning: expect.any(String) }),
+				expect.objectContaining({
+					url: 'https://example.com/e2e/credentials',
+					urlCredentialsRemoved: true,
+					warning: expect.any(String),
+				}),
 			]);
 			expect(JSON.stringify(output)).not.toContain('e2e-pw-');
 			const { handlers } = await context.admin('GET', '/handlers');
@@ -203,29 +253,45 @@ module.exports = (getContext) => {
 				]),
 			);
 			const execution = await n8n.runManually(workflow.id, MANUAL_TRIGGER);
-			expect(errorOf(execution).message).toMatch(/^Item 0: 'Headers\[0\]\.value' must not contain line breaks/);
+			expect(errorOf(execution).message).toMatch(
+				/^Item 0: 'Headers\[0\]\.value' must not contain line breaks/,
+			);
 			expect((await context.calls('/api/webhook/add_handler')).length).toBe(before);
 		});
 
 		test('a credential whose Base URL expression n8n cannot resolve for the item: it fails naming the field and the item, nothing sent', async () => {
 			const context = getContext();
 			const { n8n } = context;
-			// An expression in a credential field is resolved for each item; this one needs a field the item does not have.
-			const credential = await context.createCredentialWith(`e2e unreadable credential ${Date.now()}`, { baseUrl: '={{ $json.region.baseUrl }}' });
+			// An expression in a credential field is resolved for each item; this one needs a field the
+			// item does not have.
+			const credential = await context.createCredentialWith(
+				`e2e unreadable credential ${Date.now()}`,
+				{ baseUrl: '={{ $json.region.baseUrl }}' },
+			);
 			const before = (await context.calls('/api/order/get_single_bulk')).length;
 			const workflow = await n8n.createWorkflow(
 				actionWorkflow('e2e unreadable credential', credential, [
 					{
 						name: 'Look Up Orders',
-						parameters: { resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '[{"store_id":"1001","order_number":"1000"}]' },
+						parameters: {
+							resource: 'order',
+							operation: 'lookUp',
+							lookUpBy: 'list',
+							references: '[{"store_id":"1001","order_number":"1000"}]',
+						},
 					},
 				]),
 			);
 			const execution = await n8n.runManually(workflow.id, MANUAL_TRIGGER);
 			expect(execution.status).toBe('error');
-			// n8n leaves a credential field whose expression it cannot resolve empty (1.123.81 and 2.41.1 alike).
-			expect(errorOf(execution).message).toBe("The credential's Base URL is empty for item 0: nothing was sent to /order/get_single_bulk.");
-			expect(errorOf(execution).description).toMatch(/If it is an expression, it must give that address for every item\.$/);
+			// n8n leaves a credential field whose expression it cannot resolve empty (1.123.81 and 2.41.1
+			// alike).
+			expect(errorOf(execution).message).toBe(
+				"The credential's Base URL is empty for item 0: nothing was sent to /order/get_single_bulk.",
+			);
+			expect(errorOf(execution).description).toMatch(
+				/If it is an expression, it must give that address for every item\.$/,
+			);
 			expect((await context.calls('/api/order/get_single_bulk')).length).toBe(before);
 		});
 
@@ -236,19 +302,30 @@ module.exports = (getContext) => {
 			const { output } = await run('e2e webhookHandler remove', [
 				{
 					name: 'Add Handler',
-					parameters: { resource: 'webhookHandler', operation: 'add', eventType: 'order.shipped', name: 'E2E temporary', url },
+					parameters: {
+						resource: 'webhookHandler',
+						operation: 'add',
+						eventType: 'order.shipped',
+						name: 'E2E temporary',
+						url,
+					},
 				},
 				{
 					name: 'Remove Handler',
-					parameters: { resource: 'webhookHandler', operation: 'remove', handlerId: '={{ $json._id }}' },
+					parameters: {
+						resource: 'webhookHandler',
+						operation: 'remove',
+						handlerId: '={{ $json._id }}',
+					},
 				},
 			]);
 			expect(output).toHaveLength(1);
 			expect(output[0]).toMatchObject({ success: true });
 			const { handlers } = await context.admin('GET', '/handlers');
 			expect(handlers.filter((candidate) => candidate.handler.url === url)).toEqual([]);
-			// Then it removes the same id once more, to learn the service's answer to an id it does not know (issue 58):
-			// a 404 HANDLER_NOT_FOUND, or a 200 success: false where the profile answers so.
+			// Then it removes the same id once more, to learn the service's answer to an id it does not
+			// know (issue 58): a 404 HANDLER_NOT_FOUND, or a 200 success: false where the profile answers
+			// so.
 			const removals = (await context.calls('/api/webhook/remove_handler')).slice(before);
 			expect(removals.map((call) => [call.body._id, call.status])).toEqual([
 				[output[0]._id, 200],

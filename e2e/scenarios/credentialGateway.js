@@ -1,8 +1,9 @@
-// Issue 58: the credential test behind a gateway that answers every path it does not route with the same refusal
-// (AWS API Gateway: 403 "Missing Authentication Token"; others 401). The test's App Base URL check is at a path beside
-// the restore path, which nothing serves, so such a gateway refuses it whatever the token: once the empty lookup at
-// the Base URL has proven the token, that refusal no longer fails the test. A refused token still fails. The sandbox
-// plays the gateway with a fault on the paths it does not serve (`route: 'unserved'`, sandbox/README.md).
+// Issue 58: the credential test behind a gateway that answers every path it does not route with the
+// same refusal (AWS API Gateway: 403 "Missing Authentication Token"; others 401). The test's App
+// Base URL check is at a path beside the restore path, which nothing serves, so such a gateway
+// refuses it whatever the token: once the empty lookup at the Base URL has proven the token, that
+// refusal no longer fails the test. A refused token still fails. The sandbox plays the gateway with
+// a fault on the paths it does not serve (`route: 'unserved'`, sandbox/README.md).
 const { CREDENTIAL_TYPE } = require('../lib/workflows');
 
 const BESIDE = 'no-such-operation-n8n-path-check';
@@ -18,16 +19,25 @@ module.exports = (getContext) => {
 	describe('credential test behind a gateway that refuses every path it does not route (issue 58)', () => {
 		const testWith = async (data) => {
 			const { n8n, credential, credentialData } = getContext();
-			return await n8n.testCredential({ id: credential.id, name: credential.name, type: CREDENTIAL_TYPE, data: { ...credentialData, ...data } });
+			return await n8n.testCredential({
+				id: credential.id,
+				name: credential.name,
+				type: CREDENTIAL_TYPE,
+				data: { ...credentialData, ...data },
+			});
 		};
-		const unservedCalls = async () => (await getContext().admin('GET', '/calls')).calls.filter((call) => call.route.endsWith(`/${BESIDE}`));
+		const unservedCalls = async () =>
+			(await getContext().admin('GET', '/calls')).calls.filter((call) =>
+				call.route.endsWith(`/${BESIDE}`),
+			);
 
 		/** Uses up what is left of the gateway's fault, so that no later check meets it. */
 		async function drain() {
 			const context = getContext();
 			const { faults } = await context.admin('GET', '/faults');
 			for (const fault of faults.filter((armed) => armed.route === 'unserved')) {
-				for (let left = fault.remaining; left > 0; left--) await fetch(`${context.sandbox.baseUrl}/${BESIDE}`, { method: 'POST' });
+				for (let left = fault.remaining; left > 0; left--)
+					await fetch(`${context.sandbox.baseUrl}/${BESIDE}`, { method: 'POST' });
 			}
 		}
 
@@ -41,15 +51,21 @@ module.exports = (getContext) => {
 				const result = await testWith({});
 				expect(result.status).toBe('OK');
 				expect(occurrences(result.message, 'The access token works')).toBe(1);
-				expect(result.message).not.toMatch(/access token is not confirmed|refused the access token|lacks the permission/);
+				expect(result.message).not.toMatch(
+					/access token is not confirmed|refused the access token|lacks the permission/,
+				);
 				// The App Base URL's check says what it could not see, and what will prove that address.
 				const unseen = `The App Base URL could not be checked: ${context.sandbox.appBaseUrl}/ship/shipping/${BESIDE}, `;
 				expect(result.message).toContain(unseen);
-				expect(result.message.slice(result.message.indexOf(unseen) + unseen.length)).toMatch(new RegExp(`^[^.]*\\banswered ${status}\\b`));
+				expect(result.message.slice(result.message.indexOf(unseen) + unseen.length)).toMatch(
+					new RegExp(`^[^.]*\\banswered ${status}\\b`),
+				);
 				expect(result.message).toContain('The first restore proves the App Base URL');
 				// The gateway was asked once, by the App Base URL's check, and answered as told.
 				expect((await context.admin('GET', '/faults')).faults).toEqual([]);
-				expect((await unservedCalls()).slice(before).map((call) => [call.route, call.status])).toEqual([[APP_CHECK_ROUTE, status]]);
+				expect(
+					(await unservedCalls()).slice(before).map((call) => [call.route, call.status]),
+				).toEqual([[APP_CHECK_ROUTE, status]]);
 			});
 
 			test(`${name} at every unrouted path: a token the service refuses still fails`, async () => {
@@ -59,10 +75,14 @@ module.exports = (getContext) => {
 				expect(result.status).toBe('Error');
 				expect(result.message).not.toContain('The access token works');
 				expect(result.message).not.toContain('not-a-valid-token');
-				// A gateway's page (the profile's errors) does not show the service refusing the token; the service's own
-				// 401, unlike the path beside's answer, does.
+				// A gateway's page (the profile's errors) does not show the service refusing the token; the
+				// service's own 401, unlike the path beside's answer, does.
 				const page = context.answers.errorBodies === 'html';
-				expect(result.message).toMatch(page ? /^The access token is not confirmed: .* answered 401, not the service refusing it\./ : /^The service refused the access token \(401\)\./);
+				expect(result.message).toMatch(
+					page
+						? /^The access token is not confirmed: .* answered 401, not the service refusing it\./
+						: /^The service refused the access token \(401\)\./,
+				);
 			});
 		}
 	});

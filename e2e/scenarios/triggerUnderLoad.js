@@ -1,6 +1,7 @@
-// The trigger republished while events stream in, as users do all day: the registration must survive every save
-// or publish (no delivery may put an old one back), and events refused or lost around each re-registration are
-// counted and printed (e2e/README.md, "The trigger while it is republished").
+// The trigger republished while events stream in, as users do all day: the registration must
+// survive every save or publish (no delivery may put an old one back), and events refused or lost
+// around each re-registration are counted and printed (e2e/README.md, "The trigger while it is
+// republished").
 const crypto = require('node:crypto');
 
 const { triggerWorkflow } = require('../lib/workflows');
@@ -20,20 +21,26 @@ const TITLE =
 const step = (text) => process.stdout.write(`under load: ${text} (${new Date().toISOString()})\n`);
 
 /**
- * The scenario, for any e2e context (e2e/lib/context.js): one n8n process, or queue mode's main process with its
- * webhook processors behind a proxy. Returns its figures (also printed).
+ * The scenario, for any e2e context (e2e/lib/context.js): one n8n process, or queue mode's main
+ * process with its webhook processors behind a proxy. Returns its figures (also printed).
  */
 async function republishUnderStream(context) {
 	const { n8n } = context;
-	const workflow = triggerWorkflow('e2e trigger under load', context.credential, TYPES, { triggerName: TRIGGER });
+	const workflow = triggerWorkflow('e2e trigger under load', context.credential, TYPES, {
+		triggerName: TRIGGER,
+	});
 	const created = await n8n.createWorkflow(workflow);
 	const triggerNode = created.nodes.find((node) => node.name === TRIGGER);
 	let handlers = await context.publish(created, triggerNode, TYPES);
 
-	// The service's side: events emitted by the sandbox, which delivers them with retries as the real service would.
+	// The service's side: events emitted by the sandbox, which delivers them with retries as the real
+	// service would.
 	const emitted = [];
 	let streaming = true;
-	/** What the workflow is going through when an event is emitted: steady, edited and published, or unpublished. */
+	/**
+	 * What the workflow is going through when an event is emitted: steady, edited and published, or
+	 * unpublished.
+	 */
 	let phase = 'steady';
 	const sender = async (index) => {
 		for (let n = 0; streaming; n += 1) {
@@ -52,21 +59,33 @@ async function republishUnderStream(context) {
 			async () => {
 				const { production } = await context.handlersOf(triggerNode);
 				const fresh = production.filter((handler) => !before.has(handler._id));
-				return production.length === TYPES.length && fresh.length === TYPES.length ? production : undefined;
+				return production.length === TYPES.length && fresh.length === TYPES.length
+					? production
+					: undefined;
 			},
 			{ what: `the handlers of ${what} to replace the old ones`, timeoutMs: 45_000 },
 		);
 	};
 
-	/** The trigger node edited as a user would: 1.x re-registers on saving an active workflow, 2.x on publishing. */
+	/**
+	 * The trigger node edited as a user would: 1.x re-registers on saving an active workflow, 2.x on
+	 * publishing.
+	 */
 	const editAndPublish = async (round) => {
 		const current = await n8n.getWorkflow(created.id);
 		const nodes = current.nodes.map((node) =>
 			node.name === TRIGGER
-				? { ...node, parameters: { ...node.parameters, options: { includeHeaders: round % 4 === 1 } } }
+				? {
+						...node,
+						parameters: { ...node.parameters, options: { includeHeaders: round % 4 === 1 } },
+					}
 				: node,
 		);
-		await n8n.updateWorkflow(created.id, { name: current.name, nodes, connections: current.connections });
+		await n8n.updateWorkflow(created.id, {
+			name: current.name,
+			nodes,
+			connections: current.connections,
+		});
 		if (n8n.major >= 2) await n8n.publish(created.id);
 		handlers = await replacedHandlers(`edit ${round}`);
 	};
@@ -94,7 +113,8 @@ async function republishUnderStream(context) {
 	step(`stream stopped after ${emitted.length} events`);
 	await sleep(2500); // the sandbox's retries of the last events
 
-	// Exactly one handler per type, and the trigger's stored registration is the one the service holds.
+	// Exactly one handler per type, and the trigger's stored registration is the one the service
+	// holds.
 	const { production } = await context.handlersOf(triggerNode);
 	expect(production.map((handler) => handler.type).sort()).toEqual([...TYPES].sort());
 	const secrets = new Set(production.map((handler) => handler.handler.headers[SECRET_HEADER]));
@@ -104,15 +124,17 @@ async function republishUnderStream(context) {
 	for (const handler of production) expect(stored).toContain(handler._id);
 
 	// Every attempt after the last publish finished reached a registered handler and was accepted.
-	// Handlers of other workflows in the suite may receive the same event types: only this trigger's deliveries count.
+	// Handlers of other workflows in the suite may receive the same event types: only this trigger's
+	// deliveries count.
 	const isOurs = (delivery) => delivery.url.includes(`/${triggerNode.webhookId}/`);
 	const { deliveries } = await context.admin('GET', '/deliveries');
 	const ours = deliveries.filter(isOurs);
 	const refusedAfter = ours.filter((d) => Date.parse(d.time) > lastPublishDone && d.status !== 200);
 	expect(refusedAfter).toEqual([]);
 
-	// A fresh event per type: 200 and exactly one execution each. Executions are told apart by a marker in the
-	// event's data, which every delivery body shape carries (a record-only body has no event id).
+	// A fresh event per type: 200 and exactly one execution each. Executions are told apart by a
+	// marker in the event's data, which every delivery body shape carries (a record-only body has no
+	// event id).
 	const fresh = [];
 	for (const type of TYPES) {
 		const marker = crypto.randomUUID();
@@ -121,7 +143,9 @@ async function republishUnderStream(context) {
 		fresh.push(marker);
 	}
 	const markersOf = (executions) =>
-		executions.map((execution) => execution.data.resultData.runData[TRIGGER][0].data.main[0][0].json.data.marker);
+		executions.map(
+			(execution) => execution.data.resultData.runData[TRIGGER][0].data.main[0][0].json.data.marker,
+		);
 	// n8n lists an execution once it has saved it, shortly after the delivery was answered.
 	const executions = await waitFor(
 		async () => {
@@ -147,7 +171,8 @@ async function republishUnderStream(context) {
 		host: n8n.host.version,
 		events: emitted.length,
 		rounds: ROUNDS,
-		// Per phase: events emitted then, those never delivered to a handler of ours, and those refused every time.
+		// Per phase: events emitted then, those never delivered to a handler of ours, and those refused
+		// every time.
 		byPhase: Object.fromEntries(
 			['steady', 'edit', 'unpublished'].map((name) => {
 				const inPhase = emitted.filter((event) => event.phase === name);

@@ -1,5 +1,6 @@
-// The whole end-to-end suite for one n8n host line (E2E_HOST_LINE, set by e2e/run.js): one sandbox and one real
-// n8n for all scenarios, which run in the order below (the trigger lifecycle restarts and kills n8n, so it is last).
+// The whole end-to-end suite for one n8n host line (E2E_HOST_LINE, set by e2e/run.js): one sandbox
+// and one real n8n for all scenarios, which run in the order below (the trigger lifecycle restarts
+// and kills n8n, so it is last).
 const { describeHost, isOnlyWhenNamed, newestHostLine } = require('../lib/hosts');
 const { startContext } = require('../lib/context');
 
@@ -20,8 +21,9 @@ describe(`n8n host line ${line}`, () => {
 	require('../scenarios/credentialGateway')(getContext);
 	require('../scenarios/actions')(getContext);
 	require('../scenarios/editor')(getContext);
-	// Not on the oldest supported line (run only when named): n8n 1.99.1's n8n-workflow has no nodeNameToToolName to
-	// name the tool with, and its editor's "execute step" request for a tool differs; the AI Agent tool is claimed from
+	// Not on the oldest supported line (run only when named): n8n 1.99.1's n8n-workflow has no
+	// nodeNameToToolName to name the tool with, and its editor's "execute step" request for a tool
+	// differs; the AI Agent tool is claimed from
 	// 1.123.81 on (README, Compatibility).
 	if (!isOnlyWhenNamed(line)) require('../scenarios/aiTool')(getContext);
 	require('../scenarios/examples')(getContext);

@@ -15,7 +15,9 @@ const SERVICE_ROUTES = [
 const configSchema = {
 	type: 'object',
 	properties: {
-		...Object.fromEntries(Object.entries(OPEN_POINT_SWITCHES).map(([name, values]) => [name, { enum: values }])),
+		...Object.fromEntries(
+			Object.entries(OPEN_POINT_SWITCHES).map(([name, values]) => [name, { enum: values }]),
+		),
 		removeUnknown: { enum: [...OPEN_POINT_SWITCHES.removeUnknown, '404'] },
 		bulkMaxLength: { type: 'integer', minimum: 0 },
 		bulkReferencePattern: { anyOf: [{ type: 'null' }, { type: 'string' }] },
@@ -25,7 +27,13 @@ const configSchema = {
 		rateLimit: {
 			anyOf: [
 				{ const: false },
-				{ type: 'object', properties: { max: { type: 'integer', minimum: 1 }, windowMs: { type: 'integer', minimum: 1 } } },
+				{
+					type: 'object',
+					properties: {
+						max: { type: 'integer', minimum: 1 },
+						windowMs: { type: 'integer', minimum: 1 },
+					},
+				},
 			],
 		},
 		delivery: {
@@ -44,7 +52,8 @@ const faultSchema = {
 	type: 'object',
 	required: ['route'],
 	properties: {
-		// `unserved`: every path no route serves (sandbox/app.js), as a gateway's or a framework's catch-all answers.
+		// `unserved`: every path no route serves (sandbox/app.js), as a gateway's or a framework's
+		// catch-all answers.
 		route: { enum: [...SERVICE_ROUTES, 'unserved'] },
 		count: { type: 'integer', minimum: 1, default: 1 },
 		status: { type: 'integer', minimum: 100, maximum: 599 },
@@ -67,7 +76,11 @@ const tokenSchema = {
 const eventSchema = {
 	type: 'object',
 	required: ['type'],
-	properties: { type: { type: 'string', minLength: 1 }, data: {}, id: { type: 'string', minLength: 1 } },
+	properties: {
+		type: { type: 'string', minLength: 1 },
+		data: {},
+		id: { type: 'string', minLength: 1 },
+	},
 };
 
 const filters = (query) => ({ storeId: query.store_id, orderNumber: query.order_number });
@@ -78,11 +91,16 @@ function adminRoutes(state, tokens) {
 	return async function register(app) {
 		app.addHook('onRequest', async (request) => {
 			if (!LOOPBACK.has(request.socket.remoteAddress)) {
-				throw new ServiceError(403, 'ADMIN_LOOPBACK_ONLY', 'The sandbox admin API answers loopback clients only');
+				throw new ServiceError(
+					403,
+					'ADMIN_LOOPBACK_ONLY',
+					'The sandbox admin API answers loopback clients only',
+				);
 			}
 		});
 
-		// Admin POSTs may come without a body (`curl -X POST .../reset`); their fields are all optional.
+		// Admin POSTs may come without a body (`curl -X POST .../reset`); their fields are all
+		// optional.
 		app.addHook('preValidation', async (request) => {
 			if (request.body === undefined) request.body = {};
 		});
@@ -91,21 +109,31 @@ function adminRoutes(state, tokens) {
 
 		app.get('/calls', async (request) => {
 			const { route } = request.query;
-			// A filter that can match nothing makes "no call was made" pass whatever happened: refuse it, as faults do.
+			// A filter that can match nothing makes "no call was made" pass whatever happened: refuse it,
+			// as faults do.
 			if (route && !SERVICE_ROUTES.includes(route)) {
-				throw new ServiceError(400, 'UNKNOWN_ROUTE', `No service route is ${route}; the routes are ${SERVICE_ROUTES.join(', ')}`);
+				throw new ServiceError(
+					400,
+					'UNKNOWN_ROUTE',
+					`No service route is ${route}; the routes are ${SERVICE_ROUTES.join(', ')}`,
+				);
 			}
-			// A remove_handler for an id never issued is a probe (the trigger learning the answer to an unknown id):
-			// listed only with probes=true, so that the calls a test counts are those it made.
-			const probe = (call) => call.route === '/api/webhook/remove_handler' && !state.issued.has(call.body?._id);
-			const calls = request.query.probes === 'true' ? state.calls : state.calls.filter((call) => !probe(call));
+			// A remove_handler for an id never issued is a probe (the trigger learning the answer to an
+			// unknown id): listed only with probes=true, so that the calls a test counts are those it
+			// made.
+			const probe = (call) =>
+				call.route === '/api/webhook/remove_handler' && !state.issued.has(call.body?._id);
+			const calls =
+				request.query.probes === 'true' ? state.calls : state.calls.filter((call) => !probe(call));
 			return { calls: route ? calls.filter((call) => call.route === route) : calls };
 		});
 
 		app.get('/deliveries', async (request) => {
 			const { event_id: eventId } = request.query;
 			const attempts = state.deliverer.attempts;
-			return { deliveries: eventId ? attempts.filter((attempt) => attempt.event_id === eventId) : attempts };
+			return {
+				deliveries: eventId ? attempts.filter((attempt) => attempt.event_id === eventId) : attempts,
+			};
 		});
 
 		app.get('/orders', async (request) => {
@@ -134,22 +162,43 @@ function adminRoutes(state, tokens) {
 
 		app.get('/kits', async () => ({ kits: state.kits }));
 
-		app.get('/stores', async () => ({ stores: state.catalog.stores, locations: state.catalog.locations }));
+		app.get('/stores', async () => ({
+			stores: state.catalog.stores,
+			locations: state.catalog.locations,
+		}));
 
 		app.get('/items', async (request) => {
 			const { item_id: itemId } = request.query;
 			const items = itemId ? [state.itemsById.get(itemId)].filter(Boolean) : state.catalog.items;
-			return { items: items.map(({ item_id, sku, name, inventory }) => ({ item_id, sku, name, inventory })) };
+			return {
+				items: items.map(({ item_id, sku, name, inventory }) => ({
+					item_id,
+					sku,
+					name,
+					inventory,
+				})),
+			};
 		});
 
 		app.get('/faults', async () => ({ faults: state.faults }));
 
-		// CPU time of the sandbox's own thread: over many calls, what they cost however busy the machine is.
+		// CPU time of the sandbox's own thread: over many calls, what they cost however busy the
+		// machine is.
 		app.get('/stats', async () => {
 			const cpu = process.threadCpuUsage();
-			// 429s counted as answered, not inferred from the calls: a run whose batches grow makes fewer calls than batches.
-			const tooManyRequests = state.calls.reduce((count, call) => count + (call.status === 429 ? 1 : 0), 0);
-			return { threadCpuMs: (cpu.user + cpu.system) / 1000, calls: state.calls.length, tooManyRequests, connections: state.connections, heapUsedMb: process.memoryUsage().heapUsed / 1e6 };
+			// 429s counted as answered, not inferred from the calls: a run whose batches grow makes fewer
+			// calls than batches.
+			const tooManyRequests = state.calls.reduce(
+				(count, call) => count + (call.status === 429 ? 1 : 0),
+				0,
+			);
+			return {
+				threadCpuMs: (cpu.user + cpu.system) / 1000,
+				calls: state.calls.length,
+				tooManyRequests,
+				connections: state.connections,
+				heapUsedMb: process.memoryUsage().heapUsed / 1e6,
+			};
 		});
 
 		app.post('/tokens', { schema: { body: tokenSchema } }, async (request) => ({
@@ -172,8 +221,8 @@ function adminRoutes(state, tokens) {
 			return { ok: true };
 		});
 
-		// A stand-in for Slack, e-mail or any chat: example workflows "notify" by posting here, so they run without
-		// an account anywhere and a test can read what they sent.
+		// A stand-in for Slack, e-mail or any chat: example workflows "notify" by posting here, so they
+		// run without an account anywhere and a test can read what they sent.
 		app.post('/inbox', async (request) => {
 			state.inbox.push({ time: new Date().toISOString(), body: request.body });
 			return { ok: true, messages: state.inbox.length };
@@ -181,7 +230,9 @@ function adminRoutes(state, tokens) {
 
 		app.get('/inbox', async () => ({ messages: state.inbox }));
 
-		app.post('/config', { schema: { body: configSchema } }, async (request) => state.configure(request.body ?? {}));
+		app.post('/config', { schema: { body: configSchema } }, async (request) =>
+			state.configure(request.body ?? {}),
+		);
 
 		app.get('/config', async () => state.config);
 

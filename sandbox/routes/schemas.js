@@ -1,6 +1,9 @@
 'use strict';
 
-/** JSON schemas of the five request bodies (docs/service-interface.md, The five operations); fastify validates with ajv before a handler runs. */
+/**
+ * JSON schemas of the five request bodies (docs/service-interface.md, The five operations); fastify
+ * validates with ajv before a handler runs.
+ */
 
 const text = { type: 'string' };
 const requiredText = { type: 'string', minLength: 1 };

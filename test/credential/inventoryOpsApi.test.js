@@ -1,6 +1,7 @@
-// The credential and its Test button. n8n runs the nodes' credential test method (testedBy) only when the
-// credential type has no declarative `test`; test/helpers/engine.js resolves and calls it as n8n's
-// CredentialsTester does, in n8n-core's real CredentialTestContext, against the sandbox over HTTP.
+// The credential and its Test button. n8n runs the nodes' credential test method (testedBy) only
+// when the credential type has no declarative `test`; test/helpers/engine.js resolves and calls it
+// as n8n's CredentialsTester does, in n8n-core's real CredentialTestContext, against the sandbox
+// over HTTP.
 const path = require('node:path');
 
 const { closedPort } = require('../helpers/closedPort');
@@ -11,7 +12,9 @@ const { startSandbox } = require('../helpers/sandbox');
 const DIST = path.resolve(__dirname, '../../dist');
 const { InventoryOpsApi } = require(path.join(DIST, 'credentials/InventoryOpsApi.credentials.js'));
 const { InventoryOps } = require(path.join(DIST, 'nodes/InventoryOps/InventoryOps.node.js'));
-const { InventoryOpsTrigger } = require(path.join(DIST, 'nodes/InventoryOps/InventoryOpsTrigger.node.js'));
+const { InventoryOpsTrigger } = require(
+	path.join(DIST, 'nodes/InventoryOps/InventoryOpsTrigger.node.js'),
+);
 
 const credentialType = new InventoryOpsApi();
 const BULK = '/api/order/get_single_bulk';
@@ -27,9 +30,11 @@ afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
 
 const statuses = async () => (await sandbox.calls(BULK)).map((call) => call.status);
-// Whether the profile's service names the path in its answer to a path it does not serve (a page or its generic
-// `Not Found` does not): only then does the same answer at an operation's path prove the address wrong.
-const namesUnknownPaths = answers.errorBodies !== 'html' && answers.unknownPaths !== 'service-error';
+// Whether the profile's service names the path in its answer to a path it does not serve (a page or
+// its generic `Not Found` does not): only then does the same answer at an operation's path prove
+// the address wrong.
+const namesUnknownPaths =
+	answers.errorBodies !== 'html' && answers.unknownPaths !== 'service-error';
 
 test('declares bearer auth from the access token and three fields, with no address filled in by default', () => {
 	expect(credentialType.authenticate).toEqual({
@@ -38,13 +43,15 @@ test('declares bearer auth from the access token and three fields, with no addre
 	});
 	const fields = Object.fromEntries(credentialType.properties.map((field) => [field.name, field]));
 	expect(fields.accessToken.typeOptions).toEqual({ password: true });
-	// A user who pastes only a token must not save a localhost address: placeholders show the shape instead.
+	// A user who pastes only a token must not save a localhost address: placeholders show the shape
+	// instead.
 	expect(fields.baseUrl.default).toBe('');
 	expect(fields.appBaseUrl.default).toBe('');
 	expect(fields.baseUrl.placeholder).toMatch(/^https:\/\/.*\/api$/);
 	expect(fields.appBaseUrl.placeholder).toMatch(/^https:\/\/.*\/s$/);
 	// Plain words, not placeholder names in braces that no user has seen.
-	for (const field of credentialType.properties) expect(field.description).not.toMatch(/[{}]|127\.0\.0\.1|localhost/);
+	for (const field of credentialType.properties)
+		expect(field.description).not.toMatch(/[{}]|127\.0\.0\.1|localhost/);
 });
 
 test('both nodes name the same credential test method, and the credential has no test of its own that n8n would prefer', () => {
@@ -58,17 +65,27 @@ test('both nodes name the same credential test method, and the credential has no
 });
 
 test('a valid credential passes with calls that change nothing: an empty lookup, and a request beside the restore path', async () => {
-	const before = { kits: await sandbox.kits(), handlers: await sandbox.handlers(), items: await sandbox.items() };
+	const before = {
+		kits: await sandbox.kits(),
+		handlers: await sandbox.handlers(),
+		items: await sandbox.items(),
+	};
 	const result = await testCredential(sandbox.credentials());
 	expect(result).toMatchObject({ status: 'OK' });
 	expect(result.message).toMatch(
 		/ The App Base URL answers and did not refuse the access token: .*\/s\/ship\/shipping\/no-such-operation-n8n-path-check, a path beside the restore path that no operation serves, answered 404\b.*\. Only a first real restore proves that restores work there: the test sends none, since a restore changes data\./,
 	);
-	expect((await sandbox.calls()).map(({ route, status, body }) => ({ route, status, body }))).toEqual([
+	expect(
+		(await sandbox.calls()).map(({ route, status, body }) => ({ route, status, body })),
+	).toEqual([
 		{ route: BULK, status: 200, body: { order: [] } },
 		{ route: APP_BESIDE, status: 404, body: {} },
 	]);
-	expect({ kits: await sandbox.kits(), handlers: await sandbox.handlers(), items: await sandbox.items() }).toEqual(before);
+	expect({
+		kits: await sandbox.kits(),
+		handlers: await sandbox.handlers(),
+		items: await sandbox.items(),
+	}).toEqual(before);
 });
 
 describe('the App Base URL', () => {
@@ -76,27 +93,40 @@ describe('the App Base URL', () => {
 		const appBaseUrl = `http://127.0.0.1:${await closedPort()}/s`;
 		const result = await testCredential({ ...sandbox.credentials(), appBaseUrl });
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^Could not connect to the service: \S+\/s\/ship\/shipping\/\S+ was not sent\. Nothing was sent \(ECONNREFUSED\).* check the App Base URL in the credential.* The access token works: /);
+		expect(result.message).toMatch(
+			/^Could not connect to the service: \S+\/s\/ship\/shipping\/\S+ was not sent\. Nothing was sent \(ECONNREFUSED\).* check the App Base URL in the credential.* The access token works: /,
+		);
 	});
 
 	test('the Base URL given as App Base URL: it answers like any address of the service; the test passes, naming the slip', async () => {
 		const result = await testCredential({ ...sandbox.credentials(), appBaseUrl: sandbox.baseUrl });
 		expect(result.status).toBe('OK');
-		expect(result.message).toMatch(/\/api\/ship\/shipping\/no-such-operation-n8n-path-check, a path beside the restore path that no operation serves, answered 404\b/);
-		expect(result.message).toMatch(/ It is the same address as the Base URL: an account's App Base URL usually differs, ending in \/s\.$/);
+		expect(result.message).toMatch(
+			/\/api\/ship\/shipping\/no-such-operation-n8n-path-check, a path beside the restore path that no operation serves, answered 404\b/,
+		);
+		expect(result.message).toMatch(
+			/ It is the same address as the Base URL: an account's App Base URL usually differs, ending in \/s\.$/,
+		);
 	});
 
 	test('answered by a web page: its title, never markup', async () => {
 		await sandbox.config({ errorBodies: 'html' });
-		const result = await testCredential({ ...sandbox.credentials(), appBaseUrl: `${sandbox.server.origin}/nope` });
+		const result = await testCredential({
+			...sandbox.credentials(),
+			appBaseUrl: `${sandbox.server.origin}/nope`,
+		});
 		expect(result.status).toBe('OK');
-		expect(result.message).toMatch(/ The App Base URL answers .* answered 404\. The answer was a web page titled "404 /);
+		expect(result.message).toMatch(
+			/ The App Base URL answers .* answered 404\. The answer was a web page titled "404 /,
+		);
 		expect(result.message).not.toMatch(/<[a-z]/i);
 	});
 
 	test('not a URL: says what one looks like, sends nothing', async () => {
 		const result = await testCredential({ ...sandbox.credentials(), appBaseUrl: '' });
-		expect(result.message).toMatch(/^The credential's App Base URL is empty: nothing was sent\. .*, for example https:\/\/inventory\.example\.com\/s\.$/);
+		expect(result.message).toMatch(
+			/^The credential's App Base URL is empty: nothing was sent\. .*, for example https:\/\/inventory\.example\.com\/s\.$/,
+		);
 		expect(await sandbox.calls()).toEqual([]);
 	});
 });
@@ -142,7 +172,9 @@ describe('a transient 429 (the service did nothing)', () => {
 			return;
 		}
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(answers.retryAfter === 'date' ? /Retry-After: \w{3}, \d\d \w{3} \d{4}/ : /Retry-After: 120/);
+		expect(result.message).toMatch(
+			answers.retryAfter === 'date' ? /Retry-After: \w{3}, \d\d \w{3} \d{4}/ : /Retry-After: 120/,
+		);
 		expect(await statuses()).toEqual([429]);
 	});
 });
@@ -153,8 +185,16 @@ describe('what a failed test says', () => {
 		const result = await testCredential(sandbox.credentials(token));
 		expect(result.status).toBe('Error');
 		// A gateway's page (the profile's errors) does not show the service refusing the token.
-		expect(result.message).toMatch(answers.errorBodies === 'html' ? /^The access token is not confirmed: \S+ answered 401, not the service refusing it\. The answer was a web page/ : /refused the access token \(401\)/);
-		expect(result.message).toMatch(answers.errorBodies === 'html' ? /check the Base URL, then the Access Token/ : /Check the Access Token in the credential/);
+		expect(result.message).toMatch(
+			answers.errorBodies === 'html'
+				? /^The access token is not confirmed: \S+ answered 401, not the service refusing it\. The answer was a web page/
+				: /refused the access token \(401\)/,
+		);
+		expect(result.message).toMatch(
+			answers.errorBodies === 'html'
+				? /check the Base URL, then the Access Token/
+				: /Check the Access Token in the credential/,
+		);
 		expect(result.message).not.toContain(token.split('.')[2]);
 		expect(await statuses()).toEqual([401]);
 	});
@@ -165,8 +205,12 @@ describe('what a failed test says', () => {
 		expect(refused.message).toMatch(
 			/^The access token is not confirmed: \S+ answered 401, not the service refusing it\. The answer was a web page titled "401 Unauthorized", from a gateway or proxy\. A gateway or proxy may answer at that address: check the Base URL, then the Access Token in the credential\.$/,
 		);
-		const scopeless = await testCredential(sandbox.credentials(await sandbox.token({ scopes: ['platformUser'] })));
-		expect(scopeless.message).toMatch(/^The access token is not confirmed: \S+ answered 403, not the service refusing it\. The answer was a web page/);
+		const scopeless = await testCredential(
+			sandbox.credentials(await sandbox.token({ scopes: ['platformUser'] })),
+		);
+		expect(scopeless.message).toMatch(
+			/^The access token is not confirmed: \S+ answered 403, not the service refusing it\. The answer was a web page/,
+		);
 		expect(`${refused.message} ${scopeless.message}`).not.toMatch(/<[a-z]/i);
 	});
 
@@ -192,15 +236,24 @@ describe('what a failed test says', () => {
 	test('a Base URL where the service has no such route: 404 as the path nothing serves; wrong where the answer names the path', async () => {
 		const result = await testCredential({ ...sandbox.credentials(), baseUrl: sandbox.appBaseUrl });
 		expect(result.status).toBe(namesUnknownPaths ? 'Error' : 'OK');
-		const verdict = namesUnknownPaths ? 'Wrong Base URL' : 'Could not confirm the Base URL or the access token';
-		expect(result.message).toMatch(new RegExp(`^${verdict}: .*/s/order/get_single_bulk answered 404`));
+		const verdict = namesUnknownPaths
+			? 'Wrong Base URL'
+			: 'Could not confirm the Base URL or the access token';
+		expect(result.message).toMatch(
+			new RegExp(`^${verdict}: .*/s/order/get_single_bulk answered 404`),
+		);
 	});
 
 	test('a Base URL answered by a web page like the path nothing serves: its title, never markup, and not confirmed', async () => {
 		await sandbox.config({ errorBodies: 'html' });
-		const result = await testCredential({ ...sandbox.credentials(), baseUrl: `${sandbox.server.origin}/nope` });
+		const result = await testCredential({
+			...sandbox.credentials(),
+			baseUrl: `${sandbox.server.origin}/nope`,
+		});
 		expect(result.status).toBe('OK');
-		expect(result.message).toMatch(/^Could not confirm the Base URL or the access token: \S+ answered 404; \S+, a path nothing serves, answered the same\. The answer was a web page titled "404 /);
+		expect(result.message).toMatch(
+			/^Could not confirm the Base URL or the access token: \S+ answered 404; \S+, a path nothing serves, answered the same\. The answer was a web page titled "404 /,
+		);
 		expect(result.message).not.toMatch(/<[a-z]/i);
 	});
 
@@ -209,7 +262,9 @@ describe('what a failed test says', () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 504 });
 		const result = await testCredential(sandbox.credentials());
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^The service failed \(504\) during \S+\. The answer was a web page titled .*, from a gateway or proxy\. This call only reads data: run it again later\./);
+		expect(result.message).toMatch(
+			/^The service failed \(504\) during \S+\. The answer was a web page titled .*, from a gateway or proxy\. This call only reads data: run it again later\./,
+		);
 		expect(result.message).not.toMatch(/<[a-z]/i);
 	});
 
@@ -217,13 +272,20 @@ describe('what a failed test says', () => {
 		const baseUrl = `http://127.0.0.1:${await closedPort()}/api`;
 		const result = await testCredential({ ...sandbox.credentials(), baseUrl });
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^Could not connect to the service: \S+\/api\/order\/get_single_bulk was not sent\. Nothing was sent \(ECONNREFUSED\), so nothing changed: check the Base URL in the credential, and that n8n can reach the service\.$/);
+		expect(result.message).toMatch(
+			/^Could not connect to the service: \S+\/api\/order\/get_single_bulk was not sent\. Nothing was sent \(ECONNREFUSED\), so nothing changed: check the Base URL in the credential, and that n8n can reach the service\.$/,
+		);
 	});
 
 	test('a Base URL that is not a URL: says what one looks like, sends nothing', async () => {
-		const result = await testCredential({ ...sandbox.credentials(), baseUrl: '127.0.0.1:5680/api' });
+		const result = await testCredential({
+			...sandbox.credentials(),
+			baseUrl: '127.0.0.1:5680/api',
+		});
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^The credential's Base URL is "127\.0\.0\.1:5680\/api", not an http\(s\) address: nothing was sent\./);
+		expect(result.message).toMatch(
+			/^The credential's Base URL is "127\.0\.0\.1:5680\/api", not an http\(s\) address: nothing was sent\./,
+		);
 		expect(await sandbox.calls()).toEqual([]);
 	});
 });
@@ -232,25 +294,45 @@ describe('answers no other test gives', () => {
 	test('the lookup answered 200 with text: wrong Base URL, text is not the service', async () => {
 		await sandbox.fault({ route: BULK, count: 1, status: 200, body: 'OK' });
 		const result = await testCredential(sandbox.credentials());
-		expect(result.message).toMatch(/^Wrong Base URL: .*\/api\/order\/get_single_bulk answered 200 with text, not the service's JSON\./);
+		expect(result.message).toMatch(
+			/^Wrong Base URL: .*\/api\/order\/get_single_bulk answered 200 with text, not the service's JSON\./,
+		);
 	});
 
 	test('the lookup answered 503 (JSON) or 418: the status and what the service said, or nothing when it said nothing', async () => {
-		await sandbox.fault({ route: BULK, count: 1, status: 503, body: { error: { code: 'MAINTENANCE', message: 'back at 6' } } });
+		await sandbox.fault({
+			route: BULK,
+			count: 1,
+			status: 503,
+			body: { error: { code: 'MAINTENANCE', message: 'back at 6' } },
+		});
 		const failed = await testCredential(sandbox.credentials());
-		expect(failed.message).toBe(`The service failed (503) during ${sandbox.baseUrl}/order/get_single_bulk. The service said: back at 6. This call only reads data: run it again later. The service's code: MAINTENANCE.`);
+		expect(failed.message).toBe(
+			`The service failed (503) during ${sandbox.baseUrl}/order/get_single_bulk. The service said: back at 6. This call only reads data: run it again later. The service's code: MAINTENANCE.`,
+		);
 		await sandbox.fault({ route: BULK, count: 1, status: 503, body: {} });
 		const silent = await testCredential(sandbox.credentials());
-		expect(silent.message).toBe(`The service failed (503) during ${sandbox.baseUrl}/order/get_single_bulk. This call only reads data: run it again later.`);
-		await sandbox.fault({ route: BULK, count: 1, status: 418, body: { error: { message: 'short and stout' } } });
+		expect(silent.message).toBe(
+			`The service failed (503) during ${sandbox.baseUrl}/order/get_single_bulk. This call only reads data: run it again later.`,
+		);
+		await sandbox.fault({
+			route: BULK,
+			count: 1,
+			status: 418,
+			body: { error: { message: 'short and stout' } },
+		});
 		const other = await testCredential(sandbox.credentials());
-		expect(other.message).toMatch(/^Something at the Base URL serves the order lookup: .*\/api\/order\/get_single_bulk answered 418; .*, a path nothing serves, answered differently \(404\)\. The service said: short and stout\. It refused an empty lookup, so the access token is not confirmed\. The App/);
+		expect(other.message).toMatch(
+			/^Something at the Base URL serves the order lookup: .*\/api\/order\/get_single_bulk answered 418; .*, a path nothing serves, answered differently \(404\)\. The service said: short and stout\. It refused an empty lookup, so the access token is not confirmed\. The App/,
+		);
 	});
 
 	test('a 429 that lasts without Retry-After: no Retry-After named', async () => {
 		await sandbox.fault({ route: BULK, count: 50, status: 429 });
 		const result = await testCredential(sandbox.credentials());
-		expect(result.message).toMatch(/^The service is rate limiting \(429\) \S+, still after the retries allowed\. .*Test again soon: this says nothing about the credential\. .*Rate limited \(429\): waited [\d.]+ s of the 5 s allowed\.$/);
+		expect(result.message).toMatch(
+			/^The service is rate limiting \(429\) \S+, still after the retries allowed\. .*Test again soon: this says nothing about the credential\. .*Rate limited \(429\): waited [\d.]+ s of the 5 s allowed\.$/,
+		);
 	});
 
 	test('addresses that are not text (a number from an import): refused as empty, nothing sent', async () => {

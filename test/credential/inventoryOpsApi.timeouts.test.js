@@ -1,6 +1,6 @@
-// The credential test against an address that takes the connection and never answers: after its 15 s limit it
-// says which address gave no answer. Both addresses are tried at the same time, so this file takes about 15 s; run
-// as n8n runs it (test/helpers/engine.js credentialTester).
+// The credential test against an address that takes the connection and never answers: after its 15
+// s limit it says which address gave no answer. Both addresses are tried at the same time, so this
+// file takes about 15 s; run as n8n runs it (test/helpers/engine.js credentialTester).
 const net = require('node:net');
 
 const { credentialTester } = require('../helpers/engine');
@@ -15,7 +15,8 @@ let testCredential;
 beforeAll(async () => {
 	sandbox = await startSandbox({ orders: 20, config: { errorBodies: 'spec' } });
 	testCredential = credentialTester();
-	// Reads every request and never answers, as a host behind a firewall that holds the connection would.
+	// Reads every request and never answers, as a host behind a firewall that holds the connection
+	// would.
 	sockets = new Set();
 	silent = net.createServer((socket) => {
 		sockets.add(socket);
@@ -32,7 +33,8 @@ afterAll(async () => {
 
 const silentOrigin = () => `http://127.0.0.1:${silent.address().port}`;
 
-// One test for both addresses, waiting at the same time: the limit is the credential test's own, 15 s.
+// One test for both addresses, waiting at the same time: the limit is the credential test's own, 15
+// s.
 test(
 	'a Base URL or an App Base URL that never answers: no answer within 15 s, naming the address to check',
 	async () => {
@@ -40,11 +42,23 @@ test(
 			testCredential({ ...sandbox.credentials(), baseUrl: `${silentOrigin()}/api` }),
 			testCredential({ ...sandbox.credentials(), appBaseUrl: `${silentOrigin()}/s` }),
 		]);
-		const noAnswer = (url, field) => `The service did not answer ${url} in time. No answer came \\([^)]+\\): check the ${field}, and that n8n can reach the service.`;
-		expect(base).toEqual({ status: 'Error', message: expect.stringMatching(new RegExp(`^${noAnswer(`${silentOrigin()}/api/order/get_single_bulk`, 'Base URL')}$`)) });
+		const noAnswer = (url, field) =>
+			`The service did not answer ${url} in time. No answer came \\([^)]+\\): check the ${field}, and that n8n can reach the service.`;
+		expect(base).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(
+				new RegExp(`^${noAnswer(`${silentOrigin()}/api/order/get_single_bulk`, 'Base URL')}$`),
+			),
+		});
 		// What the Base URL check proved follows.
-		const appNoAnswer = noAnswer(`${silentOrigin()}/s/ship/shipping/no-such-operation-n8n-path-check`, 'App Base URL');
-		expect(app).toEqual({ status: 'Error', message: expect.stringMatching(new RegExp(`^${appNoAnswer} The access token works: `)) });
+		const appNoAnswer = noAnswer(
+			`${silentOrigin()}/s/ship/shipping/no-such-operation-n8n-path-check`,
+			'App Base URL',
+		);
+		expect(app).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(new RegExp(`^${appNoAnswer} The access token works: `)),
+		});
 	},
 	LIMIT_MS + 10_000,
 );

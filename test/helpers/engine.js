@@ -1,26 +1,34 @@
-// Runs nodes through n8n's REAL execution engine in-process: a real Workflow (n8n-workflow) executed by
-// WorkflowExecute (n8n-core), as n8n tests its own nodes. Only what a test cannot run is stood in for: the DI
-// services InstanceSettings (the real one writes ~/.n8n) and Logger (the real one prints a stack per node error),
-// and the credentials store (a credentials helper that hands out the test's credential and applies the
-// credential type's `authenticate` the way n8n's server does). n8n's own NodeTestHarness is not published; this
-// does its job with published packages. What it rests on: exactly one copy of n8n-workflow (n8n-core pins it
-// exactly, so devDependencies pin the same version); CommonJS (n8n-workflow's ESM build has extensionless
-// imports); absolute webhookWaitingBaseUrl/formWaitingBaseUrl (empty ones crash getNodeParameter in new URL()); and
-// the node description and workflow node both naming the credential, or getCredentials throws.
+// Runs nodes through n8n's REAL execution engine in-process: a real Workflow (n8n-workflow)
+// executed by WorkflowExecute (n8n-core), as n8n tests its own nodes. Only what a test cannot run
+// is stood in for: the DI services InstanceSettings (the real one writes ~/.n8n) and Logger (the
+// real one prints a stack per node error), and the credentials store (a credentials helper that
+// hands out the test's credential and applies the credential type's `authenticate` the way n8n's
+// server does). n8n's own NodeTestHarness is not published; this does its job with published
+// packages. What it rests on: exactly one copy of n8n-workflow (n8n-core pins it exactly, so
+// devDependencies pin the same version); CommonJS (n8n-workflow's ESM build has extensionless
+// imports); absolute webhookWaitingBaseUrl/formWaitingBaseUrl (empty ones crash getNodeParameter in
+// new URL()); and the node description and workflow node both naming the credential, or
+// getCredentials throws.
 //
 //   const { createEngine } = require('../helpers/engine');
 //   const engine = createEngine();                       // our node + credential from dist/
 //   const result = await engine.run({
 //     node: { type: 'inventoryOps', parameters: {...}, onError: 'continueRegularOutput' },
-//     items: [{ store_id: 's1' }],                         // json objects (or { json, pairedItem })
+// items: [{ store_id: 's1' }], // json objects (or { json, pairedItem })
 //     credentials: { accessToken, baseUrl, appBaseUrl },   // for the node's credential type
 //   });
-//   result.items  -> the node's output items on its first output; result.error -> the execution error, if any
+// result.items -> the node's output items on its first output; result.error -> the execution error,
+// if any
 const path = require('node:path');
 
 const { Container } = require('@n8n/di');
 const { Logger } = require('@n8n/backend-common');
-const { CredentialTestContext, ExecutionLifecycleHooks, InstanceSettings, WorkflowExecute } = require('n8n-core');
+const {
+	CredentialTestContext,
+	ExecutionLifecycleHooks,
+	InstanceSettings,
+	WorkflowExecute,
+} = require('n8n-core');
 const { ICredentialsHelper, NodeHelpers, Workflow } = require('n8n-workflow');
 
 const DIST = path.resolve(__dirname, '../../dist');
@@ -56,9 +64,9 @@ function prepareContainer() {
 }
 
 /**
- * The items each run starts with, by run: handed to the start node by reference, as n8n hands one node's output to
- * the next. Through a parameter, n8n would deep-copy and resolve them (10,000 items cost the bench ~10 MB of
- * allocations that no real workflow pays).
+ * The items each run starts with, by run: handed to the start node by reference, as n8n hands one
+ * node's output to the next. Through a parameter, n8n would deep-copy and resolve them (10,000
+ * items cost the bench ~10 MB of allocations that no real workflow pays).
  */
 const startItems = new Map();
 let runCount = 0;
@@ -87,7 +95,9 @@ function packageTypes() {
 	const { InventoryOps } = require(path.join(DIST, 'nodes/InventoryOps/InventoryOps.node.js'));
 	const types = { inventoryOps: InventoryOps };
 	try {
-		const { InventoryOpsTrigger } = require(path.join(DIST, 'nodes/InventoryOps/InventoryOpsTrigger.node.js'));
+		const { InventoryOpsTrigger } = require(
+			path.join(DIST, 'nodes/InventoryOps/InventoryOpsTrigger.node.js'),
+		);
 		types.inventoryOpsTrigger = InventoryOpsTrigger;
 	} catch {
 		// The trigger may not be built yet; action node tests do not need it.
@@ -96,11 +106,16 @@ function packageTypes() {
 }
 
 function packageCredentialTypes() {
-	const { InventoryOpsApi } = require(path.join(DIST, 'credentials/InventoryOpsApi.credentials.js'));
+	const { InventoryOpsApi } = require(
+		path.join(DIST, 'credentials/InventoryOpsApi.credentials.js'),
+	);
 	return { inventoryOpsApi: new InventoryOpsApi() };
 }
 
-/** A node-types registry as n8n's NodeTypes offers it; each type is known by its short and full name. */
+/**
+ * A node-types registry as n8n's NodeTypes offers it; each type is known by its short and full
+ * name.
+ */
 function createNodeTypes(classesOrInstances) {
 	const byName = new Map();
 	for (const [name, type] of Object.entries(classesOrInstances)) {
@@ -116,13 +131,19 @@ function createNodeTypes(classesOrInstances) {
 	return {
 		getByName: lookup,
 		getByNameAndVersion: (name, version) => NodeHelpers.getVersionedNodeType(lookup(name), version),
-		getKnownTypes: () => Object.fromEntries([...byName.keys()].map((name) => [name, { className: name }])),
+		getKnownTypes: () =>
+			Object.fromEntries([...byName.keys()].map((name) => [name, { className: name }])),
 	};
 }
 
-/** The part of n8n's CredentialsHelper that executions use: decrypted data and generic `authenticate`. */
+/**
+ * The part of n8n's CredentialsHelper that executions use: decrypted data and generic
+ * `authenticate`.
+ */
 class TestCredentialsHelper extends ICredentialsHelper {
-	/** `onRequest(requestOptions)` runs just before each authenticated request leaves (a test's hook). */
+	/**
+	 * `onRequest(requestOptions)` runs just before each authenticated request leaves (a test's hook).
+	 */
 	constructor(credentialTypes, { onRequest } = {}) {
 		super();
 		this.credentialTypes = credentialTypes;
@@ -153,7 +174,8 @@ class TestCredentialsHelper extends ICredentialsHelper {
 				: value;
 		for (const [target, entries] of Object.entries(authenticate.properties)) {
 			requestOptions[target] = requestOptions[target] ?? {};
-			for (const [key, value] of Object.entries(entries)) requestOptions[target][key] = resolve(value);
+			for (const [key, value] of Object.entries(entries))
+				requestOptions[target][key] = resolve(value);
 		}
 		return requestOptions;
 	}
@@ -185,8 +207,8 @@ function toItems(items) {
 }
 
 /**
- * createEngine({ nodeTypes, credentialTypes }): both default to this package's built node and credential
- * classes; pass more node types (classes or instances) by short name.
+ * createEngine({ nodeTypes, credentialTypes }): both default to this package's built node and
+ * credential classes; pass more node types (classes or instances) by short name.
  */
 function createEngine({ nodeTypes = {}, credentialTypes = {} } = {}) {
 	prepareContainer();
@@ -198,12 +220,13 @@ function createEngine({ nodeTypes = {}, credentialTypes = {} } = {}) {
 	const allCredentialTypes = { ...packageCredentialTypes(), ...credentialTypes };
 
 	/**
-	 * Runs Start -> node once. `node`: { type, parameters, onError?, continueOnFail?, typeVersion?, name?, settings? }
-	 * (`settings`: more node settings, e.g. { retryOnFail: true, waitBetweenTries: 0 });
-	 * `credentials`: the decrypted data for the node's (first) credential type, or { [type]: data }.
-	 * `subNodes`: nodes connected into the node under test by a non-main connection, e.g. a tool node into an
-	 * agent: [{ name, type, parameters, connectionType: 'ai_tool' }]; they get the same credential.
-	 * Returns { items, outputs, error, run }: `items` is the first output, `outputs` all outputs of the node.
+	 * Runs Start -> node once. `node`: { type, parameters, onError?, continueOnFail?, typeVersion?,
+	 * name?, settings? } (`settings`: more node settings, e.g. { retryOnFail: true, waitBetweenTries:
+	 * 0 }); `credentials`: the decrypted data for the node's (first) credential type, or { [type]:
+	 * data }. `subNodes`: nodes connected into the node under test by a non-main connection, e.g. a
+	 * tool node into an agent: [{ name, type, parameters, connectionType: 'ai_tool' }]; they get the
+	 * same credential. Returns { items, outputs, error, run }: `items` is the first output, `outputs`
+	 * all outputs of the node.
 	 */
 	async function run({ node, items, credentials, credentialType, subNodes = [] }) {
 		const nodeType = registry.getByNameAndVersion(node.type, node.typeVersion);
@@ -243,7 +266,9 @@ function createEngine({ nodeTypes = {}, credentialTypes = {} } = {}) {
 				typeVersion: 1,
 				position: [200, 200 + 100 * index],
 				...subNode,
-				...(type && { credentials: { [type]: { id: 'test-credential', name: 'Test credential' } } }),
+				...(type && {
+					credentials: { [type]: { id: 'test-credential', name: 'Test credential' } },
+				}),
 			})),
 		];
 		const subConnections = subNodes.map(({ name: subName, connectionType }) => [
@@ -299,7 +324,8 @@ function createEngine({ nodeTypes = {}, credentialTypes = {} } = {}) {
 		try {
 			result = await execution.run({ workflow, startNode: workflow.getNode('Start') });
 		} catch (error) {
-			// Raised before any node ran, e.g. a required parameter left empty (n8n checks that up front too).
+			// Raised before any node ran, e.g. a required parameter left empty (n8n checks that up front
+			// too).
 			return { items: [], outputs: [], error, run: undefined };
 		} finally {
 			startItems.delete(runKey);
@@ -317,7 +343,9 @@ function createEngine({ nodeTypes = {}, credentialTypes = {} } = {}) {
 	return { run, nodeTypes: registry };
 }
 
-/** A credentials helper holding this package's credential `data` (decrypted), as n8n's server would. */
+/**
+ * A credentials helper holding this package's credential `data` (decrypted), as n8n's server would.
+ */
 function packageCredentialsHelper(data, { onRequest } = {}) {
 	const helper = new TestCredentialsHelper(packageCredentialTypes(), { onRequest });
 	helper.data.inventoryOpsApi = data;
@@ -325,24 +353,43 @@ function packageCredentialsHelper(data, { onRequest } = {}) {
 }
 
 /**
- * The credential dialog's Test button as n8n's CredentialsTester runs it (n8n/dist/services/credentials-tester.service.js):
- * the credential type's own `test` request wins when it has one; otherwise the first node listing the credential
- * with a `testedBy` name gives its `methods.credentialTest[name]`, called in n8n-core's real CredentialTestContext.
- * Resolves to { status, message }, or throws when n8n would find no test at all.
+ * The credential dialog's Test button as n8n's CredentialsTester runs it
+ * (n8n/dist/services/credentials-tester.service.js): the credential type's own `test` request wins
+ * when it has one; otherwise the first node listing the credential with a `testedBy` name gives its
+ * `methods.credentialTest[name]`, called in n8n-core's real CredentialTestContext. Resolves to {
+ * status, message }, or throws when n8n would find no test at all.
  */
 function credentialTester(credentialName = 'inventoryOpsApi') {
 	prepareContainer();
 	const credentialType = packageCredentialTypes()[credentialName];
-	if (credentialType.test) throw new Error(`${credentialName} has a declarative test: n8n would run it and never testedBy`);
+	if (credentialType.test)
+		throw new Error(
+			`${credentialName} has a declarative test: n8n would run it and never testedBy`,
+		);
 	for (const type of Object.values(packageTypes())) {
 		const node = new type();
-		const entry = (node.description.credentials ?? []).find((credential) => credential.name === credentialName);
+		const entry = (node.description.credentials ?? []).find(
+			(credential) => credential.name === credentialName,
+		);
 		if (typeof entry?.testedBy !== 'string') continue;
 		const method = node.methods?.credentialTest?.[entry.testedBy];
-		if (typeof method !== 'function') throw new Error(`${node.description.name}: testedBy names no credentialTest method`);
-		return async (data) => await method.call(new CredentialTestContext({}), { id: 'test', name: 'test', type: credentialName, data });
+		if (typeof method !== 'function')
+			throw new Error(`${node.description.name}: testedBy names no credentialTest method`);
+		return async (data) =>
+			await method.call(new CredentialTestContext({}), {
+				id: 'test',
+				name: 'test',
+				type: credentialName,
+				data,
+			});
 	}
 	throw new Error(`No node tests ${credentialName}`);
 }
 
-module.exports = { createEngine, createNodeTypes, credentialTester, packageCredentialsHelper, START_NODE_TYPE };
+module.exports = {
+	createEngine,
+	createNodeTypes,
+	credentialTester,
+	packageCredentialsHelper,
+	START_NODE_TYPE,
+};

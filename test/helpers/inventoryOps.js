@@ -1,10 +1,11 @@
-// Shared set-up for tests of the Inventory Ops action node: one sandbox and one engine per test file.
+// Shared set-up for tests of the Inventory Ops action node: one sandbox and one engine per test
+// file.
 const { createEngine } = require('./engine');
 const { startSandbox } = require('./sandbox');
 
 /**
- * Call in a describe/file scope. Returns a context whose `run(parameters, { items, onError, continueOnFail,
- * accessToken })` runs the action node once through the engine against the sandbox.
+ * Call in a describe/file scope. Returns a context whose `run(parameters, { items, onError,
+ * continueOnFail, accessToken })` runs the action node once through the engine against the sandbox.
  */
 function useInventoryOps(sandboxOptions = {}) {
 	const context = { sandbox: undefined, engine: undefined };
@@ -18,7 +19,10 @@ function useInventoryOps(sandboxOptions = {}) {
 	beforeEach(async () => {
 		await context.sandbox.reset();
 	});
-	context.run = (parameters, { items = [{}], onError, continueOnFail, settings, accessToken, credentials } = {}) =>
+	context.run = (
+		parameters,
+		{ items = [{}], onError, continueOnFail, settings, accessToken, credentials } = {},
+	) =>
 		context.engine.run({
 			node: { type: 'inventoryOps', parameters, onError, continueOnFail, settings },
 			items,

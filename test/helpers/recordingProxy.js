@@ -1,5 +1,6 @@
-// A proxy in front of the sandbox that records what each request carried (the sandbox records bodies, not headers).
-// Call in a describe: `proxy.seen` is emptied before each test; `proxy.credentials(c)` points both addresses at it.
+// A proxy in front of the sandbox that records what each request carried (the sandbox records
+// bodies, not headers). Call in a describe: `proxy.seen` is emptied before each test;
+// `proxy.credentials(c)` points both addresses at it.
 const http = require('node:http');
 
 function useRecordingProxy(sandboxOf) {
@@ -9,7 +10,13 @@ function useRecordingProxy(sandboxOf) {
 			const target = new URL(sandboxOf().baseUrl);
 			proxy.seen.push({ url: request.url, headers: request.headers });
 			const forwarded = http.request(
-				{ host: target.hostname, port: target.port, path: request.url, method: request.method, headers: request.headers },
+				{
+					host: target.hostname,
+					port: target.port,
+					path: request.url,
+					method: request.method,
+					headers: request.headers,
+				},
 				(answer) => {
 					response.writeHead(answer.statusCode, answer.headers);
 					answer.pipe(response);

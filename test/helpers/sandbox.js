@@ -6,7 +6,7 @@
 //   beforeAll(async () => { sandbox = await startSandbox({ port: 0, rateLimit: false }); });
 //   afterAll(() => sandbox.close());
 //   beforeEach(() => sandbox.reset());
-//   sandbox.credentials            -> { accessToken, baseUrl, appBaseUrl } for the inventoryOpsApi credential
+// sandbox.credentials -> { accessToken, baseUrl, appBaseUrl } for the inventoryOpsApi credential
 //   await sandbox.calls('/api/kit/create')  -> [{ route, status, body, time }]
 const axios = require('axios');
 
@@ -14,9 +14,10 @@ const sandboxModule = require('../../sandbox');
 const { profileConfig } = require('./profile');
 
 /**
- * Adds a webhook handler over the service API as any client would, and returns its _id: from the answer where the
- * profile's `addHandlerId` puts it (top or nested), or, when the answer carries none, from the admin list (the
- * handler with this name, added last). `server` is a started sandbox (sandbox/index.js).
+ * Adds a webhook handler over the service API as any client would, and returns its _id: from the
+ * answer where the profile's `addHandlerId` puts it (top or nested), or, when the answer carries
+ * none, from the admin list (the handler with this name, added last). `server` is a started sandbox
+ * (sandbox/index.js).
  */
 async function addHandlerAsClient(server, body) {
 	const { data: answer } = await axios.post(`${server.baseUrl}/webhook/add_handler`, body, {
@@ -29,7 +30,10 @@ async function addHandlerAsClient(server, body) {
 	return data.handlers.filter((handler) => handler.name === body.name).at(-1)._id;
 }
 
-/** Starts a sandbox answering as the profile says (SANDBOX_PROFILE, test/helpers/profile.js); `config` wins over it. */
+/**
+ * Starts a sandbox answering as the profile says (SANDBOX_PROFILE, test/helpers/profile.js);
+ * `config` wins over it.
+ */
 async function startSandbox(options = {}) {
 	const server = await sandboxModule.startSandbox({
 		port: 0,
@@ -50,9 +54,18 @@ async function startSandbox(options = {}) {
 		credentials(accessToken = server.demoToken) {
 			return { accessToken, baseUrl: server.baseUrl, appBaseUrl: server.appBaseUrl };
 		},
-		/** Every request received on a service route, in order; optionally only one route; `probes`: sandbox/README.md. */
+		/**
+		 * Every request received on a service route, in order; optionally only one route; `probes`:
+		 * sandbox/README.md.
+		 */
 		async calls(route, { probes = false } = {}) {
-			return (await data(admin.get('/calls', { params: { ...(route ? { route } : {}), ...(probes ? { probes } : {}) } }))).calls;
+			return (
+				await data(
+					admin.get('/calls', {
+						params: { ...(route ? { route } : {}), ...(probes ? { probes } : {}) },
+					}),
+				)
+			).calls;
 		},
 		async reset() {
 			return await data(admin.post('/reset', {}));
@@ -61,7 +74,10 @@ async function startSandbox(options = {}) {
 		async fault(fault) {
 			return await data(admin.post('/faults', fault));
 		},
-		/** Sets switches such as { bulkOrder: 'shuffled', bulkUnmatched: 'entry' }; returns the whole config. */
+		/**
+		 * Sets switches such as { bulkOrder: 'shuffled', bulkUnmatched: 'entry' }; returns the whole
+		 * config.
+		 */
 		async config(switches) {
 			return await data(admin.post('/config', switches));
 		},

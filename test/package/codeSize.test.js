@@ -1,6 +1,6 @@
-// The node code's size, counted as CONTRIBUTING.md ("How big the node code may be") says: the lines of
-// nodes/**/*.ts in n8n's Prettier layout with comments wrapped (`npm run format:check` holds them to it). A number
-// met by cutting ideas: lines are not joined to meet it.
+// The node code's size, counted as CONTRIBUTING.md ("How big the node code may be") says: the lines
+// of nodes/**/*.ts in n8n's Prettier layout with comments wrapped (`npm run format:check` holds
+// them to it). A number met by cutting ideas: lines are not joined to meet it.
 const fs = require('node:fs');
 const path = require('node:path');
 

@@ -1,5 +1,5 @@
-// n8n's layout (issue 59): Prettier, plus comments wrapped at its printWidth, which Prettier never does
-// (scripts/comment-width.js, run by `npm run format` and `npm run format:check`).
+// n8n's layout (issue 59): Prettier, plus comments wrapped at its printWidth, which Prettier never
+// does (scripts/comment-width.js, run by `npm run format` and `npm run format:check`).
 const { codeFiles, overWidth, rewrap, WIDTH } = require('../../scripts/comment-width');
 
 const words = (count) => Array.from({ length: count }, (_, index) => `word${index}`).join(' ');
@@ -11,7 +11,12 @@ test('a // paragraph with a line over the width is rewrapped at it, its words in
 	expect(overWidth(wrapped)).toEqual([]);
 	expect(lines[0]).toBe('\tconst a = 1;');
 	expect(lines.slice(1, -2).every((line) => line.startsWith('\t// '))).toBe(true);
-	expect(lines.slice(1, -2).map((line) => line.slice(4)).join(' ')).toBe(`${words(30)} and the end of the paragraph`);
+	expect(
+		lines
+			.slice(1, -2)
+			.map((line) => line.slice(4))
+			.join(' '),
+	).toBe(`${words(30)} and the end of the paragraph`);
 	expect(lines.at(-2)).toBe('\tconst b = 2;');
 });
 
@@ -20,8 +25,15 @@ test('a one-line /** … */ over the width becomes a block of its own lines', ()
 	const lines = wrapped.split('\n');
 	expect(lines[0]).toBe('/**');
 	expect(lines.at(-3)).toBe(' */');
-	expect(lines.slice(1, -3).every((line) => line.startsWith(' * ') && line.length <= WIDTH)).toBe(true);
-	expect(lines.slice(1, -3).map((line) => line.slice(3)).join(' ')).toBe(words(25));
+	expect(lines.slice(1, -3).every((line) => line.startsWith(' * ') && line.length <= WIDTH)).toBe(
+		true,
+	);
+	expect(
+		lines
+			.slice(1, -3)
+			.map((line) => line.slice(3))
+			.join(' '),
+	).toBe(words(25));
 });
 
 test('a list item or a blank comment line ends a paragraph; lines within the width are left as they are', () => {
@@ -32,10 +44,14 @@ test('a list item or a blank comment line ends a paragraph; lines within the wid
 
 test('a string longer than the width is no finding; a trailing comment after code is', () => {
 	expect(overWidth(`const s = '${'x'.repeat(120)}';`)).toEqual([]);
-	expect(overWidth(`const s = 1; // ${words(20)}`)).toEqual([{ line: 1, kind: 'trailing comment' }]);
+	expect(overWidth(`const s = 1; // ${words(20)}`)).toEqual([
+		{ line: 1, kind: 'trailing comment' },
+	]);
 });
 
 test('the code formatted holds no comment over the width', () => {
-	const found = codeFiles().flatMap((file) => overWidth(require('node:fs').readFileSync(file, 'utf8')).map((at) => `${file}:${at.line}`));
+	const found = codeFiles().flatMap((file) =>
+		overWidth(require('node:fs').readFileSync(file, 'utf8')).map((at) => `${file}:${at.line}`),
+	);
 	expect(found).toEqual([]);
 });

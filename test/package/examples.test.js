@@ -1,12 +1,15 @@
-// The example workflows (examples/*.json) checked against the built nodes, without n8n: every parameter they set
-// on an Inventory Ops node is one the node shows for that resource and operation (n8n drops any other one on
-// import without a word), and they only point at the default sandbox. The e2e suite imports and runs each one.
+// The example workflows (examples/*.json) checked against the built nodes, without n8n: every
+// parameter they set on an Inventory Ops node is one the node shows for that resource and operation
+// (n8n drops any other one on import without a word), and they only point at the default sandbox.
+// The e2e suite imports and runs each one.
 const fs = require('node:fs');
 const path = require('node:path');
 const { NodeHelpers } = require('n8n-workflow');
 
 const { InventoryOps } = require('../../dist/nodes/InventoryOps/InventoryOps.node.js');
-const { InventoryOpsTrigger } = require('../../dist/nodes/InventoryOps/InventoryOpsTrigger.node.js');
+const {
+	InventoryOpsTrigger,
+} = require('../../dist/nodes/InventoryOps/InventoryOpsTrigger.node.js');
 
 const EXAMPLES_DIR = path.resolve(__dirname, '../../examples');
 const OUR_TYPES = {
@@ -35,28 +38,56 @@ describe.each(examples)('%s', (file, workflow) => {
 		expect(ours.length).toBeGreaterThan(0);
 		for (const node of ours) {
 			const description = OUR_TYPES[node.type];
-			const kept = NodeHelpers.getNodeParameters(description.properties, node.parameters, true, false, node, description);
+			const kept = NodeHelpers.getNodeParameters(
+				description.properties,
+				node.parameters,
+				true,
+				false,
+				node,
+				description,
+			);
 			for (const [name, value] of Object.entries(node.parameters)) {
-				expect({ node: node.name, name, value: kept[name] }).toEqual({ node: node.name, name, value });
+				expect({ node: node.name, name, value: kept[name] }).toEqual({
+					node: node.name,
+					name,
+					value,
+				});
 			}
-			expect(NodeHelpers.getNodeParametersIssues(description.properties, { ...node, parameters: kept }, description)).toBeNull();
+			expect(
+				NodeHelpers.getNodeParametersIssues(
+					description.properties,
+					{ ...node, parameters: kept },
+					description,
+				),
+			).toBeNull();
 		}
 	});
 
 	test('Inventory Ops nodes use the named credential, nothing points anywhere but the default sandbox', () => {
 		for (const node of ours) {
-			expect(node.credentials).toEqual({ inventoryOpsApi: { id: 'inventory-ops-sandbox', name: 'Inventory Ops sandbox' } });
+			expect(node.credentials).toEqual({
+				inventoryOpsApi: { id: 'inventory-ops-sandbox', name: 'Inventory Ops sandbox' },
+			});
 		}
 		const urls = JSON.stringify(workflow.nodes).match(/https?:\/\/[^\s"'`]+/g) ?? [];
-		expect(urls.filter((url) => !url.startsWith('http://127.0.0.1:5680/') && !url.startsWith('https://example.com/'))).toEqual([]);
+		expect(
+			urls.filter(
+				(url) =>
+					!url.startsWith('http://127.0.0.1:5680/') && !url.startsWith('https://example.com/'),
+			),
+		).toEqual([]);
 	});
 
-	// An imported example is what the editor would add today (n8n would load no trigger at another version).
+	// An imported example is what the editor would add today (n8n would load no trigger at another
+	// version).
 	test('Inventory Ops nodes are at the version the editor gives a new node', () => {
 		for (const node of ours) {
 			const { version, defaultVersion } = OUR_TYPES[node.type];
 			const newest = defaultVersion ?? Math.max(...[version].flat());
-			expect({ node: node.name, typeVersion: node.typeVersion }).toEqual({ node: node.name, typeVersion: newest });
+			expect({ node: node.name, typeVersion: node.typeVersion }).toEqual({
+				node: node.name,
+				typeVersion: newest,
+			});
 		}
 	});
 

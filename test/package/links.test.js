@@ -1,6 +1,7 @@
-// Every link and image in the repository's Markdown pages lands somewhere: a relative link on a file that exists (and
-// its #anchor on a heading of that file), and a link to the package's own GitHub repository (package.json
-// `homepage`/`repository`) on a file of this clone. No network: other sites are not checked.
+// Every link and image in the repository's Markdown pages lands somewhere: a relative link on a
+// file that exists (and its #anchor on a heading of that file), and a link to the package's own
+// GitHub repository (package.json `homepage`/`repository`) on a file of this clone. No network:
+// other sites are not checked.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -9,9 +10,14 @@ const root = path.resolve(__dirname, '../..');
 const pkg = require(path.join(root, 'package.json'));
 const { linksOf } = require('../helpers/markdown');
 
-/** The pages checked: the top-level ones, and every Markdown file in the folders that describe themselves. */
+/**
+ * The pages checked: the top-level ones, and every Markdown file in the folders that describe
+ * themselves.
+ */
 function markdownFiles(base) {
-	const top = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md'].filter((file) => fs.existsSync(path.join(base, file)));
+	const top = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md'].filter((file) =>
+		fs.existsSync(path.join(base, file)),
+	);
 	const walk = (folder) =>
 		fs.existsSync(path.join(base, folder))
 			? fs.readdirSync(path.join(base, folder), { withFileTypes: true }).flatMap((entry) => {
@@ -23,14 +29,21 @@ function markdownFiles(base) {
 	return [...top, ...['docs', 'e2e', 'bench', 'test', 'sandbox', 'mutation'].flatMap(walk)];
 }
 
-/** GitHub's anchors for a page: headings (formatting dropped, lower case, punctuation out, spaces as hyphens, repeats numbered) and HTML ids. */
+/**
+ * GitHub's anchors for a page: headings (formatting dropped, lower case, punctuation out, spaces as
+ * hyphens, repeats numbered) and HTML ids.
+ */
 function anchorsOf(text) {
 	const anchors = new Set();
 	const seen = new Map();
 	const code = /^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm;
 	for (const match of text.replace(code, '').matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
 		const plain = match[1].replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '');
-		const slug = plain.trim().toLowerCase().replace(/[^\p{L}\p{N}\p{M} _-]/gu, '').replace(/ /g, '-');
+		const slug = plain
+			.trim()
+			.toLowerCase()
+			.replace(/[^\p{L}\p{N}\p{M} _-]/gu, '')
+			.replace(/ /g, '-');
 		const count = seen.get(slug) ?? 0;
 		seen.set(slug, count + 1);
 		anchors.add(count === 0 ? slug : `${slug}-${count}`);
@@ -47,8 +60,9 @@ const repositoryUrl = (manifest) =>
 		.replace(/#.*$/, '');
 
 /**
- * A link to this repository on GitHub as a path in the clone: the repository itself is its README; `blob`, `tree`
- * and `raw` addresses (and raw.githubusercontent.com) name a file after the branch or commit.
+ * A link to this repository on GitHub as a path in the clone: the repository itself is its README;
+ * `blob`, `tree` and `raw` addresses (and raw.githubusercontent.com) name a file after the branch
+ * or commit.
  */
 function repositoryPath(link, repository) {
 	const [address, anchor] = link.split('#');
@@ -56,7 +70,14 @@ function repositoryPath(link, repository) {
 	const url = new URL(address);
 	if (url.hostname === 'raw.githubusercontent.com') {
 		if (!url.pathname.startsWith(`${pathname}/`)) return undefined;
-		return { file: url.pathname.slice(pathname.length + 1).split('/').slice(1).join('/'), anchor };
+		return {
+			file: url.pathname
+				.slice(pathname.length + 1)
+				.split('/')
+				.slice(1)
+				.join('/'),
+			anchor,
+		};
 	}
 	if (url.hostname !== new URL(repository).hostname) return undefined;
 	const rest = url.pathname.replace(/\/$/, '');
@@ -80,7 +101,8 @@ function brokenLinks(base, repository) {
 			let target;
 			let anchor;
 			if (/^https?:\/\//i.test(link)) {
-				// The issue tracker package.json names (`bugs.url`): a page of GitHub's, not a file of the repository.
+				// The issue tracker package.json names (`bugs.url`): a page of GitHub's, not a file of the
+				// repository.
 				if (link.split('#')[0] === pkg.bugs?.url) continue;
 				const mapped = repositoryPath(link, repository);
 				if (mapped === undefined) continue;
@@ -94,7 +116,10 @@ function brokenLinks(base, repository) {
 				continue;
 			} else {
 				const [file, hash] = link.split('#');
-				target = file === '' ? pagePath : path.resolve(path.dirname(pagePath), decodeURIComponent(file.split('?')[0]));
+				target =
+					file === ''
+						? pagePath
+						: path.resolve(path.dirname(pagePath), decodeURIComponent(file.split('?')[0]));
 				anchor = hash;
 			}
 			if (!fs.existsSync(target)) {
@@ -102,7 +127,11 @@ function brokenLinks(base, repository) {
 				continue;
 			}
 			if (anchor && target.endsWith('.md') && !anchorsIn(target).has(decodeURIComponent(anchor))) {
-				problems.push({ page, link, problem: `no heading #${anchor} in ${path.relative(base, target)}` });
+				problems.push({
+					page,
+					link,
+					problem: `no heading #${anchor} in ${path.relative(base, target)}`,
+				});
 			}
 		}
 	}
@@ -114,19 +143,32 @@ describe('links in the Markdown pages', () => {
 
 	test('the pages checked include every README and the top-level pages', () => {
 		const pages = markdownFiles(root);
-		for (const page of ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'docs/README.md', 'e2e/README.md', 'bench/README.md', 'test/README.md', 'sandbox/README.md']) {
+		for (const page of [
+			'README.md',
+			'CONTRIBUTING.md',
+			'CHANGELOG.md',
+			'docs/README.md',
+			'e2e/README.md',
+			'bench/README.md',
+			'test/README.md',
+			'sandbox/README.md',
+		]) {
 			expect(pages).toContain(page);
 		}
 	});
 
 	test('every relative link, image and link into the repository lands on a file and heading that exist', () => {
-		const links = markdownFiles(root).flatMap((page) => linksOf(fs.readFileSync(path.join(root, page), 'utf8')));
+		const links = markdownFiles(root).flatMap((page) =>
+			linksOf(fs.readFileSync(path.join(root, page), 'utf8')),
+		);
 		expect(links.length).toBeGreaterThan(30);
 		expect(brokenLinks(root, repository)).toEqual([]);
 	});
 
 	test("README's pictures are the editor's screenshots in docs/", () => {
-		const images = linksOf(fs.readFileSync(path.join(root, 'README.md'), 'utf8')).filter((link) => link.endsWith('.png'));
+		const images = linksOf(fs.readFileSync(path.join(root, 'README.md'), 'utf8')).filter((link) =>
+			link.endsWith('.png'),
+		);
 		expect(images.length).toBeGreaterThan(0);
 		for (const image of images) expect(image).toMatch(/^docs\/editor[\w-]*\.png$/);
 	});
@@ -174,22 +216,36 @@ describe('links in the Markdown pages', () => {
 		test('a moved picture, a renamed heading and an anchor of the page itself are each caught', () => {
 			fs.rmSync(path.join(base, 'docs/a.png'));
 			write('docs/page.md', '# Page\n\n## What it is\n');
-			write('README.md', `${fs.readFileSync(path.join(base, 'README.md'), 'utf8')}\n[gone](#no-such-heading)\n`);
+			write(
+				'README.md',
+				`${fs.readFileSync(path.join(base, 'README.md'), 'utf8')}\n[gone](#no-such-heading)\n`,
+			);
 			expect(brokenLinks(base, repo)).toEqual([
-				{ page: 'README.md', link: 'docs/page.md#what-it-does', problem: 'no heading #what-it-does in docs/page.md' },
+				{
+					page: 'README.md',
+					link: 'docs/page.md#what-it-does',
+					problem: 'no heading #what-it-does in docs/page.md',
+				},
 				{ page: 'README.md', link: 'docs/a.png', problem: 'no file docs/a.png' },
-				{ page: 'README.md', link: `${repo}/blob/main/docs/page.md#what-it-does`, problem: 'no heading #what-it-does in docs/page.md' },
-				{ page: 'README.md', link: '#no-such-heading', problem: 'no heading #no-such-heading in README.md' },
+				{
+					page: 'README.md',
+					link: `${repo}/blob/main/docs/page.md#what-it-does`,
+					problem: 'no heading #what-it-does in docs/page.md',
+				},
+				{
+					page: 'README.md',
+					link: '#no-such-heading',
+					problem: 'no heading #no-such-heading in README.md',
+				},
 			]);
 		});
 
 		test('headings repeated get numbered anchors, as GitHub gives them', () => {
-			expect([...anchorsOf('## Notes\n## Notes\n## Order → Get Many in full\n## `npm run bench:n8n` (x)\n')]).toEqual([
-				'notes',
-				'notes-1',
-				'order--get-many-in-full',
-				'npm-run-benchn8n-x',
-			]);
+			expect([
+				...anchorsOf(
+					'## Notes\n## Notes\n## Order → Get Many in full\n## `npm run bench:n8n` (x)\n',
+				),
+			]).toEqual(['notes', 'notes-1', 'order--get-many-in-full', 'npm-run-benchn8n-x']);
 		});
 	});
 });

@@ -1,6 +1,7 @@
-// What users read (the built package's texts: messages, descriptions, options; the READMEs and docs; the
-// examples' notes), and the code's comments, never cite a section number of a document a clone does not have
-// ("spec 2.12", "part 7", "(4.4)"). The service is described in docs/service-interface.md, cited by section name.
+// What users read (the built package's texts: messages, descriptions, options; the READMEs and
+// docs; the examples' notes), and the code's comments, never cite a section number of a document a
+// clone does not have ("spec 2.12", "part 7", "(4.4)"). The service is described in
+// docs/service-interface.md, cited by section name.
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -42,14 +43,21 @@ test('the pattern finds the citations it is meant to, and not versions or figure
 	]) {
 		expect({ text, found: found(text) }).toEqual({ text, found: true });
 	}
-	for (const text of ['n8n 2.41.1 and 1.123.81', 'interface version 4.5.0', 'weight: 1.5', '(0.57 s when quiet)', 'docs/service-interface.md, Errors']) {
+	for (const text of [
+		'n8n 2.41.1 and 1.123.81',
+		'interface version 4.5.0',
+		'weight: 1.5',
+		'(0.57 s when quiet)',
+		'docs/service-interface.md, Errors',
+	]) {
 		expect({ text, found: found(text) }).toEqual({ text, found: false });
 	}
 });
 
 test('no user-facing text cites a section number', () => {
 	const files = [
-		// Built with removeComments, so what is left in dist/ is what n8n shows: names, descriptions, messages.
+		// Built with removeComments, so what is left in dist/ is what n8n shows: names, descriptions,
+		// messages.
 		...filesUnder('dist', ['.js', '.json']),
 		...filesUnder('examples', ['.json']),
 		...filesUnder('docs', ['.md']),
@@ -63,15 +71,24 @@ test('no user-facing text cites a section number', () => {
 		'e2e/queue/README.md',
 	];
 	expect(files.filter((file) => file.startsWith('dist')).length).toBeGreaterThan(10);
-	const citations = files.flatMap((file) => citationsIn(file, fs.readFileSync(path.join(root, file), 'utf8')));
+	const citations = files.flatMap((file) =>
+		citationsIn(file, fs.readFileSync(path.join(root, file), 'utf8')),
+	);
 	expect(citations).toEqual([]);
 });
 
 test('no comment in the code cites a section number either (a clone could not follow it)', () => {
 	const files = ['nodes', 'credentials', 'sandbox', 'test', 'e2e', 'bench', 'scripts']
 		.flatMap((folder) => filesUnder(folder, ['.ts', '.js', '.mjs', '.sh']))
-		.filter((file) => !file.includes('node_modules') && !file.startsWith('e2e/hosts') && file !== path.relative(root, __filename));
+		.filter(
+			(file) =>
+				!file.includes('node_modules') &&
+				!file.startsWith('e2e/hosts') &&
+				file !== path.relative(root, __filename),
+		);
 	expect(files.length).toBeGreaterThan(50);
-	const citations = files.flatMap((file) => citationsIn(file, fs.readFileSync(path.join(root, file), 'utf8')));
+	const citations = files.flatMap((file) =>
+		citationsIn(file, fs.readFileSync(path.join(root, file), 'utf8')),
+	);
 	expect(citations).toEqual([]);
 });

@@ -1,7 +1,8 @@
-// What `npm pack` publishes: only what n8n loads at run time, never tests, sandbox, sources, maps or docs; and what
-// n8n's package scanner says about that tarball (scripts/scan-package.mjs, run by `npm test` as `npm run scan`).
-// In `npm test` the tarball is packed from dist/ as it is (`npm test` builds first); with PACK_TARBALL=<file> the
-// tests read that tarball instead: the release's, built from `git archive` (scripts/release.mjs verify).
+// What `npm pack` publishes: only what n8n loads at run time, never tests, sandbox, sources, maps
+// or docs; and what n8n's package scanner says about that tarball (scripts/scan-package.mjs, run by
+// `npm test` as `npm run scan`). In `npm test` the tarball is packed from dist/ as it is (`npm
+// test` builds first); with PACK_TARBALL=<file> the tests read that tarball instead: the release's,
+// built from `git archive` (scripts/release.mjs verify).
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -40,14 +41,32 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
 
 test('the tarball holds only dist/ (the nodes and the credential), index.js, README, LICENSE and package.json', () => {
-	expect(files.filter((file) => !/^(dist\/(nodes|credentials)\/.+\.(js|json|svg)|index\.js|README\.md|LICENSE|package\.json)$/.test(file))).toEqual([]);
-	expect(files.filter((file) => /\.(ts|map)$|\.test\.js$|(^|\/)(test|sandbox|e2e|bench|docs|examples|scripts)\//.test(file))).toEqual([]);
-	expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'index.js', 'package.json']));
+	expect(
+		files.filter(
+			(file) =>
+				!/^(dist\/(nodes|credentials)\/.+\.(js|json|svg)|index\.js|README\.md|LICENSE|package\.json)$/.test(
+					file,
+				),
+		),
+	).toEqual([]);
+	expect(
+		files.filter((file) =>
+			/\.(ts|map)$|\.test\.js$|(^|\/)(test|sandbox|e2e|bench|docs|examples|scripts)\//.test(file),
+		),
+	).toEqual([]);
+	expect(files).toEqual(
+		expect.arrayContaining(['LICENSE', 'README.md', 'index.js', 'package.json']),
+	);
 });
 
 test("the tarball's package.json is the repository's: name, version, entries, no dependencies", () => {
 	const packed = JSON.parse(fs.readFileSync(path.join(unpacked, 'package.json'), 'utf8'));
-	expect({ name: packed.name, version: packed.version, n8n: packed.n8n, main: packed.main }).toEqual({
+	expect({
+		name: packed.name,
+		version: packed.version,
+		n8n: packed.n8n,
+		main: packed.main,
+	}).toEqual({
 		name: pkg.name,
 		version: pkg.version,
 		n8n: pkg.n8n,
@@ -58,23 +77,39 @@ test("the tarball's package.json is the repository's: name, version, entries, no
 
 test('every compiled file in the tarball comes from a node or credential source, and every entry n8n loads is in it', () => {
 	const compiled = files.filter((file) => file.endsWith('.js') && file.startsWith('dist/'));
-	expect(compiled.filter((file) => !fs.existsSync(path.join(root, file.slice('dist/'.length).replace(/\.js$/, '.ts'))))).toEqual([]);
+	expect(
+		compiled.filter(
+			(file) => !fs.existsSync(path.join(root, file.slice('dist/'.length).replace(/\.js$/, '.ts'))),
+		),
+	).toEqual([]);
 	const entries = [...pkg.n8n.nodes, ...pkg.n8n.credentials];
 	const codexFiles = pkg.n8n.nodes.map((file) => file.replace(/\.js$/, '.json'));
-	const icons = entries.flatMap((file) => ['inventoryOps.svg', 'inventoryOps.dark.svg'].map((icon) => path.posix.join(path.posix.dirname(file), icon)));
+	const icons = entries.flatMap((file) =>
+		['inventoryOps.svg', 'inventoryOps.dark.svg'].map((icon) =>
+			path.posix.join(path.posix.dirname(file), icon),
+		),
+	);
 	expect(files).toEqual(expect.arrayContaining([...entries, ...codexFiles, ...icons]));
 	// Nothing else besides the compiled sources: a stray JSON or SVG in dist/ would ship unnoticed.
-	expect(files.filter((file) => /^dist\/.+\.(json|svg)$/.test(file) && ![...codexFiles, ...icons].includes(file))).toEqual([]);
+	expect(
+		files.filter(
+			(file) => /^dist\/.+\.(json|svg)$/.test(file) && ![...codexFiles, ...icons].includes(file),
+		),
+	).toEqual([]);
 });
 
-test('every module the shipped code requires is in the tarball or is n8n-workflow or Node\'s crypto', () => {
+test("every module the shipped code requires is in the tarball or is n8n-workflow or Node's crypto", () => {
 	const missing = [];
 	for (const file of files.filter((name) => name.endsWith('.js'))) {
 		const source = fs.readFileSync(path.join(unpacked, file), 'utf8');
 		for (const [, request] of source.matchAll(/\brequire\(["']([^"']+)["']\)/g)) {
 			if (request.startsWith('.')) {
 				const target = path.posix.join(path.posix.dirname(file), request);
-				if (![target, `${target}.js`, `${target}.json`, `${target}/index.js`].some((name) => files.includes(name))) {
+				if (
+					![target, `${target}.js`, `${target}.json`, `${target}/index.js`].some((name) =>
+						files.includes(name),
+					)
+				) {
 					missing.push(`${file}: ${request}`);
 				}
 			} else if (!['n8n-workflow', 'crypto', 'node:crypto'].includes(request)) {
@@ -87,13 +122,20 @@ test('every module the shipped code requires is in the tarball or is n8n-workflo
 
 describe("n8n's scanner rules on the packed tarball (scripts/scan-package.mjs)", () => {
 	const scan = (file) =>
-		spawnSync(process.execPath, [path.join(root, 'scripts/scan-package.mjs'), file], { cwd: root, encoding: 'utf8' });
+		spawnSync(process.execPath, [path.join(root, 'scripts/scan-package.mjs'), file], {
+			cwd: root,
+			encoding: 'utf8',
+		});
 
 	test('the tarball passes, and the same tarball with a console call slipped into a shipped file fails', () => {
 		const clean = scan(tarball);
-		expect({ status: clean.status, out: clean.stdout }).toEqual({ status: 0, out: expect.stringContaining('scan (tarball): passed') });
+		expect({ status: clean.status, out: clean.stdout }).toEqual({
+			status: 0,
+			out: expect.stringContaining('scan (tarball): passed'),
+		});
 
-		// The scanner forbids console calls in shipped code (n8n's no-console rule); the source tree never sees this one.
+		// The scanner forbids console calls in shipped code (n8n's no-console rule); the source tree
+		// never sees this one.
 		const shipped = path.join(unpacked, pkg.n8n.nodes[0]);
 		fs.appendFileSync(shipped, '\nconsole.log("slipped in after the build");\n');
 		const doctored = path.join(workDir, 'doctored.tgz');

@@ -37,7 +37,12 @@ describe('package.json', () => {
 
 describe('links to the documentation', () => {
 	/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
-	const slug = (heading) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N} -]/gu, '').replace(/ /g, '-');
+	const slug = (heading) =>
+		heading
+			.trim()
+			.toLowerCase()
+			.replace(/[^\p{L}\p{N} -]/gu, '')
+			.replace(/ /g, '-');
 	const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
 	const anchors = new Set([...readme.matchAll(/^#+ (.+)$/gm)].map((match) => slug(match[1])));
 	const repository = pkg.homepage.replace(/#.*$/, '');
@@ -45,9 +50,10 @@ describe('links to the documentation', () => {
 	test('every link of the codex files and the credential to the README lands on a heading', () => {
 		const codexLinks = pkg.n8n.nodes.flatMap((file) => {
 			const codex = require(path.join(root, file.replace(/\.js$/, '.json')));
-			return [...codex.resources.primaryDocumentation, ...(codex.resources.credentialDocumentation ?? [])].map(
-				(link) => link.url,
-			);
+			return [
+				...codex.resources.primaryDocumentation,
+				...(codex.resources.credentialDocumentation ?? []),
+			].map((link) => link.url);
 		});
 		const credential = Object.values(require(path.join(root, pkg.n8n.credentials[0])))[0];
 		const nodeLinks = pkg.n8n.nodes.map((file) => {

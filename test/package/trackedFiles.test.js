@@ -1,7 +1,8 @@
-// No tracked file over 1 MB, lock files aside: a file that big (the old one-file mutation results, 15 MB) makes every
-// change to it a diff of 100k lines and a conflict between any two branches that touch it. Mutation results are one
-// small file per module (mutation/results/, mutation/README.md). A copy that is not a checkout (Download ZIP,
-// `git archive`) has no git to ask: the check of this repository skips there.
+// No tracked file over 1 MB, lock files aside: a file that big (the old one-file mutation results,
+// 15 MB) makes every change to it a diff of 100k lines and a conflict between any two branches that
+// touch it. Mutation results are one small file per module (mutation/results/, mutation/README.md).
+// A copy that is not a checkout (Download ZIP, `git archive`) has no git to ask: the check of this
+// repository skips there.
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -11,11 +12,24 @@ const { gitCheckout, testInCheckout } = require('../helpers/gitCheckout');
 
 const ROOT = path.resolve(__dirname, '../..');
 const LIMIT = 1024 * 1024;
-const LOCK_FILES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml']);
+const LOCK_FILES = new Set([
+	'package-lock.json',
+	'npm-shrinkwrap.json',
+	'yarn.lock',
+	'pnpm-lock.yaml',
+]);
 
-/** Tracked files of the repository at `cwd` over the limit, lock files aside: "<path> (<bytes>)". */
+/**
+ * Tracked files of the repository at `cwd` over the limit, lock files aside: "<path> (<bytes>)".
+ */
 function oversizedTrackedFiles(cwd) {
-	const files = execFileSync('git', ['ls-files', '-z'], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).split('\0').filter(Boolean);
+	const files = execFileSync('git', ['ls-files', '-z'], {
+		cwd,
+		encoding: 'utf8',
+		maxBuffer: 64 * 1024 * 1024,
+	})
+		.split('\0')
+		.filter(Boolean);
 	return files
 		.filter((file) => !LOCK_FILES.has(path.basename(file)))
 		.map((file) => ({ file, stat: fs.lstatSync(path.join(cwd, file), { throwIfNoEntry: false }) }))
@@ -36,7 +50,9 @@ describe('tracked files', () => {
 			fs.writeFileSync(path.join(dir, 'mutation/results.json'), 'x'.repeat(LIMIT + 1));
 			fs.writeFileSync(path.join(dir, 'package-lock.json'), 'x'.repeat(LIMIT + 1));
 			fs.writeFileSync(path.join(dir, 'small.json'), 'x'.repeat(LIMIT));
-			execFileSync('git', ['add', 'mutation/results.json', 'package-lock.json', 'small.json'], { cwd: dir });
+			execFileSync('git', ['add', 'mutation/results.json', 'package-lock.json', 'small.json'], {
+				cwd: dir,
+			});
 			expect(oversizedTrackedFiles(dir)).toEqual([`mutation/results.json (${LIMIT + 1} bytes)`]);
 		} finally {
 			fs.rmSync(dir, { recursive: true, force: true });

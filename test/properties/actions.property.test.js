@@ -1,9 +1,9 @@
-// Property: whatever values reach the action node's parameters (random, malformed, hostile: control characters,
-// huge strings, deep nesting, prototype keys, wrong types), every item ends either in a correct call or in an error
-// that names the item and the field; the node never crashes, never sends a write twice, never lets the access
-// token or a password given inside a URL out through an output or an error, and never pollutes Object.prototype.
-// Through n8n's engine against the sandbox over real HTTP; calls are counted in the sandbox's call log.
-// Runs and seed: see hostile.js.
+// Property: whatever values reach the action node's parameters (random, malformed, hostile: control
+// characters, huge strings, deep nesting, prototype keys, wrong types), every item ends either in a
+// correct call or in an error that names the item and the field; the node never crashes, never
+// sends a write twice, never lets the access token or a password given inside a URL out through an
+// output or an error, and never pollutes Object.prototype. Through n8n's engine against the sandbox
+// over real HTTP; calls are counted in the sandbox's call log. Runs and seed: see hostile.js.
 const { useInventoryOps } = require('../helpers/inventoryOps');
 const { sandboxCode } = require('../helpers/profile');
 const {
@@ -21,15 +21,21 @@ const {
 
 const ctx = useInventoryOps({ orders: 40 });
 
-// What the service may refuse that only it can know; anything else it refuses means the node sent a bad request.
-// The sandbox's codes for these (its example, sandbox/README.md), as the profile's service sends them.
+// What the service may refuse that only it can know; anything else it refuses means the node sent a
+// bad request. The sandbox's codes for these (its example, sandbox/README.md), as the profile's
+// service sends them.
 const BUSINESS_CODES = new Set(
-	['UNKNOWN_COMPONENT', 'DUPLICATE_SKU', 'HANDLER_NOT_FOUND', 'SHIPMENT_NOT_FOUND', 'ALREADY_RESTORED', 'NOTHING_TO_RESTORE'].map(
-		sandboxCode,
-	),
+	[
+		'UNKNOWN_COMPONENT',
+		'DUPLICATE_SKU',
+		'HANDLER_NOT_FOUND',
+		'SHIPMENT_NOT_FOUND',
+		'ALREADY_RESTORED',
+		'NOTHING_TO_RESTORE',
+	].map(sandboxCode),
 );
-// The field may itself hold quotes (an unknown key is shown as JSON text), so the name runs to the last "' is",
-// "' must" or "' repeats".
+// The field may itself hold quotes (an unknown key is shown as JSON text), so the name runs to the
+// last "' is", "' must" or "' repeats".
 const NAMED = /^Item (\d+): '(.+)' (is|must|repeats) /;
 
 let itemIds;
@@ -37,51 +43,77 @@ let orders;
 let shipments;
 beforeAll(async () => {
 	itemIds = (await ctx.sandbox.items()).slice(0, 5).map((item) => item.item_id);
-	orders = (await ctx.sandbox.orders({ limit: 5 })).map(({ store_id, order_number }) => ({ store_id, order_number }));
+	orders = (await ctx.sandbox.orders({ limit: 5 })).map(({ store_id, order_number }) => ({
+		store_id,
+		order_number,
+	}));
 	const { data } = await require('axios').get(`${ctx.sandbox.adminUrl}/shipments`, {
 		params: { deducted: 'true', limit: 5 },
 	});
 	shipments = data.shipments;
 });
 
-/** Tally across the runs of one property: both outcomes must occur, or the property proves little. */
+/**
+ * Tally across the runs of one property: both outcomes must occur, or the property proves little.
+ */
 const tally = { success: 0, named: 0, business: 0, credentialsRemoved: 0 };
-beforeEach(() => Object.assign(tally, { success: 0, named: 0, business: 0, credentialsRemoved: 0 }));
+beforeEach(() =>
+	Object.assign(tally, { success: 0, named: 0, business: 0, credentialsRemoved: 0 }),
+);
 afterEach(() => {
 	expect(tally.success).toBeGreaterThan(0);
 	expect(tally.named).toBeGreaterThan(0);
 });
 
 /**
- * Runs the node once on `input` and checks the property. `writeRoute`: the route of a call that changes data, which
- * must be sent at most once per item, and exactly once per item that reached the service.
+ * Runs the node once on `input` and checks the property. `writeRoute`: the route of a call that
+ * changes data, which must be sent at most once per item, and exactly once per item that reached
+ * the service.
  */
 async function runAndCheck(
 	parameters,
 	input,
-	{ writeRoute, readRoute, onePerItem = true, stop = false, reset = true, learnsAfterSuccess = false },
+	{
+		writeRoute,
+		readRoute,
+		onePerItem = true,
+		stop = false,
+		reset = true,
+		learnsAfterSuccess = false,
+	},
 ) {
 	if (reset) await ctx.sandbox.reset();
-	const result = await ctx.run(parameters, { items: input.map((json) => ({ json })), continueOnFail: !stop });
+	const result = await ctx.run(parameters, {
+		items: input.map((json) => ({ json })),
+		continueOnFail: !stop,
+	});
 	const everything = JSON.stringify({
 		items: result.items,
-		error: result.error && { ...result.error, message: result.error.message, description: result.error.description },
+		error: result.error && {
+			...result.error,
+			message: result.error.message,
+			description: result.error.description,
+		},
 	});
 	expect(everything).not.toContain(PASSWORD);
 	expect(everything).not.toContain(ctx.sandbox.demoToken);
 	expectNoPollution();
 
-	// Every call, a hostile id the sandbox never issued too (the sandbox leaves those out unless asked).
+	// Every call, a hostile id the sandbox never issued too (the sandbox leaves those out unless
+	// asked).
 	const writes = writeRoute ? await ctx.sandbox.calls(writeRoute, { probes: true }) : [];
 	if (stop) {
-		// Stopped at the first failed item: that failure names it (or is the service's), and nothing was sent twice.
+		// Stopped at the first failed item: that failure names it (or is the service's), and nothing
+		// was sent twice.
 		if (result.error) {
 			const named = NAMED.exec(result.error.message);
 			if (named) tally.named++;
 			else
-				expect(BUSINESS_CODES.has(result.error.errorResponse?.code ?? result.error.context?.data?.code ?? '')).toBe(
-					true,
-				);
+				expect(
+					BUSINESS_CODES.has(
+						result.error.errorResponse?.code ?? result.error.context?.data?.code ?? '',
+					),
+				).toBe(true);
 		}
 		expect(writes.length).toBeLessThanOrEqual(input.length);
 		return;
@@ -112,10 +144,11 @@ async function runAndCheck(
 			reached++;
 		}
 	}
-	// Remove sends the id it has just removed once more, to learn the service's answer to an unknown id (at most one
-	// success here: one item at most names the existing handler).
+	// Remove sends the id it has just removed once more, to learn the service's answer to an unknown
+	// id (at most one success here: one item at most names the existing handler).
 	if (writeRoute) expect(writes.length).toBe(reached + (learnsAfterSuccess ? succeeded : 0));
-	if (readRoute) for (const call of await ctx.sandbox.calls(readRoute)) expect(call.status).toBe(200);
+	if (readRoute)
+		for (const call of await ctx.sandbox.calls(readRoute)) expect(call.status).toBe(200);
 }
 
 const stop = fc.integer({ min: 0, max: 4 }).map((value) => value === 0);
@@ -135,15 +168,27 @@ test('Kit -> Create, JSON mode: random and hostile kits as JSON text', async () 
 			),
 		},
 		{ weight: 4, arbitrary: fc.constant(null).map(() => undefined) },
-		{ weight: 1, arbitrary: fc.record({ item_id: text, quantity: fc.constant(1), qty: fc.constant(2) }) },
+		{
+			weight: 1,
+			arbitrary: fc.record({ item_id: text, quantity: fc.constant(1), qty: fc.constant(2) }),
+		},
 		{ weight: 1, arbitrary: hostile },
 	);
 	const kit = fc.record(
 		{
 			name: maybe(text),
 			sku: maybe(fc.uuid().map((id) => `KIT-${id}`)),
-			items: maybe(fc.array(component, { maxLength: 3 }).map((list) => list.filter((entry) => entry !== undefined))),
-			cost: maybe(fc.oneof(fc.double({ min: 0, max: 1e6, noNaN: true }), fc.constantFrom('12.50', '0x10', '1e3'))),
+			items: maybe(
+				fc
+					.array(component, { maxLength: 3 })
+					.map((list) => list.filter((entry) => entry !== undefined)),
+			),
+			cost: maybe(
+				fc.oneof(
+					fc.double({ min: 0, max: 1e6, noNaN: true }),
+					fc.constantFrom('12.50', '0x10', '1e3'),
+				),
+			),
 			barcodes: maybe(fc.array(text, { maxLength: 3 })),
 			active: maybe(fc.constantFrom(true, false, 'true')),
 			image: maybe(url),
@@ -170,7 +215,12 @@ test('Kit -> Create, JSON mode: random and hostile kits as JSON text', async () 
 							: kitData,
 				}));
 				await runAndCheck(
-					{ resource: 'kit', operation: 'create', inputMode: 'json', kitData: '={{ $json.kitData }}' },
+					{
+						resource: 'kit',
+						operation: 'create',
+						inputMode: 'json',
+						kitData: '={{ $json.kitData }}',
+					},
 					input,
 					{ writeRoute: '/api/kit/create', stop: stopOnFail },
 				);
@@ -199,7 +249,10 @@ test('Kit -> Create, form mode: hostile values in every field', async () => {
 		fc.asyncProperty(fc.array(item, { minLength: 1, maxLength: 6 }), async (items) => {
 			const input = items.map((entry) => ({
 				...entry,
-				rows: entry.rows.map((r) => ({ ...r, itemId: r.itemId === 'ITEM' ? itemIds[1] : r.itemId })),
+				rows: entry.rows.map((r) => ({
+					...r,
+					itemId: r.itemId === 'ITEM' ? itemIds[1] : r.itemId,
+				})),
 			}));
 			const rowCount = Math.max(0, ...input.map((entry) => entry.rows.length));
 			await runAndCheck(
@@ -267,13 +320,11 @@ test('Order -> Get Many: hostile store ids and order numbers, and hostile refere
 
 test('Shipment -> Restore Inventory: hostile ids and selectors', async () => {
 	const item = fc.oneof(
-		fc
-			.constantFrom(...shipments)
-			.map((shipment) => ({
-				store_id: shipment.store_id,
-				order_number: shipment.order_number,
-				shipment_id: shipment._id,
-			})),
+		fc.constantFrom(...shipments).map((shipment) => ({
+			store_id: shipment.store_id,
+			order_number: shipment.order_number,
+			shipment_id: shipment._id,
+		})),
 		fc.record(
 			{
 				store_id: maybe(text),
@@ -327,28 +378,32 @@ test('Webhook Handler -> Add: hostile names, URLs (with passwords), methods and 
 		headers: fc.array(header, { maxLength: 2 }),
 	});
 	await fc.assert(
-		fc.asyncProperty(fc.array(item, { minLength: 1, maxLength: 8 }), stop, async (input, stopOnFail) => {
-			const headerCount = Math.max(0, ...input.map((entry) => entry.headers.length));
-			await runAndCheck(
-				{
-					resource: 'webhookHandler',
-					operation: 'add',
-					eventType: 'custom',
-					customEventType: '={{ $json.type }}',
-					name: '={{ $json.name }}',
-					url: '={{ $json.url }}',
-					method: '={{ $json.method }}',
-					headers: {
-						header: Array.from({ length: headerCount }, (_, index) => ({
-							name: `={{ $json.headers[${index}]?.name }}`,
-							value: `={{ $json.headers[${index}]?.value }}`,
-						})),
+		fc.asyncProperty(
+			fc.array(item, { minLength: 1, maxLength: 8 }),
+			stop,
+			async (input, stopOnFail) => {
+				const headerCount = Math.max(0, ...input.map((entry) => entry.headers.length));
+				await runAndCheck(
+					{
+						resource: 'webhookHandler',
+						operation: 'add',
+						eventType: 'custom',
+						customEventType: '={{ $json.type }}',
+						name: '={{ $json.name }}',
+						url: '={{ $json.url }}',
+						method: '={{ $json.method }}',
+						headers: {
+							header: Array.from({ length: headerCount }, (_, index) => ({
+								name: `={{ $json.headers[${index}]?.name }}`,
+								value: `={{ $json.headers[${index}]?.value }}`,
+							})),
+						},
 					},
-				},
-				input,
-				{ writeRoute: '/api/webhook/add_handler', stop: stopOnFail },
-			);
-		}),
+					input,
+					{ writeRoute: '/api/webhook/add_handler', stop: stopOnFail },
+				);
+			},
+		),
 		settings,
 	);
 	// Some handlers were added with a password in their URL, and their output said it was removed.
@@ -358,25 +413,40 @@ test('Webhook Handler -> Add: hostile names, URLs (with passwords), methods and 
 test('Webhook Handler -> Remove: hostile handler ids', async () => {
 	await fc.assert(
 		fc.asyncProperty(
-			fc.array(fc.record({ id: maybe(fc.oneof(text, fc.constant('EXISTING'))) }), { minLength: 1, maxLength: 6 }),
+			fc.array(fc.record({ id: maybe(fc.oneof(text, fc.constant('EXISTING'))) }), {
+				minLength: 1,
+				maxLength: 6,
+			}),
 			async (items) => {
 				await ctx.sandbox.reset();
 				const response = await fetch(`${ctx.sandbox.baseUrl}/webhook/add_handler`, {
 					method: 'POST',
-					headers: { authorization: `Bearer ${ctx.sandbox.demoToken}`, 'content-type': 'application/json' },
-					body: JSON.stringify({ type: 'order.shipped', name: 'to remove', handler: { url: 'https://example.com/x' } }),
+					headers: {
+						authorization: `Bearer ${ctx.sandbox.demoToken}`,
+						'content-type': 'application/json',
+					},
+					body: JSON.stringify({
+						type: 'order.shipped',
+						name: 'to remove',
+						handler: { url: 'https://example.com/x' },
+					}),
 				});
 				const { _id } = await response.json();
-				// One item at most names the existing handler: a second removal of it would be the service's refusal.
+				// One item at most names the existing handler: a second removal of it would be the
+				// service's refusal.
 				let used = false;
 				const input = items.map(({ id }) => ({
 					id: id === 'EXISTING' && !used ? ((used = true), _id) : id === 'EXISTING' ? 'gone' : id,
 				}));
-				await runAndCheck({ resource: 'webhookHandler', operation: 'remove', handlerId: '={{ $json.id }}' }, input, {
-					writeRoute: '/api/webhook/remove_handler',
-					reset: false,
-					learnsAfterSuccess: true,
-				});
+				await runAndCheck(
+					{ resource: 'webhookHandler', operation: 'remove', handlerId: '={{ $json.id }}' },
+					input,
+					{
+						writeRoute: '/api/webhook/remove_handler',
+						reset: false,
+						learnsAfterSuccess: true,
+					},
+				);
 			},
 		),
 		settings,

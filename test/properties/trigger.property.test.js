@@ -1,26 +1,46 @@
-// Property: whatever arrives at the trigger's webhook (right, wrong or missing secret; bodies that are events,
-// almost-events or junk: control characters, huge strings, deep nesting, prototype keys, wrong types, not JSON at
-// all), the trigger answers 401, 400 or 200 and never crashes; only a delivery with the right secret and an event
-// of a selected type starts a run, at most once per event id; neither the trigger's secret nor the access token
-// appears in any answer or run (even with Include Headers on); deliveries send nothing to the service; and
-// Object.prototype is never polluted. Real HTTP into the trigger's webhook() (see ../trigger/helpers/harness.js).
-// The oracle is README's account of deliveries (expectedEvents below). Runs and seed: see hostile.js.
+// Property: whatever arrives at the trigger's webhook (right, wrong or missing secret; bodies that
+// are events, almost-events or junk: control characters, huge strings, deep nesting, prototype
+// keys, wrong types, not JSON at all), the trigger answers 401, 400 or 200 and never crashes; only
+// a delivery with the right secret and an event of a selected type starts a run, at most once per
+// event id; neither the trigger's secret nor the access token appears in any answer or run (even
+// with Include Headers on); deliveries send nothing to the service; and Object.prototype is never
+// polluted. Real HTTP into the trigger's webhook() (see ../trigger/helpers/harness.js). The oracle
+// is README's account of deliveries (expectedEvents below). Runs and seed: see hostile.js.
 const { useTriggerHarness } = require('../trigger/helpers/setup');
 const { fc, settings, text, tainted, hostile, expectNoPollution } = require('./hostile');
 
 const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
 const context = useTriggerHarness();
 
-/** `depth` levels of nesting: deep enough to matter, shallow enough for JSON.stringify in the checks. */
+/**
+ * `depth` levels of nesting: deep enough to matter, shallow enough for JSON.stringify in the
+ * checks.
+ */
 const nestedBody = fc
 	.tuple(fc.integer({ min: 100, max: 2000 }), fc.boolean())
-	.map(([depth, arrays]) => (arrays ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`));
+	.map(([depth, arrays]) =>
+		arrays
+			? `${'['.repeat(depth)}1${']'.repeat(depth)}`
+			: `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`,
+	);
 
 const eventType = fc.oneof(
-	fc.constantFrom('order.shipped', 'order.status.packed', 'order.status.', 'order.status', 'order.created', ' order.shipped', ''),
+	fc.constantFrom(
+		'order.shipped',
+		'order.status.packed',
+		'order.status.',
+		'order.status',
+		'order.created',
+		' order.shipped',
+		'',
+	),
 	tainted,
 );
-const eventId = fc.oneof({ weight: 3, arbitrary: fc.uuid() }, fc.constantFrom('', 'repeat-1', 'repeat-2'), hostile);
+const eventId = fc.oneof(
+	{ weight: 3, arbitrary: fc.uuid() },
+	fc.constantFrom('', 'repeat-1', 'repeat-2'),
+	hostile,
+);
 const jsonable = (value) => {
 	try {
 		return JSON.stringify(value) ?? 'null';
@@ -30,9 +50,10 @@ const jsonable = (value) => {
 };
 
 /**
- * README ("What the service leaves open", the body a handler receives) names the shapes a delivery may take: an event
- * `{ id, type, created_at, data }`, an envelope with other names, an array of events, or the changed record alone.
- * Each name of a role, as README lists them; an envelope below uses one name per role.
+ * README ("What the service leaves open", the body a handler receives) names the shapes a delivery
+ * may take: an event `{ id, type, created_at, data }`, an envelope with other names, an array of
+ * events, or the changed record alone. Each name of a role, as README lists them; an envelope below
+ * uses one name per role.
  */
 const NAMES = {
 	type: ['type', 'event', 'event_type', 'topic'],
@@ -42,21 +63,44 @@ const NAMES = {
 };
 const envelope = fc
 	.record({
-		names: fc.record(Object.fromEntries(Object.entries(NAMES).map(([role, names]) => [role, fc.constantFrom(...names)]))),
+		names: fc.record(
+			Object.fromEntries(
+				Object.entries(NAMES).map(([role, names]) => [role, fc.constantFrom(...names)]),
+			),
+		),
 		id: fc.option(eventId, { nil: undefined }),
 		type: fc.option(eventType, { freq: 5, nil: undefined }),
 		time: fc.option(text, { nil: undefined }),
 		data: fc.option(hostile, { nil: undefined }),
 	})
 	.map(({ names, ...values }) =>
-		Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined).map(([role, value]) => [names[role], value])),
+		Object.fromEntries(
+			Object.entries(values)
+				.filter(([, value]) => value !== undefined)
+				.map(([role, value]) => [names[role], value]),
+		),
 	);
 
-/** Bodies as raw text: events, envelopes, arrays of them, records, prototype keys, nesting, junk. */
+/**
+ * Bodies as raw text: events, envelopes, arrays of them, records, prototype keys, nesting, junk.
+ */
 const body = fc.oneof(
-	{ weight: 4, arbitrary: fc.record({ id: eventId, type: eventType, created_at: fc.option(text), data: hostile }, { requiredKeys: ['type'] }).map(jsonable) },
+	{
+		weight: 4,
+		arbitrary: fc
+			.record(
+				{ id: eventId, type: eventType, created_at: fc.option(text), data: hostile },
+				{ requiredKeys: ['type'] },
+			)
+			.map(jsonable),
+	},
 	{ weight: 3, arbitrary: envelope.map(jsonable) },
-	{ weight: 2, arbitrary: fc.array(fc.oneof({ weight: 4, arbitrary: envelope }, hostile), { maxLength: 4 }).map(jsonable) },
+	{
+		weight: 2,
+		arbitrary: fc
+			.array(fc.oneof({ weight: 4, arbitrary: envelope }, hostile), { maxLength: 4 })
+			.map(jsonable),
+	},
 	fc.constantFrom(
 		'{"__proto__":{"polluted":"yes"},"type":"order.shipped","data":{"constructor":{"prototype":{"polluted":"yes"}}}}',
 		'{"type":"order.shipped","id":{"__proto__":1}}',
@@ -72,7 +116,15 @@ const body = fc.oneof(
 	fc.string({ unit: 'binary', maxLength: 200 }),
 );
 
-const secretChoice = fc.constantFrom('right', 'right-name-uppercase', 'wrong-case', 'wrong-suffix', 'truncated', 'empty', 'missing');
+const secretChoice = fc.constantFrom(
+	'right',
+	'right-name-uppercase',
+	'wrong-case',
+	'wrong-suffix',
+	'truncated',
+	'empty',
+	'missing',
+);
 const extraHeaders = fc.dictionary(
 	fc.constantFrom('x-forwarded-for', 'authorization', 'x-extra', 'cookie'),
 	fc.string({ unit: fc.constantFrom(...'abc123 =;:/.'.split('')), maxLength: 40 }),
@@ -98,21 +150,32 @@ function secretHeaders(choice, secret) {
 	}
 }
 
-/** The handler's registered type, which the service sends with every delivery of a handler this trigger added. */
+/**
+ * The handler's registered type, which the service sends with every delivery of a handler this
+ * trigger added.
+ */
 const EVENT_TYPE_HEADER = 'x-inventory-ops-event-type';
-const registeredTypeHeader = fc.option(fc.constantFrom('order.shipped', 'order.status.*'), { freq: 2, nil: undefined });
+const registeredTypeHeader = fc.option(fc.constantFrom('order.shipped', 'order.status.*'), {
+	freq: 2,
+	nil: undefined,
+});
 
-/** The first value among a role's names that the body holds (README gives no order; envelopes hold one name). */
-const firstOf = (object, role) => NAMES[role].map((name) => object[name]).find((value) => value !== undefined);
+/**
+ * The first value among a role's names that the body holds (README gives no order; envelopes hold
+ * one name).
+ */
+const firstOf = (object, role) =>
+	NAMES[role].map((name) => object[name]).find((value) => value !== undefined);
 const isText = (value) => typeof value === 'string' && value.trim() !== '';
 
 /**
- * The oracle, from README's promises about deliveries: a body that is not JSON is refused (400); otherwise every
- * element (the body, or each member of an array) is one event. Its type is its own (`type`, `event`, `event_type`,
- * `topic`: text) or, for a body without one, the type of the handler it was sent to; a delivery holding an element
- * with neither is refused (400), as is `null`. An event's id (`id`, `event_id`, `delivery_id`: text or a number) makes a
- * repeat recognisable; its data is its `data`/`payload`/`object` (none: `{}`, and the body is kept as `rawBody`);
- * a record alone is the data itself, with no event id. Undefined means 400.
+ * The oracle, from README's promises about deliveries: a body that is not JSON is refused (400);
+ * otherwise every element (the body, or each member of an array) is one event. Its type is its own
+ * (`type`, `event`, `event_type`, `topic`: text) or, for a body without one, the type of the
+ * handler it was sent to; a delivery holding an element with neither is refused (400), as is
+ * `null`. An event's id (`id`, `event_id`, `delivery_id`: text or a number) makes a repeat
+ * recognisable; its data is its `data`/`payload`/`object` (none: `{}`, and the body is kept as
+ * `rawBody`); a record alone is the data itself, with no event id. Undefined means 400.
  */
 function expectedEvents(raw, registeredType) {
 	let parsed;
@@ -131,7 +194,11 @@ function expectedEvents(raw, registeredType) {
 			const data = firstOf(element, 'data');
 			events.push({
 				type: ownType,
-				id: isText(id) ? id : typeof id === 'number' && Number.isFinite(id) ? String(id) : undefined,
+				id: isText(id)
+					? id
+					: typeof id === 'number' && Number.isFinite(id)
+						? String(id)
+						: undefined,
 				data: data ?? {},
 				raw: NAMES.data.some((name) => Object.hasOwn(element, name)) ? undefined : element,
 			});
@@ -157,21 +224,29 @@ function recentIds(limit = 1000) {
 	};
 }
 
-const SELECTED = (type) => type === 'order.shipped' || (type.startsWith('order.status.') && type.length > 'order.status.'.length);
+const SELECTED = (type) =>
+	type === 'order.shipped' ||
+	(type.startsWith('order.status.') && type.length > 'order.status.'.length);
 
 test('the delivery path with hostile deliveries', async () => {
 	const { harness, sandbox } = context;
 	const stored = harness.storedWorkflow({
 		id: 'wf-property',
 		name: 'Property',
-		parameters: { events: ['order.shipped'], customEventTypes: 'order.status.*', options: { includeHeaders: true } },
+		parameters: {
+			events: ['order.shipped'],
+			customEventTypes: 'order.status.*',
+			options: { includeHeaders: true },
+		},
 	});
 	await harness.activate(stored);
 	const url = harness.webhookUrl(stored, false);
 	const secret = harness.staticState(stored.staticData).registrations[url].secret;
 	expect(secret).toMatch(/^[0-9a-f]{64}$/);
 	const writeCount = async () =>
-		(await harness.admin('GET', '/calls')).calls.filter((call) => /add_handler|remove_handler/.test(call.route)).length;
+		(await harness.admin('GET', '/calls')).calls.filter((call) =>
+			/add_handler|remove_handler/.test(call.route),
+		).length;
 	const writesBefore = await writeCount();
 	expect(writesBefore).toBe(2); // one add_handler per selected type, nothing else
 
@@ -179,14 +254,23 @@ test('the delivery path with hostile deliveries', async () => {
 	const tally = { runs: 0, unauthorized: 0, refused: 0, arrays: 0, records: 0 };
 	await fc.assert(
 		fc.asyncProperty(
-			fc.array(fc.tuple(secretChoice, body, extraHeaders, registeredTypeHeader), { minLength: 1, maxLength: 5 }),
+			fc.array(fc.tuple(secretChoice, body, extraHeaders, registeredTypeHeader), {
+				minLength: 1,
+				maxLength: 5,
+			}),
 			async (deliveries) => {
 				for (const [choice, raw, extra, registeredType] of deliveries) {
 					const runsBefore = harness.runs.length;
-					const typeHeader = registeredType === undefined ? {} : { [EVENT_TYPE_HEADER]: registeredType };
+					const typeHeader =
+						registeredType === undefined ? {} : { [EVENT_TYPE_HEADER]: registeredType };
 					const response = await fetch(url, {
 						method: 'POST',
-						headers: { 'content-type': 'application/json', ...extra, ...typeHeader, ...secretHeaders(choice, secret) },
+						headers: {
+							'content-type': 'application/json',
+							...extra,
+							...typeHeader,
+							...secretHeaders(choice, secret),
+						},
 						body: raw,
 					});
 					const answer = await response.text();
@@ -209,7 +293,8 @@ test('the delivery path with hostile deliveries', async () => {
 						continue;
 					}
 					if (raw.trimStart().startsWith('[')) tally.arrays++;
-					if (events.some((event) => event.id === undefined && event.raw !== undefined)) tally.records++;
+					if (events.some((event) => event.id === undefined && event.raw !== undefined))
+						tally.records++;
 					const started = events.filter(
 						(event) => SELECTED(event.type) && !(event.id !== undefined && ids.repeated(event.id)),
 					);
@@ -217,9 +302,9 @@ test('the delivery path with hostile deliveries', async () => {
 					if (started.length === 0) continue;
 					tally.runs++;
 					const { items } = harness.runs.at(-1);
-					expect(items.map((item) => [item.eventType, item.eventId, item.data, item.rawBody])).toEqual(
-						started.map((event) => [event.type, event.id ?? null, event.data, event.raw]),
-					);
+					expect(
+						items.map((item) => [item.eventType, item.eventId, item.data, item.rawBody]),
+					).toEqual(started.map((event) => [event.type, event.id ?? null, event.data, event.raw]));
 					const output = JSON.stringify(harness.runs.at(-1));
 					expect(output).not.toContain(secret);
 					expect(output).not.toContain(sandbox.demoToken);
@@ -228,7 +313,8 @@ test('the delivery path with hostile deliveries', async () => {
 		),
 		settings,
 	);
-	// Deliveries change nothing on the service: the only writes are the activation's add_handler calls.
+	// Deliveries change nothing on the service: the only writes are the activation's add_handler
+	// calls.
 	expect(await writeCount()).toBe(writesBefore);
 	// Every branch of the oracle was drawn (200 cases draw each many times).
 	expect(tally).toEqual(expect.objectContaining({ runs: expect.any(Number) }));

@@ -1,6 +1,7 @@
-// What scripts/release.mjs runs against, built for real in a temporary folder: a git repository with its origin (a
-// bare clone, so `origin/main` exists as in the guard job's checkout), a registry over real HTTP, and the script run
-// as release.yml runs it, in a child process with the environment GitHub Actions gives it.
+// What scripts/release.mjs runs against, built for real in a temporary folder: a git repository
+// with its origin (a bare clone, so `origin/main` exists as in the guard job's checkout), a
+// registry over real HTTP, and the script run as release.yml runs it, in a child process with the
+// environment GitHub Actions gives it.
 //
 //   const { releaseRepository, fakeRegistry, runRelease } = require('./fixture');
 const { execFile, execFileSync } = require('node:child_process');
@@ -31,8 +32,8 @@ function releasable(version = '0.1.0') {
 }
 
 /**
- * A git repository holding package.json, CHANGELOG.md and README.md, committed on main and pushed to a bare origin;
- * `sideCommit` leaves HEAD on a branch commit that main does not have.
+ * A git repository holding package.json, CHANGELOG.md and README.md, committed on main and pushed
+ * to a bare origin; `sideCommit` leaves HEAD on a branch commit that main does not have.
  */
 function releaseRepository({ version, pkg = {}, changelog, readme, sideCommit = false, origin = true } = {}) {
 	const base = releasable(version);
@@ -62,9 +63,11 @@ function releaseRepository({ version, pkg = {}, changelog, readme, sideCommit = 
 }
 
 /**
- * An npm registry over real HTTP holding what each test gives it: `packages` (or a function returning it, read at
- * each request), `{ [name]: { 'dist-tags', versions } }` (absent: 404, as registry.npmjs.org answers for a package it does not have). It also answers npm's OIDC token
- * exchange (`exchange`: status and body), and stands in for GitHub's id-token endpoint, which cannot run here.
+ * An npm registry over real HTTP holding what each test gives it: `packages` (or a function
+ * returning it, read at each request), `{ [name]: { 'dist-tags', versions } }` (absent: 404, as
+ * registry.npmjs.org answers for a package it does not have). It also answers npm's OIDC token
+ * exchange (`exchange`: status and body), and stands in for GitHub's id-token endpoint, which
+ * cannot run here.
  */
 async function fakeRegistry({ packages = {}, exchange = { status: 401, body: { message: 'no trusted publisher matches this workflow' } }, idToken } = {}) {
 	const requests = [];
@@ -83,16 +86,23 @@ async function fakeRegistry({ packages = {}, exchange = { status: 401, body: { m
 	return { url, requests, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
-/** The registry's answer for a package holding `versions`, with `latest` (default: the last one). */
+/**
+ * The registry's answer for a package holding `versions`, with `latest` (default: the last one).
+ */
 const held = (versions, distTags = { latest: versions.at(-1) }) => ({ [NAME]: { 'dist-tags': distTags, versions } });
 
-/** The environment of the runner, less anything the machine running the tests has of GitHub Actions. */
+/**
+ * The environment of the runner, less anything the machine running the tests has of GitHub Actions.
+ */
 function cleanEnvironment(extra) {
 	const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(GITHUB_|ACTIONS_|RUNNER_|CI$)/.test(key)));
 	return { ...env, npm_config_update_notifier: 'false', ...extra };
 }
 
-/** Runs `node scripts/release.mjs <args>` (`source`: node -e of a module importing it); resolves to { code, stdout, stderr, output }. */
+/**
+ * Runs `node scripts/release.mjs <args>` (`source`: node -e of a module importing it); resolves to
+ * { code, stdout, stderr, output }.
+ */
 function runRelease(args, { env = {}, cwd = root, source } = {}) {
 	return new Promise((resolve) => {
 		execFile(process.execPath, source ? ['--input-type=module', '-e', source] : [script, ...args], { cwd, env: cleanEnvironment(env), timeout: 60_000 }, (error, stdout, stderr) => {
@@ -101,7 +111,10 @@ function runRelease(args, { env = {}, cwd = root, source } = {}) {
 	});
 }
 
-/** The environment release.yml's guard job gives the script for a pushed tag of the repository's `v<version>`. */
+/**
+ * The environment release.yml's guard job gives the script for a pushed tag of the repository's
+ * `v<version>`.
+ */
 function tagEnvironment(repository, { tag = `v${JSON.parse(fs.readFileSync(repository.packageFile, 'utf8')).version}`, refType = 'tag', githubRepository = REPOSITORY } = {}) {
 	return {
 		GITHUB_ACTIONS: 'true',

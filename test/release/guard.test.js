@@ -1,7 +1,8 @@
-// The release guard (`node scripts/release.mjs guard`, release.yml's first job): one test per release shape it
-// decides (CONTRIBUTING.md, Releasing). Each runs the script as release.yml does, in a child process with the
-// environment GitHub Actions gives a tag's run, against a git repository with its origin and a registry over real
-// HTTP (fixture.js); nothing of the script is mocked.
+// The release guard (`node scripts/release.mjs guard`, release.yml's first job): one test per
+// release shape it decides (CONTRIBUTING.md, Releasing). Each runs the script as release.yml does,
+// in a child process with the environment GitHub Actions gives a tag's run, against a git
+// repository with its origin and a registry over real HTTP (fixture.js); nothing of the script is
+// mocked.
 const fs = require('node:fs');
 const path = require('node:path');
 const semver = require('semver');
@@ -19,10 +20,14 @@ beforeEach(() => {
 	packages = held(['0.0.0']);
 });
 
-/** Runs the guard for a pushed tag of `repository` (or in the rehearsal); resolves to its result and outputs. */
+/**
+ * Runs the guard for a pushed tag of `repository` (or in the rehearsal); resolves to its result and
+ * outputs.
+ */
 async function guard(repository, { rehearsal = false, ...environment } = {}) {
 	const args = ['guard', '--package', repository.packageFile, '--registry', registry.url, ...(rehearsal ? ['--rehearsal'] : [])];
-	// CI's rehearsal runs in GitHub Actions for a branch: GITHUB_REPOSITORY is set, the run is not for a tag.
+	// CI's rehearsal runs in GitHub Actions for a branch: GITHUB_REPOSITORY is set, the run is not
+	// for a tag.
 	const env = rehearsal ? { GITHUB_REPOSITORY: REPOSITORY } : tagEnvironment(repository, environment);
 	const result = await runRelease(args, { env });
 	const outputFile = path.join(repository.folder, '.github-output');
@@ -188,7 +193,8 @@ test("the guard's semver precedence and parsing are the semver package's", async
 	const { execFileSync } = require('node:child_process');
 	const ours = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', source], { encoding: 'utf8' }));
 	expect(ours.pairs).toEqual(versions.flatMap((a) => versions.map((b) => semver.compare(a, b))));
-	// What parses is what semver calls valid, but for what semver also takes and npm drops: a leading v, build metadata.
+	// What parses is what semver calls valid, but for what semver also takes and npm drops: a leading
+	// v, build metadata.
 	expect(ours.parsed).toEqual([...versions, ...invalid].map((v) => semver.valid(v) !== null && !/^v|\+/.test(v)));
 });
 

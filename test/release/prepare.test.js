@@ -1,6 +1,6 @@
-// `node scripts/release.mjs prepare <version>` (CONTRIBUTING.md, Cutting a release): the release commit's edits,
-// run on a temporary copy of this repository's own package.json, package-lock.json, CHANGELOG.md and README.md, and
-// the check the rehearsal makes of the tarball's README.
+// `node scripts/release.mjs prepare <version>` (CONTRIBUTING.md, Cutting a release): the release
+// commit's edits, run on a temporary copy of this repository's own package.json, package-lock.json,
+// CHANGELOG.md and README.md, and the check the rehearsal makes of the tarball's README.
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -19,7 +19,10 @@ function copyOfTheRepository() {
 const read = (folder, file) => fs.readFileSync(path.join(folder, file), 'utf8');
 const prepare = (folder, version) => runRelease(['prepare', version, '--package', path.join(folder, 'package.json')]);
 
-/** The lines of `after` that differ from `before`, as [before, after] pairs (the files keep their line count). */
+/**
+ * The lines of `after` that differ from `before`, as [before, after] pairs (the files keep their
+ * line count).
+ */
 function changedLines(before, after) {
 	const [a, b] = [before.split('\n'), after.split('\n')];
 	expect(b).toHaveLength(a.length);

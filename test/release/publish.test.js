@@ -1,7 +1,8 @@
-// The release's publish (`node scripts/release.mjs publish`, release.yml's publish job) and `prepublishOnly`: what
-// each refuses, and what the publish says when npm's OIDC exchange fails. npm runs for real against a registry over
-// real HTTP (fixture.js). Two things cannot run here and are stood in for, each in its own test: GitHub's id-token
-// endpoint (the fake registry answers it), and an npm older than 11.5.1 (a stub `npm` that only answers --version).
+// The release's publish (`node scripts/release.mjs publish`, release.yml's publish job) and
+// `prepublishOnly`: what each refuses, and what the publish says when npm's OIDC exchange fails.
+// npm runs for real against a registry over real HTTP (fixture.js). Two things cannot run here and
+// are stood in for, each in its own test: GitHub's id-token endpoint (the fake registry answers
+// it), and an npm older than 11.5.1 (a stub `npm` that only answers --version).
 const { execFileSync } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -25,7 +26,8 @@ function tarball(version = '0.1.0') {
 describe('publish refuses before npm runs', () => {
 	test('an npm without trusted publishing (older than 11.5.1)', async () => {
 		const bin = temporary('old-npm');
-		// Stands in for npm 10 (Node 22's), which is not on this machine: it only answers `npm --version`.
+		// Stands in for npm 10 (Node 22's), which is not on this machine: it only answers `npm
+		// --version`.
 		fs.writeFileSync(path.join(bin, 'npm'), '#!/bin/sh\n[ "$1" = --version ] && echo 10.9.2 && exit 0\nexit 99\n', { mode: 0o755 });
 		const { file, sha256 } = tarball();
 		const result = await runRelease(['publish', file, '--dist-tag', 'latest', '--sha256', sha256], { env: { PATH: `${bin}:${process.env.PATH}` } });
@@ -47,7 +49,10 @@ describe('publish refuses before npm runs', () => {
 });
 
 describe("npm's OIDC exchange fails: the error says why, from npm's own log", () => {
-	/** The release's publish against `registry` (release.yml's goes to registry.npmjs.org), as in GitHub Actions. */
+	/**
+	 * The release's publish against `registry` (release.yml's goes to registry.npmjs.org), as in
+	 * GitHub Actions.
+	 */
 	async function publishThrough(registry) {
 		const { file, sha256 } = tarball();
 		const source = `import { publishRelease } from ${JSON.stringify(`file://${script}`)};

@@ -22,23 +22,42 @@ test('calls records every request outside the admin API, in order, with route, s
 		['/api/nowhere', 404],
 		['/api/kit/create', 401],
 	]);
-	expect(calls[1]).toEqual({ route: '/api/kit/create', method: 'POST', status: 200, body: { data: { name: 'K', sku: 'K-CALLS' } }, time: expect.stringMatching(/Z$/), ms: expect.any(Number), concurrent: 1 });
+	expect(calls[1]).toEqual({
+		route: '/api/kit/create',
+		method: 'POST',
+		status: 200,
+		body: { data: { name: 'K', sku: 'K-CALLS' } },
+		time: expect.stringMatching(/Z$/),
+		ms: expect.any(Number),
+		concurrent: 1,
+	});
 	const kitCalls = (await client.admin.get('/calls', { route: '/api/kit/create' })).calls;
 	expect(kitCalls).toHaveLength(3);
-	// A filter that can match nothing is refused: "no call to it" would prove nothing (the restore route is under /s).
+	// A filter that can match nothing is refused: "no call to it" would prove nothing (the restore
+	// route is under /s).
 	for (const route of ['/ship/shipping/restore_inventory', '/api/nowhere']) {
-		const refused = await client.http.get(`${client.sandbox.adminUrl}/calls`, { params: { route } });
+		const refused = await client.http.get(`${client.sandbox.adminUrl}/calls`, {
+			params: { route },
+		});
 		expectError(refused, 400, 'UNKNOWN_ROUTE');
 	}
 });
 
 test('orders can be listed with limit, store_id and order_number', async () => {
 	expect((await client.admin.get('/orders')).orders).toHaveLength(100);
-	expect((await client.admin.get('/orders', { limit: 3 })).orders.map((o) => `${o.store_id}/${o.order_number}`)).toEqual(['1001/1000', '1002/1000', '1003/1000']);
+	expect(
+		(await client.admin.get('/orders', { limit: 3 })).orders.map(
+			(o) => `${o.store_id}/${o.order_number}`,
+		),
+	).toEqual(['1001/1000', '1002/1000', '1003/1000']);
 	const inStore = (await client.admin.get('/orders', { store_id: '1004', limit: 5 })).orders;
 	expect(inStore.map((o) => o.store_id)).toEqual(['1004', '1004', '1004', '1004', '1004']);
-	expect((await client.admin.get('/orders', { order_number: '1003' })).orders.map((o) => o.store_id)).toEqual(['1001', '1002', '1003', '1004']);
-	expect((await client.admin.get('/orders', { store_id: '1002', order_number: '1003' })).orders).toHaveLength(1);
+	expect(
+		(await client.admin.get('/orders', { order_number: '1003' })).orders.map((o) => o.store_id),
+	).toEqual(['1001', '1002', '1003', '1004']);
+	expect(
+		(await client.admin.get('/orders', { store_id: '1002', order_number: '1003' })).orders,
+	).toHaveLength(1);
 	expect((await client.admin.get('/orders', { store_id: '9999' })).orders).toEqual([]);
 	expect((await client.admin.get('/orders', { order_number: '999999' })).orders).toEqual([]);
 	expect((await client.admin.get('/orders', { limit: 0 })).orders).toEqual([]);
@@ -47,9 +66,21 @@ test('orders can be listed with limit, store_id and order_number', async () => {
 test('items show stock per location; stores lists stores and locations', async () => {
 	const { items } = await client.admin.get('/items');
 	expect(items).toHaveLength(200);
-	expect(items[0]).toEqual({ item_id: expect.any(String), sku: 'SKU-0001', name: expect.any(String), inventory: expect.any(Array) });
-	expect(items[0].inventory[0]).toEqual({ location_id: expect.any(String), on_hand: expect.any(Number), alert: expect.any(Number), inbound: expect.any(Number) });
-	expect((await client.admin.get('/items', { item_id: items[5].item_id })).items).toEqual([items[5]]);
+	expect(items[0]).toEqual({
+		item_id: expect.any(String),
+		sku: 'SKU-0001',
+		name: expect.any(String),
+		inventory: expect.any(Array),
+	});
+	expect(items[0].inventory[0]).toEqual({
+		location_id: expect.any(String),
+		on_hand: expect.any(Number),
+		alert: expect.any(Number),
+		inbound: expect.any(Number),
+	});
+	expect((await client.admin.get('/items', { item_id: items[5].item_id })).items).toEqual([
+		items[5],
+	]);
 	expect((await client.admin.get('/items', { item_id: 'nope' })).items).toEqual([]);
 	const { stores, locations } = await client.admin.get('/stores');
 	expect(stores.map((s) => s.store_id)).toEqual(['1001', '1002', '1003', '1004']);
@@ -57,39 +88,82 @@ test('items show stock per location; stores lists stores and locations', async (
 });
 
 test('tokens are issued with the scopes and lifetime asked for', async () => {
-	const { data } = await client.admin.post('/tokens', { scopes: ['platformUser'], expiresInSeconds: 90 });
+	const { data } = await client.admin.post('/tokens', {
+		scopes: ['platformUser'],
+		expiresInSeconds: 90,
+	});
 	const claims = JSON.parse(Buffer.from(data.token.split('.')[1], 'base64url').toString());
 	expect(claims.scopes).toEqual(['platformUser']);
 	expect(claims.exp - claims.iat).toBe(90);
 	const defaults = (await client.admin.post('/tokens')).data.token;
-	expect(JSON.parse(Buffer.from(defaults.split('.')[1], 'base64url').toString()).scopes).toEqual(['platformGeneric', 'platformApi']);
-	expectError(await client.admin.post('/tokens', { scopes: 'platformApi' }), 400, 'INVALID_FIELD_TYPE');
+	expect(JSON.parse(Buffer.from(defaults.split('.')[1], 'base64url').toString()).scopes).toEqual([
+		'platformGeneric',
+		'platformApi',
+	]);
+	expectError(
+		await client.admin.post('/tokens', { scopes: 'platformApi' }),
+		400,
+		'INVALID_FIELD_TYPE',
+	);
 });
 
 test('config answers the whole config, validates switches, and reset restores the starting config', async () => {
-	const whole = (await client.admin.post('/config', { bulkOrder: 'shuffled', removeUnknown: '404' })).data;
+	const whole = (
+		await client.admin.post('/config', { bulkOrder: 'shuffled', removeUnknown: '404' })
+	).data;
 	expect(whole).toEqual({
-		bulkOrder: 'shuffled', bulkUnmatched: 'omit', bulkMaxLength: 500, addHandlerId: 'top', removeUnknown: 404,
-		bulkTooLongStatus: 400, bulkOrderFields: 'all', bulkReferencePattern: null, latencyMs: 0, latencyPerKbMs: 0,
-		refusals: 'status', errorBodies: 'spec', retryAfter: 'seconds', deliveryBody: 'event', wildcards: 'suffix',
-		bulkEntries: 'wrapped', errorCodes: 'sandbox', restoreChecks: 'request-first', unknownPaths: 'plain',
-		rateLimit: false, delivery: { maxAttempts: 4, baseDelayMs: 200, timeoutMs: 5000 },
+		bulkOrder: 'shuffled',
+		bulkUnmatched: 'omit',
+		bulkMaxLength: 500,
+		addHandlerId: 'top',
+		removeUnknown: 404,
+		bulkTooLongStatus: 400,
+		bulkOrderFields: 'all',
+		bulkReferencePattern: null,
+		latencyMs: 0,
+		latencyPerKbMs: 0,
+		refusals: 'status',
+		errorBodies: 'spec',
+		retryAfter: 'seconds',
+		deliveryBody: 'event',
+		wildcards: 'suffix',
+		bulkEntries: 'wrapped',
+		errorCodes: 'sandbox',
+		restoreChecks: 'request-first',
+		unknownPaths: 'plain',
+		rateLimit: false,
+		delivery: { maxAttempts: 4, baseDelayMs: 200, timeoutMs: 5000 },
 	});
 	expect(await client.admin.get('/config')).toEqual(whole);
 	expectError(await client.admin.post('/config', { bulkOrder: 'random' }), 400, 'INVALID_FIELD');
 	expectError(await client.admin.post('/config', { noSuchSwitch: true }), 400, 'INVALID_FIELD');
-	expectError(await client.admin.post('/config', { bulkMaxLength: 'ten' }), 400, 'INVALID_FIELD_TYPE');
+	expectError(
+		await client.admin.post('/config', { bulkMaxLength: 'ten' }),
+		400,
+		'INVALID_FIELD_TYPE',
+	);
 	await client.reset();
 	expect((await client.admin.get('/config')).bulkOrder).toBe('request');
 });
 
 test('startSandbox config sets the starting switches, which reset keeps', async () => {
-	const other = await start({ orders: 50, config: { bulkUnmatched: 'entry', addHandlerReturnsId: false } });
+	const other = await start({
+		orders: 50,
+		config: { bulkUnmatched: 'entry', addHandlerReturnsId: false },
+	});
 	try {
 		await other.reset();
 		const config = await other.admin.get('/config');
-		expect(config).toEqual(expect.objectContaining({ bulkUnmatched: 'entry', addHandlerId: 'none', bulkOrder: 'request' }));
-		expect((await other.bulk([{ store_id: '1001', order_number: 'x' }])).data).toEqual([{ store_id: '1001', order_number: 'x', metrics: { matched: false } }]);
+		expect(config).toEqual(
+			expect.objectContaining({
+				bulkUnmatched: 'entry',
+				addHandlerId: 'none',
+				bulkOrder: 'request',
+			}),
+		);
+		expect((await other.bulk([{ store_id: '1001', order_number: 'x' }])).data).toEqual([
+			{ store_id: '1001', order_number: 'x', metrics: { matched: false } },
+		]);
 	} finally {
 		await other.close();
 	}
@@ -106,7 +180,13 @@ test('stats report the sandbox thread CPU time, the number of calls and the heap
 	const before = await client.admin.get('/stats');
 	await client.bulk([{ store_id: '1001', order_number: '1000' }]);
 	const after = await client.admin.get('/stats');
-	expect(after).toEqual({ threadCpuMs: expect.any(Number), calls: 1, tooManyRequests: 0, connections: 1, heapUsedMb: expect.any(Number) });
+	expect(after).toEqual({
+		threadCpuMs: expect.any(Number),
+		calls: 1,
+		tooManyRequests: 0,
+		connections: 1,
+		heapUsedMb: expect.any(Number),
+	});
 	expect(after.threadCpuMs).toBeGreaterThanOrEqual(before.threadCpuMs);
 	expect(before.calls).toBe(0);
 });
@@ -135,7 +215,8 @@ describe('rate limit', () => {
 	});
 
 	test('the window passes', async () => {
-		// A window of a second: a loaded machine took more than 100 ms between two calls, and the second went through.
+		// A window of a second: a loaded machine took more than 100 ms between two calls, and the
+		// second went through.
 		await client.sandbox.config({ rateLimit: { max: 1, windowMs: 1000 } });
 		expect((await client.bulk([])).status).toBe(200);
 		expect((await client.bulk([])).status).toBe(429);
@@ -163,7 +244,10 @@ describe('rate limit', () => {
 
 test('the inbox keeps what was posted to it, in order, until a reset', async () => {
 	expect((await client.admin.get('/inbox')).messages).toEqual([]);
-	expect((await client.admin.post('/inbox', { text: 'first' })).data).toEqual({ ok: true, messages: 1 });
+	expect((await client.admin.post('/inbox', { text: 'first' })).data).toEqual({
+		ok: true,
+		messages: 1,
+	});
 	await client.admin.post('/inbox', { text: 'second', channel: '#orders' });
 	const { messages } = await client.admin.get('/inbox');
 	expect(messages).toEqual([

@@ -1,4 +1,5 @@
-// Auth, the error shape (docs/service-interface.md: Authentication, Errors) and the request checks every route shares, over real HTTP.
+// Auth, the error shape (docs/service-interface.md: Authentication, Errors) and the request checks
+// every route shares, over real HTTP.
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -24,7 +25,10 @@ describe('auth', () => {
 	});
 
 	test('a missing Authorization header is 401 UNAUTHORIZED', async () => {
-		const response = await client.http.post(`${client.sandbox.baseUrl}/order/get_single_bulk`, emptyBulk);
+		const response = await client.http.post(
+			`${client.sandbox.baseUrl}/order/get_single_bulk`,
+			emptyBulk,
+		);
 		expectError(response, 401, 'UNAUTHORIZED');
 	});
 
@@ -43,14 +47,20 @@ describe('auth', () => {
 	test('a token with a bad signature is 401 UNAUTHORIZED', async () => {
 		const [header, payload, signature] = client.sandbox.demoToken.split('.');
 		const forged = `${header}.${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
-		const error = expectError(await client.api('/order/get_single_bulk', emptyBulk, { token: forged }), 401, 'UNAUTHORIZED');
+		const error = expectError(
+			await client.api('/order/get_single_bulk', emptyBulk, { token: forged }),
+			401,
+			'UNAUTHORIZED',
+		);
 		expect(error.message).toMatch(/signature/);
 	});
 
 	test('a token signed by another sandbox is 401 UNAUTHORIZED', async () => {
 		const other = await start({ secret: 'another secret' });
 		try {
-			const response = await client.api('/order/get_single_bulk', emptyBulk, { token: other.sandbox.demoToken });
+			const response = await client.api('/order/get_single_bulk', emptyBulk, {
+				token: other.sandbox.demoToken,
+			});
 			expectError(response, 401, 'UNAUTHORIZED');
 		} finally {
 			await other.close();
@@ -58,7 +68,10 @@ describe('auth', () => {
 	});
 
 	test('an expired token is 401 TOKEN_EXPIRED naming the expiry time and never the token', async () => {
-		const token = await client.sandbox.issueToken({ scopes: ['platformApi'], expiresInSeconds: -120 });
+		const token = await client.sandbox.issueToken({
+			scopes: ['platformApi'],
+			expiresInSeconds: -120,
+		});
 		const expiry = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).exp;
 		const response = await client.api('/kit/create', { data: { name: 'x', sku: 'x' } }, { token });
 		const error = expectError(response, 401, 'TOKEN_EXPIRED');
@@ -67,8 +80,8 @@ describe('auth', () => {
 	});
 
 	test('a token accepted before is refused once it expires (verified tokens are cached only until exp)', async () => {
-		// exp is in whole seconds, so a token of 1 s may have only milliseconds left when it is issued (CI on d04bc25
-		// saw it refused on its first call): 3 s leaves at least 2 s for the first call.
+		// exp is in whole seconds, so a token of 1 s may have only milliseconds left when it is issued
+		// (CI on d04bc25 saw it refused on its first call): 3 s leaves at least 2 s for the first call.
 		const token = await client.sandbox.issueToken({ scopes: ['platformApi'], expiresInSeconds: 3 });
 		expect((await client.bulk([], { token })).status).toBe(200);
 		const expiry = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).exp * 1000;
@@ -81,8 +94,16 @@ describe('auth', () => {
 		const calls = [
 			client.api('/order/get_single_bulk', emptyBulk, { token }),
 			client.api('/kit/create', { data: { name: 'x', sku: 'FORBIDDEN-1' } }, { token }),
-			client.app('/ship/shipping/restore_inventory', { store_id: '1001', order_number: '1000', shipment_id: 'x' }, { token }),
-			client.api('/webhook/add_handler', { type: 'order.shipped', name: 'n', handler: { url: 'http://127.0.0.1:1/' } }, { token }),
+			client.app(
+				'/ship/shipping/restore_inventory',
+				{ store_id: '1001', order_number: '1000', shipment_id: 'x' },
+				{ token },
+			),
+			client.api(
+				'/webhook/add_handler',
+				{ type: 'order.shipped', name: 'n', handler: { url: 'http://127.0.0.1:1/' } },
+				{ token },
+			),
 			client.api('/webhook/remove_handler', { _id: 'x' }, { token }),
 		];
 		for (const response of await Promise.all(calls)) expectError(response, 403, 'FORBIDDEN');
@@ -90,7 +111,10 @@ describe('auth', () => {
 	});
 
 	test('a token from the admin API works, and one with no scopes claim is 403', async () => {
-		const issued = await client.admin.post('/tokens', { scopes: ['platformApi'], expiresInSeconds: 60 });
+		const issued = await client.admin.post('/tokens', {
+			scopes: ['platformApi'],
+			expiresInSeconds: 60,
+		});
 		expect(issued.status).toBe(200);
 		expect((await client.bulk([], { token: issued.data.token })).status).toBe(200);
 		const bare = await client.admin.post('/tokens', { scopes: [] });
@@ -123,7 +147,12 @@ describe('routing, switch unknownPaths', () => {
 	test("unknownPaths 'service-error': an unknown path is a 404 like any other error of the service, naming no path", async () => {
 		await client.admin.post('/config', { unknownPaths: 'service-error' });
 		const unknown = await client.app('/ship/shipping/restore_everything', {});
-		expect([unknown.status, unknown.data.error.message, unknown.data.error.statusCode, 'code' in unknown.data.error]).toEqual([404, 'Not Found', 404, false]);
+		expect([
+			unknown.status,
+			unknown.data.error.message,
+			unknown.data.error.statusCode,
+			'code' in unknown.data.error,
+		]).toEqual([404, 'Not Found', 404, false]);
 		expect((await client.api('/order/get_many', emptyBulk)).data.error.message).toBe('Not Found');
 		// The routes the service serves still answer.
 		expect((await client.bulk([])).status).toBe(200);
@@ -133,9 +162,10 @@ describe('routing, switch unknownPaths', () => {
 	});
 });
 
-describe('switch errorCodes: the codes are only the sandbox\'s example', () => {
+describe("switch errorCodes: the codes are only the sandbox's example", () => {
 	afterEach(() => client.reset());
-	const restoreWithoutSelector = () => client.app('/ship/shipping/restore_inventory', { store_id: '1001', order_number: '1000' });
+	const restoreWithoutSelector = () =>
+		client.app('/ship/shipping/restore_inventory', { store_id: '1001', order_number: '1000' });
 
 	test("'other' answers every error with another made-up code, in every body shape and in a refusal", async () => {
 		await client.admin.post('/config', { errorCodes: 'other' });
@@ -146,8 +176,14 @@ describe('switch errorCodes: the codes are only the sandbox\'s example', () => {
 		await client.admin.post('/config', { errorBodies: 'text' });
 		expect((await restoreWithoutSelector()).data).toMatch(/^E_NO_SELECTOR: One of shipment_id/);
 		await client.admin.post('/config', { refusals: 'success-false' });
-		const refused = await client.api('/kit/create', { data: { name: 'K', sku: 'K', items: [{ item_id: 'nope', quantity: 1 }] } });
-		expect([refused.status, refused.data.success, refused.data.code]).toEqual([200, false, 'E_NO_COMPONENT']);
+		const refused = await client.api('/kit/create', {
+			data: { name: 'K', sku: 'K', items: [{ item_id: 'nope', quantity: 1 }] },
+		});
+		expect([refused.status, refused.data.success, refused.data.code]).toEqual([
+			200,
+			false,
+			'E_NO_COMPONENT',
+		]);
 	});
 
 	test("'none' sends no code at all: the error object without one, text without a prefix, a refusal without one", async () => {
@@ -159,21 +195,34 @@ describe('switch errorCodes: the codes are only the sandbox\'s example', () => {
 			'One of shipment_id, tracking_number, carrier_shipment_id is required to choose the shipment',
 		]);
 		await client.admin.post('/config', { errorBodies: 'text' });
-		expect((await restoreWithoutSelector()).data).toBe('One of shipment_id, tracking_number, carrier_shipment_id is required to choose the shipment');
+		expect((await restoreWithoutSelector()).data).toBe(
+			'One of shipment_id, tracking_number, carrier_shipment_id is required to choose the shipment',
+		);
 		await client.admin.post('/config', { refusals: 'success-false' });
-		const refused = await client.api('/kit/create', { data: { name: 'K', sku: 'K', items: [{ item_id: 'nope', quantity: 1 }] } });
-		expect([refused.status, refused.data.success, 'code' in refused.data]).toEqual([200, false, false]);
+		const refused = await client.api('/kit/create', {
+			data: { name: 'K', sku: 'K', items: [{ item_id: 'nope', quantity: 1 }] },
+		});
+		expect([refused.status, refused.data.success, 'code' in refused.data]).toEqual([
+			200,
+			false,
+			false,
+		]);
 	});
 
 	test('every code the sandbox sends has an other one of its own, none the same', () => {
 		const { OTHER_CODES } = require('../../sandbox/errors');
 		const files = ['app.js', 'auth.js', 'errors.js', 'routes/service.js'];
-		const source = files.map((file) => fs.readFileSync(path.join(__dirname, '../../sandbox', file), 'utf8')).join('\n');
-		// Every quoted upper-case name in them but the other codes themselves, fastify's and jose's, and a method.
+		const source = files
+			.map((file) => fs.readFileSync(path.join(__dirname, '../../sandbox', file), 'utf8'))
+			.join('\n');
+		// Every quoted upper-case name in them but the other codes themselves, fastify's and jose's,
+		// and a method.
 		const names = [...source.matchAll(/'([A-Z][A-Z_]{3,})'/g)].map((match) => match[1]);
 		const sent = new Set(names.filter((name) => !/^(E_|FST_|ERR_)|^POST$/.test(name)));
 		expect(sent.size).toBeGreaterThan(25);
-		expect([...sent].filter((code) => OTHER_CODES[code] === undefined || OTHER_CODES[code] === code)).toEqual([]);
+		expect(
+			[...sent].filter((code) => OTHER_CODES[code] === undefined || OTHER_CODES[code] === code),
+		).toEqual([]);
 	});
 });
 
@@ -190,14 +239,21 @@ describe('request bodies', () => {
 
 	test('a body of another content type is 400 INVALID_CONTENT_TYPE', async () => {
 		expectError(await raw('{"order": []}', 'text/plain'), 400, 'INVALID_CONTENT_TYPE');
-		expectError(await raw('order=1', 'application/x-www-form-urlencoded'), 400, 'INVALID_CONTENT_TYPE');
+		expectError(
+			await raw('order=1', 'application/x-www-form-urlencoded'),
+			400,
+			'INVALID_CONTENT_TYPE',
+		);
 	});
 
 	test('a body without any Content-Type is 400 INVALID_CONTENT_TYPE', async () => {
 		const response = await new Promise((resolve, reject) => {
 			const request = require('node:http').request(
 				`${client.sandbox.baseUrl}/order/get_single_bulk`,
-				{ method: 'POST', headers: { Authorization: `Bearer ${client.sandbox.demoToken}`, 'Content-Length': 12 } },
+				{
+					method: 'POST',
+					headers: { Authorization: `Bearer ${client.sandbox.demoToken}`, 'Content-Length': 12 },
+				},
 				(answer) => {
 					let body = '';
 					answer.on('data', (chunk) => (body += chunk));
@@ -217,9 +273,13 @@ describe('request bodies', () => {
 
 	test('an empty JSON body is 400 EMPTY_BODY; no body at all is 400 MISSING_BODY', async () => {
 		expectError(await raw('', 'application/json'), 400, 'EMPTY_BODY');
-		const none = await client.http.post(`${client.sandbox.baseUrl}/order/get_single_bulk`, undefined, {
-			headers: { Authorization: `Bearer ${client.sandbox.demoToken}` },
-		});
+		const none = await client.http.post(
+			`${client.sandbox.baseUrl}/order/get_single_bulk`,
+			undefined,
+			{
+				headers: { Authorization: `Bearer ${client.sandbox.demoToken}` },
+			},
+		);
 		expectError(none, 400, 'MISSING_BODY');
 	});
 
@@ -236,7 +296,11 @@ describe('request bodies', () => {
 		const response = await client.bulk([{ store_id: '1001', order_number: 1000 }]);
 		const error = expectError(response, 400, 'INVALID_FIELD_TYPE');
 		expect(error.message).toBe('body.order[0].order_number must be string');
-		expectError(await client.api('/order/get_single_bulk', { order: 'x' }), 400, 'INVALID_FIELD_TYPE');
+		expectError(
+			await client.api('/order/get_single_bulk', { order: 'x' }),
+			400,
+			'INVALID_FIELD_TYPE',
+		);
 	});
 
 	test('an empty required string is 400 INVALID_FIELD', async () => {

@@ -1,4 +1,5 @@
-// `npm run sandbox` (sandbox/cli.js) as a person runs it: a real child process, stopped with a signal.
+// `npm run sandbox` (sandbox/cli.js) as a person runs it: a real child process, stopped with a
+// signal.
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const axios = require('axios');
@@ -18,34 +19,46 @@ function startCli(env) {
 		});
 		child.on('exit', (code) => reject(new Error(`cli exited with ${code}: ${output}`)));
 	});
-	const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+	const exited = new Promise((resolve) =>
+		child.on('exit', (code, signal) => resolve({ code, signal })),
+	);
 	return { child, ready, exited, output: () => output, errors: () => errors };
 }
 
-test.each(['SIGTERM', 'SIGINT'])('it prints both base URLs and a working demo token, and stops on %s', async (signal) => {
-	const cli = startCli({ SANDBOX_RATE_LIMIT: '2' });
-	const output = await cli.ready;
-	const baseUrl = /Base URL:\s+(\S+)/.exec(output)[1];
-	const appBaseUrl = /App Base URL:\s+(\S+)/.exec(output)[1];
-	const token = /Access Token[^\n]*\n\s*(\S+)/.exec(output)[1];
-	expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
-	expect(appBaseUrl).toBe(baseUrl.replace(/\/api$/, '/s'));
-	const post = () => axios.post(`${baseUrl}/order/get_single_bulk`, { order: [] }, { headers: { Authorization: `Bearer ${token}` }, validateStatus: () => true });
-	expect((await post()).data).toEqual([]);
-	// SANDBOX_RATE_LIMIT=2 allows two calls a minute for this token.
-	expect((await post()).status).toBe(200);
-	expect((await post()).status).toBe(429);
-	cli.child.kill(signal);
-	expect(await cli.exited).toEqual({ code: 0, signal: null });
-	expect(cli.output()).toContain(`${signal}: stopping the sandbox`);
-});
+test.each(['SIGTERM', 'SIGINT'])(
+	'it prints both base URLs and a working demo token, and stops on %s',
+	async (signal) => {
+		const cli = startCli({ SANDBOX_RATE_LIMIT: '2' });
+		const output = await cli.ready;
+		const baseUrl = /Base URL:\s+(\S+)/.exec(output)[1];
+		const appBaseUrl = /App Base URL:\s+(\S+)/.exec(output)[1];
+		const token = /Access Token[^\n]*\n\s*(\S+)/.exec(output)[1];
+		expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+		expect(appBaseUrl).toBe(baseUrl.replace(/\/api$/, '/s'));
+		const post = () =>
+			axios.post(
+				`${baseUrl}/order/get_single_bulk`,
+				{ order: [] },
+				{ headers: { Authorization: `Bearer ${token}` }, validateStatus: () => true },
+			);
+		expect((await post()).data).toEqual([]);
+		// SANDBOX_RATE_LIMIT=2 allows two calls a minute for this token.
+		expect((await post()).status).toBe(200);
+		expect((await post()).status).toBe(429);
+		cli.child.kill(signal);
+		expect(await cli.exited).toEqual({ code: 0, signal: null });
+		expect(cli.output()).toContain(`${signal}: stopping the sandbox`);
+	},
+);
 
 test('SANDBOX_ORDERS sets the seeded orders and SANDBOX_RATE_LIMIT=0 turns the limit off', async () => {
 	const cli = startCli({ SANDBOX_ORDERS: '8', SANDBOX_RATE_LIMIT: '0' });
 	const output = await cli.ready;
 	const adminUrl = /Admin API:\s+(\S+)/.exec(output)[1];
 	try {
-		expect((await axios.get(`${adminUrl}/orders`, { params: { limit: 100 } })).data.orders).toHaveLength(8);
+		expect(
+			(await axios.get(`${adminUrl}/orders`, { params: { limit: 100 } })).data.orders,
+		).toHaveLength(8);
 		expect((await axios.get(`${adminUrl}/config`)).data.rateLimit).toBe(false);
 	} finally {
 		cli.child.kill('SIGTERM');

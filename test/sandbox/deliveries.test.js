@@ -19,14 +19,23 @@ afterEach(async () => {
 });
 
 async function addHandler(type, headers = {}, path = '/hook') {
-	const response = await client.api('/webhook/add_handler', { type, name: type, handler: { url: `${receiver.url}${path}`, method: 'POST', headers } });
+	const response = await client.api('/webhook/add_handler', {
+		type,
+		name: type,
+		handler: { url: `${receiver.url}${path}`, method: 'POST', headers },
+	});
 	return response.data._id;
 }
-const emit = async (type, data, id) => (await client.admin.post('/events?wait=true', { type, data, id })).data;
-const deliveries = async (eventId) => (await client.admin.get('/deliveries', eventId ? { event_id: eventId } : undefined)).deliveries;
+const emit = async (type, data, id) =>
+	(await client.admin.post('/events?wait=true', { type, data, id })).data;
+const deliveries = async (eventId) =>
+	(await client.admin.get('/deliveries', eventId ? { event_id: eventId } : undefined)).deliveries;
 
 test('an event is POSTed as { id, type, created_at, data } with the handler headers verbatim', async () => {
-	const handlerId = await addHandler('order.shipped', { 'X-Webhook-Secret': 's3cret', 'X-Workflow': 'wf-1' });
+	const handlerId = await addHandler('order.shipped', {
+		'X-Webhook-Secret': 's3cret',
+		'X-Workflow': 'wf-1',
+	});
 	const result = await emit('order.shipped', { order_number: '1000', store_id: '1001' });
 	expect(result).toEqual({ event_id: expect.stringMatching(/^evt_/), handlers: 1 });
 	expect(receiver.received).toHaveLength(1);
@@ -43,7 +52,15 @@ test('an event is POSTed as { id, type, created_at, data } with the handler head
 		data: { order_number: '1000', store_id: '1001' },
 	});
 	expect(await deliveries(result.event_id)).toEqual([
-		expect.objectContaining({ event_id: result.event_id, type: 'order.shipped', handler_id: handlerId, url: `${receiver.url}/hook`, attempt: 1, status: 200, error: null }),
+		expect.objectContaining({
+			event_id: result.event_id,
+			type: 'order.shipped',
+			handler_id: handlerId,
+			url: `${receiver.url}/hook`,
+			attempt: 1,
+			status: 200,
+			error: null,
+		}),
 	]);
 });
 
@@ -76,7 +93,11 @@ test('a failed delivery is retried with the same id up to maxAttempts, every att
 	const { event_id: eventId } = await emit('order.tracking', { tracking: 'T1' });
 	expect(receiver.received.map((d) => d.body.id)).toEqual([eventId, eventId, eventId]);
 	const attempts = await deliveries(eventId);
-	expect(attempts.map((a) => [a.attempt, a.status])).toEqual([[1, 500], [2, null], [3, 200]]);
+	expect(attempts.map((a) => [a.attempt, a.status])).toEqual([
+		[1, 500],
+		[2, null],
+		[3, 200],
+	]);
 	expect(attempts[0].error).toBe('answered 500');
 	expect(typeof attempts[1].error).toBe('string');
 	expect(attempts[2].error).toBeNull();
@@ -92,7 +113,11 @@ test('delivery stops after maxAttempts', async () => {
 
 test('a handler that never answers is recorded as a failed attempt', async () => {
 	await addHandler('shipment.voided', {}, '/x');
-	await client.api('/webhook/add_handler', { type: 'shipment.voided', name: 'closed port', handler: { url: 'http://127.0.0.1:9/closed' } });
+	await client.api('/webhook/add_handler', {
+		type: 'shipment.voided',
+		name: 'closed port',
+		handler: { url: 'http://127.0.0.1:9/closed' },
+	});
 	const { event_id: eventId } = await emit('shipment.voided', {});
 	const closed = (await deliveries(eventId)).filter((a) => a.url.endsWith('/closed'));
 	expect(closed).toHaveLength(3);
@@ -100,8 +125,8 @@ test('a handler that never answers is recorded as a failed attempt', async () =>
 });
 
 test('retries stop once the handler is removed', async () => {
-	// The handler goes while the first attempt waits for its answer, so it is gone before any retry, however slow the
-	// machine; `emit` waits until the event has no retry left.
+	// The handler goes while the first attempt waits for its answer, so it is gone before any retry,
+	// however slow the machine; `emit` waits until the event has no retry left.
 	const id = await addHandler('order.status.*');
 	receiver.answerWith([500, 500, 500]);
 	receiver.beforeNextAnswer(() => client.api('/webhook/remove_handler', { _id: id }));
@@ -126,14 +151,23 @@ test('a removed handler gets nothing', async () => {
 
 test('restore_inventory emits item.inventory for each line it puts back', async () => {
 	await addHandler('item.*');
-	const [shipment] = (await client.admin.get('/shipments', { deducted: 'true', limit: 1 })).shipments;
-	const response = await client.app('/ship/shipping/restore_inventory', { store_id: shipment.store_id, order_number: shipment.order_number, shipment_id: shipment._id });
+	const [shipment] = (await client.admin.get('/shipments', { deducted: 'true', limit: 1 }))
+		.shipments;
+	const response = await client.app('/ship/shipping/restore_inventory', {
+		store_id: shipment.store_id,
+		order_number: shipment.order_number,
+		shipment_id: shipment._id,
+	});
 	expect(response.status).toBe(200);
 	const expected = shipment.request.order_items.length;
-	// The route answers before its events are delivered: wait for them (up to 20 s on a loaded machine).
-	for (let i = 0; i < 1000 && receiver.received.length < expected; i++) await new Promise((r) => setTimeout(r, 20));
+	// The route answers before its events are delivered: wait for them (up to 20 s on a loaded
+	// machine).
+	for (let i = 0; i < 1000 && receiver.received.length < expected; i++)
+		await new Promise((r) => setTimeout(r, 20));
 	expect(receiver.received).toHaveLength(expected);
-	const [item] = (await client.admin.get('/items', { item_id: shipment.request.order_items[0].item_id })).items;
+	const [item] = (
+		await client.admin.get('/items', { item_id: shipment.request.order_items[0].item_id })
+	).items;
 	const first = receiver.received.find((d) => d.body.data.item_id === item.item_id).body;
 	expect(first.type).toBe('item.inventory');
 	expect(first.data).toEqual({
@@ -141,7 +175,9 @@ test('restore_inventory emits item.inventory for each line it puts back', async 
 		sku: item.sku,
 		location_id: shipment.request.order_items[0].location_id,
 		previous_on_hand: expect.any(Number),
-		on_hand: item.inventory.find((p) => p.location_id === shipment.request.order_items[0].location_id).on_hand,
+		on_hand: item.inventory.find(
+			(p) => p.location_id === shipment.request.order_items[0].location_id,
+		).on_hand,
 		change: shipment.request.order_items[0].quantity,
 		reason: 'restore_inventory',
 		store_id: shipment.store_id,

@@ -48,7 +48,11 @@ test('a 5xx fault is a server error in the error shape; a given body is answered
 
 test('a delay holds the call back and then serves it', async () => {
 	await fault({ route: '/api/webhook/add_handler', delayMs: 150 });
-	const response = await client.api('/webhook/add_handler', { type: 'order.shipped', name: 'n', handler: { url: 'http://127.0.0.1:9/' } });
+	const response = await client.api('/webhook/add_handler', {
+		type: 'order.shipped',
+		name: 'n',
+		handler: { url: 'http://127.0.0.1:9/' },
+	});
 	expect(response.status).toBe(200);
 	expect((await client.admin.get('/handlers')).handlers).toHaveLength(1);
 	expect((await client.admin.get('/faults')).faults).toEqual([]);
@@ -58,8 +62,16 @@ test("drop: 'before' closes the connection without processing", async () => {
 	await fault({ route: '/api/kit/create', drop: 'before' });
 	await expect(createKit('K-DROP')).rejects.toThrow();
 	expect(await kitSkus()).toEqual([]);
-	const [call] = await client.admin.get('/calls', { route: '/api/kit/create' }).then((body) => body.calls);
-	expect(call).toEqual(expect.objectContaining({ status: null, dropped: 'before', body: { data: { name: 'K-DROP', sku: 'K-DROP' } } }));
+	const [call] = await client.admin
+		.get('/calls', { route: '/api/kit/create' })
+		.then((body) => body.calls);
+	expect(call).toEqual(
+		expect.objectContaining({
+			status: null,
+			dropped: 'before',
+			body: { data: { name: 'K-DROP', sku: 'K-DROP' } },
+		}),
+	);
 });
 
 test("drop: 'after' commits the change, then closes the connection without answering", async () => {
@@ -69,12 +81,20 @@ test("drop: 'after' commits the change, then closes the connection without answe
 	// Sent again blindly, the same kit now clashes: why a write is never repeated without looking.
 	expectError(await createKit('K-AFTER'), 409, 'DUPLICATE_SKU');
 	const calls = (await client.admin.get('/calls', { route: '/api/kit/create' })).calls;
-	expect(calls.map((call) => [call.status, call.dropped])).toEqual([[200, 'after'], [409, undefined]]);
+	expect(calls.map((call) => [call.status, call.dropped])).toEqual([
+		[200, 'after'],
+		[409, undefined],
+	]);
 });
 
 test("drop: 'after' on restore_inventory commits the restore", async () => {
-	const [shipment] = (await client.admin.get('/shipments', { deducted: 'true', limit: 1 })).shipments;
-	const body = { store_id: shipment.store_id, order_number: shipment.order_number, shipment_id: shipment._id };
+	const [shipment] = (await client.admin.get('/shipments', { deducted: 'true', limit: 1 }))
+		.shipments;
+	const body = {
+		store_id: shipment.store_id,
+		order_number: shipment.order_number,
+		shipment_id: shipment._id,
+	};
 	await fault({ route: '/s/ship/shipping/restore_inventory', drop: 'after' });
 	await expect(client.app('/ship/shipping/restore_inventory', body)).rejects.toThrow();
 	expectError(await client.app('/ship/shipping/restore_inventory', body), 409, 'ALREADY_RESTORED');
@@ -84,20 +104,36 @@ test("drop: 'after' on get_single_bulk closes the connection after the lookup", 
 	await fault({ route: '/api/order/get_single_bulk', drop: 'after' });
 	await expect(client.bulk([{ store_id: '1001', order_number: '1000' }])).rejects.toThrow();
 	const [call] = (await client.admin.get('/calls')).calls;
-	expect(call).toEqual(expect.objectContaining({ route: '/api/order/get_single_bulk', status: 200, dropped: 'after' }));
+	expect(call).toEqual(
+		expect.objectContaining({ route: '/api/order/get_single_bulk', status: 200, dropped: 'after' }),
+	);
 	expect((await client.bulk([{ store_id: '1001', order_number: '1000' }])).data).toHaveLength(1);
 });
 
 test('a status fault comes before auth: it answers even a call without a token', async () => {
 	await fault({ route: '/api/webhook/remove_handler', status: 500 });
-	const response = await client.http.post(`${client.sandbox.baseUrl}/webhook/remove_handler`, { _id: 'x' });
+	const response = await client.http.post(`${client.sandbox.baseUrl}/webhook/remove_handler`, {
+		_id: 'x',
+	});
 	expectError(response, 500, 'INTERNAL_ERROR');
 });
 
 test('faults are validated: a known route and one of status, delayMs, drop', async () => {
-	expectError(await client.admin.post('/faults', { route: '/api/nope', status: 500 }), 400, 'INVALID_FIELD');
-	expectError(await client.admin.post('/faults', { route: '/api/kit/create' }), 400, 'INVALID_FAULT');
-	expectError(await client.admin.post('/faults', { route: '/api/kit/create', drop: 'sideways' }), 400, 'INVALID_FIELD');
+	expectError(
+		await client.admin.post('/faults', { route: '/api/nope', status: 500 }),
+		400,
+		'INVALID_FIELD',
+	);
+	expectError(
+		await client.admin.post('/faults', { route: '/api/kit/create' }),
+		400,
+		'INVALID_FAULT',
+	);
+	expectError(
+		await client.admin.post('/faults', { route: '/api/kit/create', drop: 'sideways' }),
+		400,
+		'INVALID_FIELD',
+	);
 	expectError(await client.admin.post('/faults', { status: 500 }), 400, 'MISSING_FIELD');
 });
 
@@ -109,7 +145,8 @@ test('reset clears armed faults', async () => {
 
 describe("route 'unserved': the paths no route serves, as a gateway's or a framework's catch-all answers them", () => {
 	const CATCH_ALL = { success: false, message: 'Resource not found' };
-	const beside = (base) => client.http.post(`${base}/webhook/no-such-operation-n8n-path-check`, { _id: 'x' });
+	const beside = (base) =>
+		client.http.post(`${base}/webhook/no-such-operation-n8n-path-check`, { _id: 'x' });
 
 	test('answers any unserved path (under either base URL, without a token) for the next count calls, then the 404 again; service routes are untouched', async () => {
 		await fault({ route: 'unserved', count: 2, status: 404, body: CATCH_ALL });
@@ -134,12 +171,23 @@ describe("route 'unserved': the paths no route serves, as a gateway's or a frame
 	test("a status without a body answers in the error shape; a 403 as AWS API Gateway's; drop: 'before' closes; the call is recorded", async () => {
 		await fault({ route: 'unserved', status: 503 });
 		expectError(await beside(client.sandbox.baseUrl), 503, 'SERVICE_UNAVAILABLE');
-		await fault({ route: 'unserved', status: 403, body: { message: 'Missing Authentication Token' } });
+		await fault({
+			route: 'unserved',
+			status: 403,
+			body: { message: 'Missing Authentication Token' },
+		});
 		const refused = await beside(client.sandbox.appBaseUrl);
-		expect([refused.status, refused.data]).toEqual([403, { message: 'Missing Authentication Token' }]);
+		expect([refused.status, refused.data]).toEqual([
+			403,
+			{ message: 'Missing Authentication Token' },
+		]);
 		await fault({ route: 'unserved', drop: 'before' });
 		await expect(beside(client.sandbox.baseUrl)).rejects.toThrow();
-		const calls = (await client.admin.get('/calls')).calls.map(({ route, status, dropped }) => [route, status, dropped]);
+		const calls = (await client.admin.get('/calls')).calls.map(({ route, status, dropped }) => [
+			route,
+			status,
+			dropped,
+		]);
 		expect(calls).toEqual([
 			['/api/webhook/no-such-operation-n8n-path-check', 503, undefined],
 			['/s/webhook/no-such-operation-n8n-path-check', 403, undefined],
@@ -148,8 +196,14 @@ describe("route 'unserved': the paths no route serves, as a gateway's or a frame
 	});
 
 	test('the admin API is never answered by it', async () => {
-		await fault({ route: 'unserved', status: 403, body: { message: 'Missing Authentication Token' } });
-		expect((await client.http.get(`${client.sandbox.adminUrl}/no-such-admin-call`)).status).toBe(404);
+		await fault({
+			route: 'unserved',
+			status: 403,
+			body: { message: 'Missing Authentication Token' },
+		});
+		expect((await client.http.get(`${client.sandbox.adminUrl}/no-such-admin-call`)).status).toBe(
+			404,
+		);
 		expect((await client.admin.get('/faults')).faults).toHaveLength(1);
 	});
 });

@@ -1,4 +1,5 @@
-// POST {base_url}/webhook/add_handler and remove_handler (docs/service-interface.md, Add / Remove webhook handler) and their switches, over real HTTP.
+// POST {base_url}/webhook/add_handler and remove_handler (docs/service-interface.md, Add / Remove
+// webhook handler) and their switches, over real HTTP.
 const { start, expectError } = require('./support');
 
 let client;
@@ -8,7 +9,11 @@ beforeAll(async () => {
 afterAll(() => client.close());
 afterEach(() => client.reset());
 
-const handler = { type: 'order.status.*', name: 'Status changes', handler: { url: 'http://127.0.0.1:9/hook', method: 'POST', headers: { 'X-Secret': 'abc' } } };
+const handler = {
+	type: 'order.status.*',
+	name: 'Status changes',
+	handler: { url: 'http://127.0.0.1:9/hook', method: 'POST', headers: { 'X-Secret': 'abc' } },
+};
 const add = (body) => client.api('/webhook/add_handler', body);
 const remove = (id) => client.api('/webhook/remove_handler', { _id: id });
 const stored = async () => (await client.admin.get('/handlers')).handlers;
@@ -17,7 +22,9 @@ test('add_handler stores the handler and answers { success, _id } by default', a
 	const response = await add(handler);
 	expect(response.status).toBe(200);
 	expect(response.data).toEqual({ success: true, _id: expect.stringMatching(/^[0-9a-f]{24}$/) });
-	expect(await stored()).toEqual([{ _id: response.data._id, ...handler, created_at: expect.stringMatching(/Z$/) }]);
+	expect(await stored()).toEqual([
+		{ _id: response.data._id, ...handler, created_at: expect.stringMatching(/Z$/) },
+	]);
 });
 
 test('addHandlerReturnsId: false answers { success } only; the handler is still stored', async () => {
@@ -28,22 +35,40 @@ test('addHandlerReturnsId: false answers { success } only; the handler is still 
 });
 
 test('method defaults to POST and headers to {}; adding twice makes two handlers', async () => {
-	const bare = { type: 'item.inventory', name: 'Stock', handler: { url: 'https://example.com/hook' } };
+	const bare = {
+		type: 'item.inventory',
+		name: 'Stock',
+		handler: { url: 'https://example.com/hook' },
+	};
 	await add(bare);
 	await add(bare);
 	const handlers = await stored();
 	expect(handlers).toHaveLength(2);
-	expect(handlers[0].handler).toEqual({ url: 'https://example.com/hook', method: 'POST', headers: {} });
+	expect(handlers[0].handler).toEqual({
+		url: 'https://example.com/hook',
+		method: 'POST',
+		headers: {},
+	});
 	expect(handlers[0]._id).not.toBe(handlers[1]._id);
 });
 
 test('type, name and handler.url are required; types are checked', async () => {
-	expect(expectError(await add({ ...handler, type: undefined }), 400, 'MISSING_FIELD').message).toBe('body.type is required');
-	expect(expectError(await add({ ...handler, name: undefined }), 400, 'MISSING_FIELD').message).toBe('body.name is required');
-	expect(expectError(await add({ ...handler, handler: {} }), 400, 'MISSING_FIELD').message).toBe('body.handler.url is required');
+	expect(
+		expectError(await add({ ...handler, type: undefined }), 400, 'MISSING_FIELD').message,
+	).toBe('body.type is required');
+	expect(
+		expectError(await add({ ...handler, name: undefined }), 400, 'MISSING_FIELD').message,
+	).toBe('body.name is required');
+	expect(expectError(await add({ ...handler, handler: {} }), 400, 'MISSING_FIELD').message).toBe(
+		'body.handler.url is required',
+	);
 	expectError(await add({ ...handler, handler: { url: 'ftp://x' } }), 400, 'INVALID_FIELD');
 	expectError(await add({ ...handler, type: '' }), 400, 'INVALID_FIELD');
-	expectError(await add({ ...handler, handler: { url: 'http://x', headers: { n: 1 } } }), 400, 'INVALID_FIELD_TYPE');
+	expectError(
+		await add({ ...handler, handler: { url: 'http://x', headers: { n: 1 } } }),
+		400,
+		'INVALID_FIELD_TYPE',
+	);
 	expectError(await add({ ...handler, handler: 'http://x' }), 400, 'INVALID_FIELD_TYPE');
 	expect(await stored()).toEqual([]);
 });

@@ -1,4 +1,5 @@
-// A small local HTTP server that stands for a webhook receiver: records every delivery, answers as told.
+// A small local HTTP server that stands for a webhook receiver: records every delivery, answers as
+// told.
 const http = require('node:http');
 
 async function startReceiver() {
@@ -9,7 +10,12 @@ async function startReceiver() {
 		let body = '';
 		request.on('data', (chunk) => (body += chunk));
 		request.on('end', async () => {
-			received.push({ method: request.method, url: request.url, headers: request.headers, body: JSON.parse(body) });
+			received.push({
+				method: request.method,
+				url: request.url,
+				headers: request.headers,
+				body: JSON.parse(body),
+			});
 			const hook = beforeAnswer;
 			beforeAnswer = undefined;
 			if (hook) await hook();
@@ -27,7 +33,10 @@ async function startReceiver() {
 		answerWith(list) {
 			answers = [...list];
 		},
-		/** Runs `hook` (once) while the next delivery waits for its answer: a step that must come before the answer. */
+		/**
+		 * Runs `hook` (once) while the next delivery waits for its answer: a step that must come before
+		 * the answer.
+		 */
 		beforeNextAnswer(hook) {
 			beforeAnswer = hook;
 		},

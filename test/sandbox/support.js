@@ -1,9 +1,20 @@
-// Shared by the sandbox's own tests: an axios client that never throws on a status, so tests assert on it.
+// Shared by the sandbox's own tests: an axios client that never throws on a status, so tests assert
+// on it.
 const axios = require('axios');
 
 const { startSandbox } = require('../../sandbox');
 
-const ERROR_FIELDS = ['message', 'statusCode', 'code', 'overview', 'origin', 'serviceTraceId', 'type', 'user_error', 'display'];
+const ERROR_FIELDS = [
+	'message',
+	'statusCode',
+	'code',
+	'overview',
+	'origin',
+	'serviceTraceId',
+	'type',
+	'user_error',
+	'display',
+];
 
 async function start(options = {}) {
 	const sandbox = await startSandbox({ port: 0, rateLimit: false, ...options });
@@ -13,13 +24,20 @@ async function start(options = {}) {
 	return {
 		sandbox,
 		http,
-		/** POST a JSON body to a service route under {base_url} (`/order/...`) with the demo token unless told. */
+		/**
+		 * POST a JSON body to a service route under {base_url} (`/order/...`) with the demo token
+		 * unless told.
+		 */
 		api(path, body, { token = sandbox.demoToken, headers = {} } = {}) {
-			return http.post(`${sandbox.baseUrl}${path}`, body, { headers: { ...bearer(token), ...headers } });
+			return http.post(`${sandbox.baseUrl}${path}`, body, {
+				headers: { ...bearer(token), ...headers },
+			});
 		},
 		/** Same under {app_base_url}. */
 		app(path, body, { token = sandbox.demoToken, headers = {} } = {}) {
-			return http.post(`${sandbox.appBaseUrl}${path}`, body, { headers: { ...bearer(token), ...headers } });
+			return http.post(`${sandbox.appBaseUrl}${path}`, body, {
+				headers: { ...bearer(token), ...headers },
+			});
 		},
 		admin: {
 			get: async (path, params) => (await http.get(`${sandbox.adminUrl}${path}`, { params })).data,
@@ -36,7 +54,9 @@ async function start(options = {}) {
 	};
 }
 
-/** Asserts the service's error shape with every optional field filled, and returns the error object. */
+/**
+ * Asserts the service's error shape with every optional field filled, and returns the error object.
+ */
 function expectError(response, status, code) {
 	expect({ status: response.status, code: response.data?.error?.code }).toEqual({ status, code });
 	const error = response.data.error;

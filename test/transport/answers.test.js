@@ -1,9 +1,12 @@
-// The one reading of answers (transport/answers.ts), its pure parts one by one: what arrived is named exactly,
-// which answers are refusals, and what a removal answer must say. The same readings over real HTTP, through
-// both nodes: test/transport/answers.shapes.test.js and test/trigger/lifecycle.test.js.
+// The one reading of answers (transport/answers.ts), its pure parts one by one: what arrived is
+// named exactly, which answers are refusals, and what a removal answer must say. The same readings
+// over real HTTP, through both nodes: test/transport/answers.shapes.test.js and
+// test/trigger/lifecycle.test.js.
 const path = require('node:path');
 
-const answers = require(path.resolve(__dirname, '../../dist/nodes/InventoryOps/transport/answers.js'));
+const answers = require(
+	path.resolve(__dirname, '../../dist/nodes/InventoryOps/transport/answers.js'),
+);
 
 describe('summaryOf names what arrived', () => {
 	test.each([
@@ -18,7 +21,10 @@ describe('summaryOf names what arrived', () => {
 		['x'.repeat(81), `text "${'x'.repeat(80)}…"`],
 		[{}, 'an empty object'],
 		[{ a: 1, b: 2 }, 'an object with a, b'],
-		[Object.fromEntries('abcdefghi'.split('').map((key) => [key, 1])), 'an object with a, b, c, d, e, f, g, h, …'],
+		[
+			Object.fromEntries('abcdefghi'.split('').map((key) => [key, 1])),
+			'an object with a, b, c, d, e, f, g, h, …',
+		],
 		[42, 'number 42'],
 		[false, 'boolean false'],
 	])('%p -> %s', (value, expected) => {
@@ -28,16 +34,24 @@ describe('summaryOf names what arrived', () => {
 
 test('unexpectedShape: a list where the route answers a list, an object elsewhere', () => {
 	expect(answers.unexpectedShape('orderGetSingleBulk', [])).toBeUndefined();
-	expect(answers.unexpectedShape('orderGetSingleBulk', {})).toBe('an empty object where a list was expected');
+	expect(answers.unexpectedShape('orderGetSingleBulk', {})).toBe(
+		'an empty object where a list was expected',
+	);
 	expect(answers.unexpectedShape('kitCreate', {})).toBeUndefined();
-	expect(answers.unexpectedShape('kitCreate', [])).toBe('a list of 0 entries where an object was expected');
-	expect(answers.unexpectedShape('webhookRemoveHandler', null)).toBe('null where an object was expected');
+	expect(answers.unexpectedShape('kitCreate', [])).toBe(
+		'a list of 0 entries where an object was expected',
+	);
+	expect(answers.unexpectedShape('webhookRemoveHandler', null)).toBe(
+		'null where an object was expected',
+	);
 });
 
 describe('refusalIn', () => {
 	test('success: false with a reason is a refusal, with the reason', () => {
 		expect(answers.refusalIn({ success: false, message: 'No' })).toMatchObject({ message: 'No' });
-		expect(answers.refusalIn({ success: false, error: { code: 'LOCKED' } })).toMatchObject({ code: 'LOCKED' });
+		expect(answers.refusalIn({ success: false, error: { code: 'LOCKED' } })).toMatchObject({
+			code: 'LOCKED',
+		});
 		expect(answers.refusalIn({ success: true, message: 'fine' })).toBeUndefined();
 		expect(answers.refusalIn([{ success: false, message: 'No' }])).toBeUndefined();
 	});
@@ -52,20 +66,42 @@ describe('refusalIn', () => {
 
 test('a remove_handler answer other than success: true is unreadable: what arrived is named', () => {
 	expect(answers.unexpectedShape('webhookRemoveHandler', { success: true })).toBeUndefined();
-	expect(answers.unexpectedShape('webhookRemoveHandler', { success: 'true' })).toBe('an object with success, without success true or false');
-	expect(answers.unexpectedShape('webhookRemoveHandler', {})).toBe('an empty object, without success true or false');
+	expect(answers.unexpectedShape('webhookRemoveHandler', { success: 'true' })).toBe(
+		'an object with success, without success true or false',
+	);
+	expect(answers.unexpectedShape('webhookRemoveHandler', {})).toBe(
+		'an empty object, without success true or false',
+	);
 	// Other operations' objects need no success.
 	expect(answers.unexpectedShape('kitCreate', { _id: 'k' })).toBeUndefined();
 });
 
 test("isServiceErrorShape: only { error: { message } } with a text message is the service's documented error body", () => {
 	expect(answers.isServiceErrorShape({ error: { message: 'm', code: 'C' } })).toBe(true);
-	expect([{ error: { code: 'C' } }, { error: { message: 7 } }, { error: 'text' }, { message: 'm' }, 'm', null].map(answers.isServiceErrorShape)).toEqual([
-		false, false, false, false, false, false,
-	]);
+	expect(
+		[
+			{ error: { code: 'C' } },
+			{ error: { message: 7 } },
+			{ error: 'text' },
+			{ message: 'm' },
+			'm',
+			null,
+		].map(answers.isServiceErrorShape),
+	).toEqual([false, false, false, false, false, false]);
 });
 
 test('isIdLike: an id is non-empty text or a finite number', () => {
-	expect([answers.isIdLike('k'), answers.isIdLike(7), answers.isIdLike(0)]).toEqual([true, true, true]);
-	expect([' ', Number.NaN, {}, null, undefined, Infinity].map(answers.isIdLike)).toEqual([false, false, false, false, false, false]);
+	expect([answers.isIdLike('k'), answers.isIdLike(7), answers.isIdLike(0)]).toEqual([
+		true,
+		true,
+		true,
+	]);
+	expect([' ', Number.NaN, {}, null, undefined, Infinity].map(answers.isIdLike)).toEqual([
+		false,
+		false,
+		false,
+		false,
+		false,
+		false,
+	]);
 });

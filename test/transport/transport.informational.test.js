@@ -87,7 +87,8 @@ describe('a bare 101 Switching Protocols (no Upgrade header): read as the status
 		expect(items).toEqual([
 			{
 				json: {
-					// A 1xx is no final answer: it shows neither that the restore was made nor that it was not.
+					// A 1xx is no final answer: it shows neither that the restore was made nor that it was
+					// not.
 					error: `The service answered 101 to /ship/shipping/restore_inventory. ${MAYBE}`,
 					details: {
 						description: MAYBE,

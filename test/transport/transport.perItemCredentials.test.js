@@ -1,7 +1,9 @@
-// A credential field set by an expression ({{ $json.baseUrl }}) is resolved by n8n for the item the call is made for.
-// n8n's server does that in its CredentialsHelper (n8n/dist/credentials-helper.js, applyDefaultsAndOverwrites:
-// workflow.expression.getParameterValue with the item index n8n-core hands over); the test engine's stand-in hands
-// out the credential as given, so this file makes it resolve expressions the same way for its own runs.
+// A credential field set by an expression ({{ $json.baseUrl }}) is resolved by n8n for the item the
+// call is made for. n8n's server does that in its CredentialsHelper
+// (n8n/dist/credentials-helper.js, applyDefaultsAndOverwrites:
+// workflow.expression.getParameterValue with the item index n8n-core hands over); the test engine's
+// stand-in hands out the credential as given, so this file makes it resolve expressions the same
+// way for its own runs.
 const { packageCredentialsHelper } = require('../helpers/engine');
 const { useInventoryOps } = require('../helpers/inventoryOps');
 
@@ -11,7 +13,15 @@ const ctx = useInventoryOps({ orders: 20, config: { errorBodies: 'spec', refusal
 const helperPrototype = Object.getPrototypeOf(packageCredentialsHelper({}));
 const asGiven = helperPrototype.getDecrypted;
 beforeAll(() => {
-	helperPrototype.getDecrypted = async function (additionalData, nodeCredentials, type, mode, executeData, raw, resolve) {
+	helperPrototype.getDecrypted = async function (
+		additionalData,
+		nodeCredentials,
+		type,
+		mode,
+		executeData,
+		raw,
+		resolve,
+	) {
 		const data = await asGiven.call(this, additionalData, nodeCredentials, type);
 		if (resolve === undefined) return data;
 		return resolve.workflow.expression.getParameterValue(
@@ -52,8 +62,8 @@ test('a Base URL taken from each item: every call goes to the address of its own
 
 test("an access token taken from each item: every call carries its own item's token, with its own item's address", async () => {
 	// n8n's httpRequestWithAuthentication would read the credential again without the item (n8n-core,
-	// request-helpers/authentication.js), so the token would be item 0's; the node hands it the credential it read
-	// for the call's item.
+	// request-helpers/authentication.js), so the token would be item 0's; the node hands it the
+	// credential it read for the call's item.
 	const goodToken = ctx.sandbox.credentials().accessToken;
 	const items = [
 		{ token: 'not-a-valid-token', sku: 'KIT-TOKEN-1' },

@@ -1,5 +1,6 @@
-// Deliveries from the sandbox's own event API to the trigger's webhook(), through a local HTTP server (see
-// helpers/harness.js). A run is counted when webhook() hands n8n workflow data; 401/400 answers start nothing.
+// Deliveries from the sandbox's own event API to the trigger's webhook(), through a local HTTP
+// server (see helpers/harness.js). A run is counted when webhook() hands n8n workflow data; 401/400
+// answers start nothing.
 const { answers } = require('../helpers/profile');
 const { addHandlerAsClient } = require('../helpers/sandbox');
 const { publishedWorkflow, useTriggerHarness } = require('./helpers/setup');
@@ -18,9 +19,9 @@ function secretOf(stored) {
 	return state.registrations[harness.webhookUrl(stored, false)].secret;
 }
 
-// What a run's item holds besides the event depends on how the service answers (the profile): a delivery of the
-// record alone carries no event id or time, so the item keeps the raw body; a handler added without an id
-// returned is named in `warnings`.
+// What a run's item holds besides the event depends on how the service answers (the profile): a
+// delivery of the record alone carries no event id or time, so the item keeps the raw body; a
+// handler added without an id returned is named in `warnings`.
 const RECORD_ONLY = answers.deliveryBody === 'record';
 const eventFields = (eventId, data) =>
 	RECORD_ONLY
@@ -28,12 +29,20 @@ const eventFields = (eventId, data) =>
 		: { eventId, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) };
 const warningsOf = (count) =>
 	answers.addHandlerId === 'none'
-		? { warnings: Array.from({ length: count }, () => expect.stringMatching(/^This trigger cannot remove the webhook handler /)) }
+		? {
+				warnings: Array.from({ length: count }, () =>
+					expect.stringMatching(/^This trigger cannot remove the webhook handler /),
+				),
+			}
 		: {};
 
 /** Registers a handler on the service directly (not through the trigger), as someone else could. */
 async function addForeignHandler(type, url, headers) {
-	return await addHandlerAsClient(sandbox, { type, name: 'not ours', handler: { url, method: 'POST', headers } });
+	return await addHandlerAsClient(sandbox, {
+		type,
+		name: 'not ours',
+		handler: { url, method: 'POST', headers },
+	});
 }
 
 async function statusByHandler(eventId) {
@@ -43,7 +52,10 @@ async function statusByHandler(eventId) {
 
 test('the right secret starts exactly one run with the event, and the secret is not in the output', async () => {
 	const stored = await published('wf-right');
-	const { event_id: eventId, handlers } = await harness.emit('order.shipped', { order_number: '1001', store_id: 's1' });
+	const { event_id: eventId, handlers } = await harness.emit('order.shipped', {
+		order_number: '1001',
+		store_id: 's1',
+	});
 	expect(handlers).toBe(1);
 
 	expect(harness.runs).toHaveLength(1);
@@ -68,7 +80,9 @@ test('a wrong secret and a missing secret get 401 and start nothing', async () =
 		[SECRET_HEADER]: secretOf(stored).slice(0, 63),
 	});
 
-	const { event_id: eventId, handlers } = await harness.emit('order.shipped', { order_number: '1002' });
+	const { event_id: eventId, handlers } = await harness.emit('order.shipped', {
+		order_number: '1002',
+	});
 	expect(handlers).toBe(4);
 	const statuses = await statusByHandler(eventId);
 	expect(statuses[wrong]).toBe(401);
@@ -84,7 +98,8 @@ test('no stored secret: every delivery is refused (fails closed)', async () => {
 	const oldSecret = secretOf(stored);
 	await harness.deactivate(stored);
 
-	// The service would not deliver to a removed handler, so the request a forger could send is sent by hand.
+	// The service would not deliver to a removed handler, so the request a forger could send is sent
+	// by hand.
 	for (const headers of [{ [SECRET_HEADER]: oldSecret }, { [SECRET_HEADER]: '' }, {}]) {
 		const response = await fetch(url, {
 			method: 'POST',
@@ -128,20 +143,25 @@ test('a body that is not JSON, or JSON with no event type from body or handler, 
 
 test('an event type outside the selection is acknowledged with 200 and ignored', async () => {
 	const stored = await published('wf-other-type');
-	// A handler with our URL and secret but another type, as a service could still hold from an earlier selection.
+	// A handler with our URL and secret but another type, as a service could still hold from an
+	// earlier selection.
 	const other = await addForeignHandler('item.updated', harness.webhookUrl(stored, false), {
 		[SECRET_HEADER]: secretOf(stored),
 	});
 	const { event_id: eventId } = await harness.emit('item.updated', { item_id: 'i1' });
-	// A record alone names no type, and this handler (not the trigger's) sends no type header: refused, not guessed.
+	// A record alone names no type, and this handler (not the trigger's) sends no type header:
+	// refused, not guessed.
 	expect((await statusByHandler(eventId))[other]).toBe(RECORD_ONLY ? 400 : 200);
 	expect(harness.runs).toHaveLength(0);
 });
 
 test('a wildcard selection receives every type under it, and only those', async () => {
 	if (answers.wildcards === 'refused') {
-		// The service refuses the pattern: the activation fails with its message (test/trigger/lifecycle.wildcards.test.js).
-		await expect(published('wf-wildcard', { events: ['order.status.*'] })).rejects.toThrow(/WILDCARD|wildcard/);
+		// The service refuses the pattern: the activation fails with its message
+		// (test/trigger/lifecycle.wildcards.test.js).
+		await expect(published('wf-wildcard', { events: ['order.status.*'] })).rejects.toThrow(
+			/WILDCARD|wildcard/,
+		);
 		expect(await harness.handlers()).toEqual([]);
 		return;
 	}
@@ -150,9 +170,12 @@ test('a wildcard selection receives every type under it, and only those', async 
 	await harness.emit('order.status.on_hold', { order_number: '2' });
 	const { handlers } = await harness.emit('order.shipped', { order_number: '3' });
 	expect(handlers).toBe(0);
-	// A record alone carries no type: the item has the type the handler was registered for, the pattern.
+	// A record alone carries no type: the item has the type the handler was registered for, the
+	// pattern.
 	expect(harness.runs.map((run) => run.items[0].eventType)).toEqual(
-		RECORD_ONLY ? ['order.status.*', 'order.status.*'] : ['order.status.shipped', 'order.status.on_hold'],
+		RECORD_ONLY
+			? ['order.status.*', 'order.status.*']
+			: ['order.status.shipped', 'order.status.on_hold'],
 	);
 });
 
@@ -180,7 +203,9 @@ test('a delivery uses the Options of the published version, kept at activation: 
 
 test('the Options are kept with the registration at activation', async () => {
 	const stored = await published('wf-options-record', { options: { includeHeaders: true } });
-	const registration = harness.staticState(stored.staticData).registrations[harness.webhookUrl(stored, false)];
+	const registration = harness.staticState(stored.staticData).registrations[
+		harness.webhookUrl(stored, false)
+	];
 	expect(registration).toMatchObject({ ignoreRepeats: true, includeHeaders: true });
 });
 
@@ -190,7 +215,9 @@ test('a repeated delivery of the same event id starts one run, unless the option
 	const { event_id: eventId } = await harness.emit('order.shipped', { n: 1 }, 'evt_same');
 	// A record alone carries no event id, so a repeat cannot be told from a new event: both run.
 	expect(harness.runs).toHaveLength(RECORD_ONLY ? 2 : 1);
-	expect((await harness.deliveries(eventId)).map((delivery) => delivery.status)).toEqual([200, 200]);
+	expect((await harness.deliveries(eventId)).map((delivery) => delivery.status)).toEqual([
+		200, 200,
+	]);
 
 	await harness.admin('POST', '/reset');
 	harness.runs.length = 0;
@@ -204,18 +231,25 @@ test('eight deliveries of one event id in flight at once start one run, and no d
 	const stored = await published('wf-repeat-concurrent');
 	const before = JSON.stringify(stored.staticData);
 	const url = harness.webhookUrl(stored, false);
-	const body = JSON.stringify({ id: 'evt_in_flight', type: 'order.shipped', created_at: new Date().toISOString(), data: {} });
+	const body = JSON.stringify({
+		id: 'evt_in_flight',
+		type: 'order.shipped',
+		created_at: new Date().toISOString(),
+		data: {},
+	});
 	const post = () =>
 		fetch(url, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', [SECRET_HEADER]: secretOf(stored) },
 			body,
 		});
-	const statuses = (await Promise.all(Array.from({ length: 8 }, post))).map((response) => response.status);
+	const statuses = (await Promise.all(Array.from({ length: 8 }, post))).map(
+		(response) => response.status,
+	);
 	expect(statuses).toEqual(Array(8).fill(200));
 	expect(harness.runs).toHaveLength(1);
-	// Static data belongs to the lifecycle: a delivery that wrote it could put back a registration a later
-	// activation replaced (n8n 1.x saves a delivery's whole copy after the run).
+	// Static data belongs to the lifecycle: a delivery that wrote it could put back a registration a
+	// later activation replaced (n8n 1.x saves a delivery's whole copy after the run).
 	expect(JSON.stringify(stored.staticData)).toBe(before);
 
 	// A new activation is a new registration (a new secret): its memory of event ids starts empty.

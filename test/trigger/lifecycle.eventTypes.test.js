@@ -1,6 +1,7 @@
-// Which event types a trigger registers when Events and Custom Event Types come from expressions (n8n does not check
-// an expression's result against the listed options), and which delivered types start a workflow. trigger/lifecycle.ts
-// reads the selection (with shared/events.ts); delivery.ts matches every delivered event against it.
+// Which event types a trigger registers when Events and Custom Event Types come from expressions
+// (n8n does not check an expression's result against the listed options), and which delivered types
+// start a workflow. trigger/lifecycle.ts reads the selection (with shared/events.ts); delivery.ts
+// matches every delivered event against it.
 const { publishedWorkflow, useTriggerHarness } = require('./helpers/setup');
 
 const SECRET_HEADER = 'x-inventory-ops-webhook-secret';
@@ -18,9 +19,16 @@ describe('Custom Event Types given by an expression', () => {
 			events: ['order.shipped'],
 			customEventTypes: '={{ ["order.created", " order.tags, item.updated ", null] }}',
 		});
-		expect(await handlerTypes()).toEqual(['item.updated', 'order.created', 'order.shipped', 'order.tags']);
+		expect(await handlerTypes()).toEqual([
+			'item.updated',
+			'order.created',
+			'order.shipped',
+			'order.tags',
+		]);
 		await harness.emit('order.created', { order_number: '1001', store_id: '1002' });
-		expect(harness.runs.map((run) => run.items.map((item) => item.eventType))).toEqual([['order.created']]);
+		expect(harness.runs.map((run) => run.items.map((item) => item.eventType))).toEqual([
+			['order.created'],
+		]);
 	});
 
 	test('an undefined entry (an expression naming a missing value) adds nothing, as null does', async () => {
@@ -41,7 +49,10 @@ describe('Custom Event Types given by an expression', () => {
 });
 
 test('a type both selected and typed (or typed twice) gets one handler', async () => {
-	await publishedWorkflow(harness, 'wf-custom-repeat', { events: ['order.shipped'], customEventTypes: 'order.shipped, order.created, order.created' });
+	await publishedWorkflow(harness, 'wf-custom-repeat', {
+		events: ['order.shipped'],
+		customEventTypes: 'order.shipped, order.created, order.created',
+	});
 	expect(await handlerTypes()).toEqual(['order.created', 'order.shipped']);
 });
 
@@ -57,7 +68,9 @@ test('Events given by an expression: entries are trimmed and empty ones dropped,
 });
 
 test('a delivery whose handler header is blank, and whose body names no type, is refused as no event, as without the header', async () => {
-	const stored = await publishedWorkflow(harness, 'wf-empty-type', { events: ['order.shipped', 'item.updated'] });
+	const stored = await publishedWorkflow(harness, 'wf-empty-type', {
+		events: ['order.shipped', 'item.updated'],
+	});
 	const url = harness.webhookUrl(stored, false);
 	const { secret } = harness.staticState(stored.staticData).registrations[url];
 	const response = await fetch(url, {
@@ -65,7 +78,8 @@ test('a delivery whose handler header is blank, and whose body names no type, is
 		headers: { 'content-type': 'application/json', [SECRET_HEADER]: secret, [TYPE_HEADER]: '' },
 		body: JSON.stringify({ order_number: '1001', store_id: '1002' }),
 	});
-	// It said 200 `ignored: 'event type  is not selected'`, where the same body without the header gets 400.
+	// It said 200 `ignored: 'event type is not selected'`, where the same body without the header
+	// gets 400.
 	expect(response.status).toBe(400);
 	expect((await response.json()).error).toMatch(/^The body is not an Inventory Ops event/);
 	expect(harness.runs).toHaveLength(0);
@@ -73,7 +87,11 @@ test('a delivery whose handler header is blank, and whose body names no type, is
 
 describe('Events given by an expression are checked as typed ones are', () => {
 	const activationError = async (id, events) => {
-		const stored = harness.storedWorkflow({ id, name: id, parameters: { events, customEventTypes: '', options: {} } });
+		const stored = harness.storedWorkflow({
+			id,
+			name: id,
+			parameters: { events, customEventTypes: '', options: {} },
+		});
 		return await harness.activate(stored).then(
 			() => undefined,
 			(error) => error,
@@ -81,9 +99,14 @@ describe('Events given by an expression are checked as typed ones are', () => {
 	};
 
 	test('an entry that is not an event type fails the activation naming Events, and nothing is added', async () => {
-		const error = await activationError('wf-events-bad', '={{ ["order.shipped", "order shipped!", "a.*.b"] }}');
+		const error = await activationError(
+			'wf-events-bad',
+			'={{ ["order.shipped", "order shipped!", "a.*.b"] }}',
+		);
 		expect(error?.message).toBe('Events: "order shipped!", "a.*.b" are not event types');
-		expect(error.description).toBe('Write event types as dot-separated words (order.status.cancelled), with ".*" only at the end (order.status.*).');
+		expect(error.description).toBe(
+			'Write event types as dot-separated words (order.status.cancelled), with ".*" only at the end (order.status.*).',
+		);
 		expect(await harness.handlers()).toEqual([]);
 	});
 
@@ -94,7 +117,10 @@ describe('Events given by an expression are checked as typed ones are', () => {
 	});
 
 	test('one event type as text (not a list) is registered', async () => {
-		await publishedWorkflow(harness, 'wf-events-text', { events: '={{ "order.shipped" }}', customEventTypes: '' });
+		await publishedWorkflow(harness, 'wf-events-text', {
+			events: '={{ "order.shipped" }}',
+			customEventTypes: '',
+		});
 		expect(await handlerTypes()).toEqual(['order.shipped']);
 	});
 });

@@ -1,7 +1,8 @@
-// A handler that can never be removed (issue 51): its old address answers every remove_handler with a gateway's 404
-// page. Each publish goes ahead all the same (a new secret refuses the leftover's deliveries), the log names the
-// leftover each time, and after both limits of trigger/removal.ts (10 tries, 30 days) it is dropped with a last
-// line. Counted at the sandbox over real HTTP; the fake clock gives each try its day.
+// A handler that can never be removed (issue 51): its old address answers every remove_handler with
+// a gateway's 404 page. Each publish goes ahead all the same (a new secret refuses the leftover's
+// deliveries), the log names the leftover each time, and after both limits of trigger/removal.ts
+// (10 tries, 30 days) it is dropped with a last line. Counted at the sandbox over real HTTP; the
+// fake clock gives each try its day.
 const http = require('node:http');
 
 const { answers } = require('../helpers/profile');
@@ -9,7 +10,8 @@ const { useTriggerHarness } = require('./helpers/setup');
 
 const REMOVE_ROUTE = '/api/webhook/remove_handler';
 const STATIC_KEY = 'node:Inventory Ops Trigger';
-const GATEWAY_PAGE = '<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>';
+const GATEWAY_PAGE =
+	'<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>';
 const DAY_MS = 86_400_000;
 // Without an id from add_handler nothing is ever removed or kept (test/trigger/lifecycle.test.js).
 const REMOVABLE = answers.addHandlerId !== 'none';
@@ -18,11 +20,17 @@ const context = useTriggerHarness({ fakeSleep: true });
 let harness;
 beforeEach(async () => {
 	({ harness } = context);
-	await harness.admin('POST', '/config', { addHandlerId: 'top', removeUnknown: 404, errorBodies: 'spec', unknownPaths: 'plain' });
+	await harness.admin('POST', '/config', {
+		addHandlerId: 'top',
+		removeUnknown: 404,
+		errorBodies: 'spec',
+		unknownPaths: 'plain',
+	});
 });
 afterEach(() => harness.beforeRequest(async () => {}));
 
-// The gateway in front of a moved address: a 404 page for every call, each counted by the id it was to remove.
+// The gateway in front of a moved address: a 404 page for every call, each counted by the id it was
+// to remove.
 const gateway = { server: undefined, removals: [] };
 beforeAll(async () => {
 	gateway.server = http.createServer((request, response) => {
@@ -43,8 +51,8 @@ const removalsOf = (id) => gateway.removals.filter((removed) => removed === id);
 const leftovers = (stored) => harness.staticState(stored.staticData).leftovers;
 
 /**
- * Every remove_handler of `id` from now on goes to the gateway (as if that handler's registration lay behind it);
- * the other handlers' go to the service as usual, at the same time.
+ * Every remove_handler of `id` from now on goes to the gateway (as if that handler's registration
+ * lay behind it); the other handlers' go to the service as usual, at the same time.
  */
 function unremovable(id) {
 	harness.beforeRequest(async (options) => {
@@ -55,7 +63,11 @@ function unremovable(id) {
 }
 
 function workflow(id) {
-	return harness.storedWorkflow({ id, name: `Leftovers ${id}`, parameters: { events: ['order.shipped'], customEventTypes: '', options: {} } });
+	return harness.storedWorkflow({
+		id,
+		name: `Leftovers ${id}`,
+		parameters: { events: ['order.shipped'], customEventTypes: '', options: {} },
+	});
 }
 
 test('a handler no removal can reach: every publish goes ahead and logs it; dropped after 10 tries and 30 days, with a last line', async () => {
@@ -68,29 +80,39 @@ test('a handler no removal can reach: every publish goes ahead and logs it; drop
 	const name = `"${stuckName}" (id ${stuck}, event type order.shipped, URL ${url})`;
 
 	expect(await harness.deactivate(stored)).toBe(false);
-	expect(leftovers(stored)).toEqual([expect.objectContaining({ id: stuck, tries: 1, keptSince: 0 })]);
+	expect(leftovers(stored)).toEqual([
+		expect.objectContaining({ id: stuck, tries: 1, keptSince: 0 }),
+	]);
 
-	// The next publish goes ahead on its first try: a new handler, the leftover named in the log, one event one run.
+	// The next publish goes ahead on its first try: a new handler, the leftover named in the log, one
+	// event one run.
 	harness.warnings.length = 0;
 	await harness.activate(stored);
 	const fresh = (await harness.handlers()).filter((handler) => handler._id !== stuck);
 	expect(fresh).toHaveLength(1);
 	expect(harness.warnings).toContainEqual(
 		expect.stringMatching(
-			new RegExp(`^Inventory Ops Trigger: publishing goes ahead without removing the webhook handler ${name.replace(/[().]/g, '\\$&')}, which an earlier registration left\\. The service answered /webhook/remove_handler with 404 \\(not found\\)\\. The answer was a web page titled "404 Not Found"`),
+			new RegExp(
+				`^Inventory Ops Trigger: publishing goes ahead without removing the webhook handler ${name.replace(/[().]/g, '\\$&')}, which an earlier registration left\\. The service answered /webhook/remove_handler with 404 \\(not found\\)\\. The answer was a web page titled "404 Not Found"`,
+			),
 		),
 	);
 	await harness.emit('order.shipped', { order_number: '1001' });
 	expect(harness.runs).toHaveLength(1);
-	expect(leftovers(stored)).toEqual([expect.objectContaining({ id: stuck, tries: 2, keptSince: 0 })]);
+	expect(leftovers(stored)).toEqual([
+		expect.objectContaining({ id: stuck, tries: 2, keptSince: 0 }),
+	]);
 
-	// A try at each unpublish and publish, a day apart: 10 tries by day 8, still kept (30 days not over).
+	// A try at each unpublish and publish, a day apart: 10 tries by day 8, still kept (30 days not
+	// over).
 	for (let day = 1; day <= 8; day++) {
 		context.clock.now = day * DAY_MS;
 		if (day % 2 === 1) expect(await harness.deactivate(stored)).toBe(false);
 		else await harness.activate(stored);
 	}
-	expect(leftovers(stored)).toEqual([expect.objectContaining({ id: stuck, tries: 10, keptSince: 0 })]);
+	expect(leftovers(stored)).toEqual([
+		expect.objectContaining({ id: stuck, tries: 10, keptSince: 0 }),
+	]);
 	// One ms short of 30 days: kept.
 	context.clock.now = 30 * DAY_MS - 1;
 	await harness.activate(stored);
@@ -105,9 +127,15 @@ test('a handler no removal can reach: every publish goes ahead and logs it; drop
 	const about = harness.warnings.filter((warning) => warning.includes(stuck));
 	expect(about).toHaveLength(1);
 	expect(about[0]).toMatch(
-		new RegExp(`^Inventory Ops Trigger: gave up removing the webhook handler ${name.replace(/[().]/g, '\\$&')}, which may still exist \\(tried 12 time\\(s\\) since 1970-01-01T00:00:00\\.000Z\\): it is no longer recorded\\. The last answer: [^]*\\b404\\b`),
+		new RegExp(
+			`^Inventory Ops Trigger: gave up removing the webhook handler ${name.replace(/[().]/g, '\\$&')}, which may still exist \\(tried 12 time\\(s\\) since 1970-01-01T00:00:00\\.000Z\\): it is no longer recorded\\. The last answer: [^]*\\b404\\b`,
+		),
 	);
-	expect(about[0].endsWith(` To remove it by hand, run the Inventory Ops node's Webhook Handler → Remove with ID ${stuck}, or find it by its name in Inventory Ops and remove it there.`)).toBe(true);
+	expect(
+		about[0].endsWith(
+			` To remove it by hand, run the Inventory Ops node's Webhook Handler → Remove with ID ${stuck}, or find it by its name in Inventory Ops and remove it there.`,
+		),
+	).toBe(true);
 
 	// Never tried again.
 	expect(removalsOf(stuck)).toHaveLength(12);
@@ -142,7 +170,11 @@ test('the limits are both needed: 10 tries over 29 days kept, 9 tries over 60 da
 	harness.warnings.length = 0;
 	await harness.activate(stored);
 	expect(leftovers(stored)).toEqual([]);
-	expect(harness.warnings.filter((warning) => warning.startsWith('Inventory Ops Trigger: gave up removing the webhook handler'))).toHaveLength(1);
+	expect(
+		harness.warnings.filter((warning) =>
+			warning.startsWith('Inventory Ops Trigger: gave up removing the webhook handler'),
+		),
+	).toHaveLength(1);
 });
 
 test('a bare success: false from remove_handler is no proof of gone: kept, logged, and counted like any failed try', async () => {
@@ -150,13 +182,22 @@ test('a bare success: false from remove_handler is no proof of gone: kept, logge
 	const stored = workflow('wf-bare-false');
 	await harness.activate(stored);
 	const [{ _id: id }] = await harness.handlers();
-	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 2, status: 200, body: { success: false } });
+	await harness.admin('POST', '/faults', {
+		route: REMOVE_ROUTE,
+		count: 2,
+		status: 200,
+		body: { success: false },
+	});
 	expect(await harness.deactivate(stored)).toBe(false);
 	expect(leftovers(stored)).toEqual([expect.objectContaining({ id, tries: 1 })]);
 	harness.warnings.length = 0;
 	await harness.activate(stored);
 	expect(leftovers(stored)).toEqual([expect.objectContaining({ id, tries: 2 })]);
-	expect(harness.warnings).toContainEqual(expect.stringContaining(`(id ${id}, event type order.shipped, URL ${harness.webhookUrl(stored, false)}), which an earlier registration left. The service refused /webhook/remove_handler with success: false.`));
+	expect(harness.warnings).toContainEqual(
+		expect.stringContaining(
+			`(id ${id}, event type order.shipped, URL ${harness.webhookUrl(stored, false)}), which an earlier registration left. The service refused /webhook/remove_handler with success: false.`,
+		),
+	);
 	// The service answers for itself again: the next unpublish removes both.
 	expect(await harness.deactivate(stored)).toBe(true);
 	expect(await harness.handlers()).toEqual([]);

@@ -1,8 +1,9 @@
-// What activation and deactivation tell the user and keep, where the mutation run found it unguarded
-// (mutation/README.md): the wording of an activation error, the lines the trigger logs and what they carry,
-// and the records kept in the static data for the next activation. Each test names the part of
-// trigger/lifecycle.ts it guards; everything is counted at the sandbox, over real HTTP. The tests set the switches
-// they depend on (POST /config), so they mean the same under every sandbox profile.
+// What activation and deactivation tell the user and keep, where the mutation run found it
+// unguarded (mutation/README.md): the wording of an activation error, the lines the trigger logs
+// and what they carry, and the records kept in the static data for the next activation. Each test
+// names the part of trigger/lifecycle.ts it guards; everything is counted at the sandbox, over real
+// HTTP. The tests set the switches they depend on (POST /config), so they mean the same under every
+// sandbox profile.
 const { CREDENTIAL_ERRORS } = require('n8n-core');
 const { NodeApiError, NodeOperationError } = require('n8n-workflow');
 
@@ -21,7 +22,11 @@ let sandbox;
 beforeEach(() => ({ harness, sandbox } = context));
 
 function workflow(id, events, name = `Reports ${id}`) {
-	return harness.storedWorkflow({ id, name, parameters: { events, customEventTypes: '', options: {} } });
+	return harness.storedWorkflow({
+		id,
+		name,
+		parameters: { events, customEventTypes: '', options: {} },
+	});
 }
 
 const calls = async (route) => (await harness.admin('GET', `/calls?route=${route}`)).calls;
@@ -44,7 +49,10 @@ function failNthCall(route, n, fault) {
 	});
 }
 
-/** A second harness on the same sandbox (its own n8n instance settings or logger), closed after `run`. */
+/**
+ * A second harness on the same sandbox (its own n8n instance settings or logger), closed after
+ * `run`.
+ */
 async function withHarness(options, run) {
 	const other = await createTriggerHarness({ sandbox, ...options });
 	try {
@@ -54,9 +62,11 @@ async function withHarness(options, run) {
 	}
 }
 
-// userError, for a NodeOperationError of the transport: the same error, its message replaced by the whole report
+// userError, for a NodeOperationError of the transport: the same error, its message replaced by the
+// whole report
 test('a credential n8n cannot decrypt: activation fails with a node error naming the cause, its advice kept', async () => {
-	// As after a change of n8n's encryption key: n8n-core's Credentials refuses to decrypt the stored credential.
+	// As after a change of n8n's encryption key: n8n-core's Credentials refuses to decrypt the stored
+	// credential.
 	harness.storeEncryptedCredential('encrypted with another instance key');
 	const stored = workflow('wf-credential', ['order.shipped']);
 
@@ -71,7 +81,8 @@ test('a credential n8n cannot decrypt: activation fails with a node error naming
 	expect(await calls(ADD_ROUTE)).toHaveLength(0);
 });
 
-// transport: the address check names no item in the trigger (an activation has none) and says nothing of expressions
+// transport: the address check names no item in the trigger (an activation has none) and says
+// nothing of expressions
 test('a credential whose Base URL is empty: activation fails naming the field, and nothing is sent', async () => {
 	harness.changeCredential({ baseUrl: '' });
 	try {
@@ -88,27 +99,41 @@ test('a credential whose Base URL is empty: activation fails naming the field, a
 	}
 });
 
-// userError, for a NodeApiError: wrapped in a NodeOperationError (n8n 1.x's toast would show a NodeApiError's
-// description instead of its message), the transport's error kept as its cause
+// userError, for a NodeApiError: wrapped in a NodeOperationError (n8n 1.x's toast would show a
+// NodeApiError's description instead of its message), the transport's error kept as its cause
 test('a service error that says nothing itself: the message gives what the node knows and quotes nothing; the transport error is the cause', async () => {
 	const stored = workflow('wf-bare-error', ['order.shipped']);
 	failNthCall(ADD_ROUTE, 1, { status: 422, body: {} });
 
 	const error = await failure(harness.activate(stored));
 	expect(error).toBeInstanceOf(NodeOperationError);
-	expect(error.message).toMatch(/^Publishing failed at the webhook handler for "order\.shipped" \(1 of 1\)\. /);
+	expect(error.message).toMatch(
+		/^Publishing failed at the webhook handler for "order\.shipped" \(1 of 1\)\. /,
+	);
 	expect(error.message).not.toContain('The service said');
 	// Nothing was added before it, so nothing is said about removing.
 	expect(error.message).not.toContain('removed');
 	expect(error.cause).toBeInstanceOf(NodeApiError);
 	expect(error.cause.httpCode).toBe('422');
-	expect(error.cause.errorResponse).toMatchObject({ outcome: 'refused', statusCode: 422, endpoint: '/webhook/add_handler' });
+	expect(error.cause.errorResponse).toMatchObject({
+		outcome: 'refused',
+		statusCode: 422,
+		endpoint: '/webhook/add_handler',
+	});
 });
 
 // registerHandlers' rollback: `withoutId`, the notice for each one and the joins of the description
 test('a failed add after handlers the service gave no id: the error says none was removed and names each one left', async () => {
-	await harness.admin('POST', '/config', { addHandlerId: 'none', errorBodies: 'spec', errorCodes: 'sandbox' });
-	const stored = workflow('wf-rollback-no-id', ['order.shipped', 'item.inventory', 'shipment.created']);
+	await harness.admin('POST', '/config', {
+		addHandlerId: 'none',
+		errorBodies: 'spec',
+		errorCodes: 'sandbox',
+	});
+	const stored = workflow('wf-rollback-no-id', [
+		'order.shipped',
+		'item.inventory',
+		'shipment.created',
+	]);
 	failNthCall(ADD_ROUTE, 3, { status: 500 });
 
 	const error = await failure(harness.activate(stored));
@@ -117,26 +142,39 @@ test('a failed add after handlers the service gave no id: the error says none wa
 		`This trigger cannot remove the webhook handler "n8n: Reports wf-rollback-no-id (workflow wf-rollback-no-id) - ${type}" (no id, event type ${type}, URL ${url}). ` +
 		'To remove it by hand, find it by its name in Inventory Ops and remove it there.';
 	const ours = `Handlers added before it and removed again: 0 of 2. ${notice('order.shipped')} ${notice('item.inventory')}`;
-	// Our conclusion, then the service's words, then what was undone, each once, separated by one space.
-	expect(error.message).toMatch(/^Publishing failed at the webhook handler for "shipment\.created" \(3 of 3\)\. \S/);
-	// The transport's text (the doubt: the 500 may have added it), its code and trace id, in the message.
+	// Our conclusion, then the service's words, then what was undone, each once, separated by one
+	// space.
+	expect(error.message).toMatch(
+		/^Publishing failed at the webhook handler for "shipment\.created" \(3 of 3\)\. \S/,
+	);
+	// The transport's text (the doubt: the 500 may have added it), its code and trace id, in the
+	// message.
 	expect(error.cause.errorResponse).toMatchObject({ outcome: 'failed', changeApplied: 'maybe' });
 	expect(error.message).toMatch(
 		/\. The service said: Fault injected by the sandbox: 500\. [^]*The service's code: INTERNAL_ERROR\. Trace id: \S+\. Handlers added before/,
 	);
 	const mayExist = `The failed add may have created its handler all the same. ${notice('shipment.created')} Each publish uses a new secret, so the trigger refuses its deliveries meanwhile.`;
 	expect(error.message.endsWith(` ${ours} ${mayExist}`)).toBe(true);
-	// The transport's description (what to do, the service's code and trace id when sent) stays, for the log.
+	// The transport's description (what to do, the service's code and trace id when sent) stays, for
+	// the log.
 	expect(error.description).toMatch(/Trace id: \S+\.$/);
 	expect(error.description).toBe(error.cause.description);
 	// Both stay on the service: nothing can remove them.
-	expect((await harness.handlers()).map((handler) => handler.type).sort()).toEqual(['item.inventory', 'order.shipped']);
+	expect((await harness.handlers()).map((handler) => handler.type).sort()).toEqual([
+		'item.inventory',
+		'order.shipped',
+	]);
 });
 
-// removeHandlers' and registerHandlers' lines for leftovers (removal.ts keepOrDrop): one per handler, each with its
-// id, event type, URL, the service's words, the limit and how to remove it by hand; the publish goes ahead (issue 51)
-test('leftovers that still cannot be removed: the unpublish and the next publish log each one, with the service\'s words and how to remove it', async () => {
-	await harness.admin('POST', '/config', { addHandlerId: 'top', errorBodies: 'spec', errorCodes: 'sandbox' });
+// removeHandlers' and registerHandlers' lines for leftovers (removal.ts keepOrDrop): one per
+// handler, each with its id, event type, URL, the service's words, the limit and how to remove it
+// by hand; the publish goes ahead (issue 51)
+test("leftovers that still cannot be removed: the unpublish and the next publish log each one, with the service's words and how to remove it", async () => {
+	await harness.admin('POST', '/config', {
+		addHandlerId: 'top',
+		errorBodies: 'spec',
+		errorCodes: 'sandbox',
+	});
 	const stored = workflow('wf-stale', ['order.shipped', 'item.inventory']);
 	await harness.activate(stored);
 	const url = harness.webhookUrl(stored, false);
@@ -144,7 +182,8 @@ test('leftovers that still cannot be removed: the unpublish and the next publish
 	const [shippedId, inventoryId] = handlers.map((record) => record.id);
 	const names = Object.fromEntries(handlers.map((record) => [record.id, record.name]));
 	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 100, status: 500 });
-	// The call's own text (its words: render.test.js) between the handler and what the trigger does about it.
+	// The call's own text (its words: render.test.js) between the handler and what the trigger does
+	// about it.
 	const rest = (id, tries) =>
 		new RegExp(
 			`^ [^]*The service said: Fault injected by the sandbox: 500\\. [^]*The service's code: INTERNAL_ERROR\\. Trace id: \\S+\\. It stays recorded and is tried again at every publish and unpublish, until it has had 10 tries over 30 days \\(tried ${tries} time\\(s\\) since 1970-01-01T00:00:07\\.000Z\\)\\. To remove it by hand, run the Inventory Ops node's Webhook Handler → Remove with ID ${id}, or find it by its name in Inventory Ops and remove it there\\.$`,
@@ -152,7 +191,10 @@ test('leftovers that still cannot be removed: the unpublish and the next publish
 	const expectLines = (lead, tries) => {
 		const lines = harness.warnings;
 		expect(lines).toHaveLength(2);
-		for (const [index, [id, type]] of [[shippedId, 'order.shipped'], [inventoryId, 'item.inventory']].entries()) {
+		for (const [index, [id, type]] of [
+			[shippedId, 'order.shipped'],
+			[inventoryId, 'item.inventory'],
+		].entries()) {
 			const start = `Inventory Ops Trigger: ${lead(`"${names[id]}" (id ${id}, event type ${type}, URL ${url})`)}`;
 			expect(lines[index].slice(0, start.length)).toBe(start);
 			expect(lines[index].slice(start.length)).toMatch(rest(id, tries));
@@ -166,18 +208,39 @@ test('leftovers that still cannot be removed: the unpublish and the next publish
 
 	harness.warnings.length = 0;
 	await harness.activate(stored);
-	expectLines((handler) => `publishing goes ahead without removing the webhook handler ${handler}, which an earlier registration left.`, 2);
+	expectLines(
+		(handler) =>
+			`publishing goes ahead without removing the webhook handler ${handler}, which an earlier registration left.`,
+		2,
+	);
 	expect(await calls(ADD_ROUTE)).toHaveLength(4);
 	// The unpublish tried each one 4 times; the publish once each.
 	expect(await calls(REMOVE_ROUTE)).toHaveLength(10);
 	const { leftovers } = harness.staticState(stored.staticData);
 	expect(leftovers).toEqual([
-		{ type: 'order.shipped', id: shippedId, name: expect.any(String), url, kind: 'production', tries: 2, keptSince: 7000 },
-		{ type: 'item.inventory', id: inventoryId, name: expect.any(String), url, kind: 'production', tries: 2, keptSince: 7000 },
+		{
+			type: 'order.shipped',
+			id: shippedId,
+			name: expect.any(String),
+			url,
+			kind: 'production',
+			tries: 2,
+			keptSince: 7000,
+		},
+		{
+			type: 'item.inventory',
+			id: inventoryId,
+			name: expect.any(String),
+			url,
+			kind: 'production',
+			tries: 2,
+			keptSince: 7000,
+		},
 	]);
 });
 
-// registerHandlers / removeHandlers: the "no id" notice only for records without an id (`record.id === undefined`)
+// registerHandlers / removeHandlers: the "no id" notice only for records without an id (`record.id
+// === undefined`)
 test('handlers the service gave ids: no activation, re-registration or deactivation logs the "no id" notice', async () => {
 	await harness.admin('POST', '/config', { addHandlerId: 'top' });
 	const stored = workflow('wf-with-ids', ['order.shipped', 'item.inventory']);
@@ -190,10 +253,16 @@ test('handlers the service gave ids: no activation, re-registration or deactivat
 	expect(harness.warnings).toEqual([]);
 });
 
-// registerHandlers and removeHandlers: `{ workflowId: this.getWorkflow().id, node: this.getNode().name }` with each warning
+// registerHandlers and removeHandlers: `{ workflowId: this.getWorkflow().id, node:
+// this.getNode().name }` with each warning
 test('the warnings about a handler without id (added, stale or unpublished) and a failed removal carry the workflow id and node name', async () => {
 	const logged = [];
-	const logger = { warn: (message, meta) => logged.push({ message, meta }), error() {}, info() {}, debug() {} };
+	const logger = {
+		warn: (message, meta) => logged.push({ message, meta }),
+		error() {},
+		info() {},
+		debug() {},
+	};
 	await withHarness({ logger }, async (recorded) => {
 		await recorded.admin('POST', '/config', { addHandlerId: 'none' });
 		const withoutIds = recorded.storedWorkflow({
@@ -218,11 +287,16 @@ test('the warnings about a handler without id (added, stale or unpublished) and 
 
 	const meta = (workflowId) => ({ workflowId, node: NODE_NAME });
 	const find = (pattern) => logged.filter(({ message }) => pattern.test(message));
-	// Added, left from the activation before, added again, and left at unpublishing: four notices, each placed.
-	expect(find(new RegExp(`^${NO_ID_NOTICE}`)).map((entry) => entry.meta)).toEqual(Array(4).fill(meta('wf-meta-none')));
-	expect(find(/^Inventory Ops Trigger: unpublishing could not remove the webhook handler /).map((entry) => entry.meta)).toEqual([
-		meta('wf-meta-ids'),
-	]);
+	// Added, left from the activation before, added again, and left at unpublishing: four notices,
+	// each placed.
+	expect(find(new RegExp(`^${NO_ID_NOTICE}`)).map((entry) => entry.meta)).toEqual(
+		Array(4).fill(meta('wf-meta-none')),
+	);
+	expect(
+		find(/^Inventory Ops Trigger: unpublishing could not remove the webhook handler /).map(
+			(entry) => entry.meta,
+		),
+	).toEqual([meta('wf-meta-ids')]);
 });
 
 // registerHandlers: `if (warning)` warn about the webhook URL
@@ -251,15 +325,25 @@ test('a workflow without a name or an id: its handler is named with "workflow" a
 		parameters: { events: ['order.shipped'], customEventTypes: '', options: {} },
 	});
 	await harness.activate(stored);
-	expect((await harness.handlers()).map((handler) => handler.name)).toEqual(['n8n: workflow (workflow ?) - order.shipped']);
+	expect((await harness.handlers()).map((handler) => handler.name)).toEqual([
+		'n8n: workflow (workflow ?) - order.shipped',
+	]);
 });
 
-// recordedHandlersMatchSelection: only records of its own kind (`other.kind === kind`, `record.kind === kind`) count
+// recordedHandlersMatchSelection: only records of its own kind (`other.kind === kind`, `record.kind
+// === kind`) count
 test('a test registration or a test leftover in the static data does not make a published workflow register again', async () => {
 	for (const [index, addOther] of [
-		(record, testUrl) => (record.registrations[testUrl] = { url: testUrl, kind: 'test', secret: 's', handlers: [] }),
 		(record, testUrl) =>
-			record.leftovers.push({ type: 'order.shipped', url: testUrl, id: 'test-left', name: 'l', kind: 'test' }),
+			(record.registrations[testUrl] = { url: testUrl, kind: 'test', secret: 's', handlers: [] }),
+		(record, testUrl) =>
+			record.leftovers.push({
+				type: 'order.shipped',
+				url: testUrl,
+				id: 'test-left',
+				name: 'l',
+				kind: 'test',
+			}),
 	].entries()) {
 		await harness.admin('POST', '/reset');
 		const stored = workflow(`wf-kinds-${index}`, ['order.shipped']);
@@ -279,22 +363,39 @@ test('leftovers of the other kind are each kept once: told apart by id, or witho
 	await harness.admin('POST', '/config', { addHandlerId: 'top' });
 	const stored = workflow('wf-unique', ['order.shipped']);
 	const testUrl = harness.webhookUrl(stored, true);
-	const add = (name) => addHandlerAsClient(sandbox, { type: 'order.shipped', name, handler: { url: testUrl } });
+	const add = (name) =>
+		addHandlerAsClient(sandbox, { type: 'order.shipped', name, handler: { url: testUrl } });
 	const first = await add('left');
 	const second = await add('left');
 	// As an older version may have left them: two with ids that differ only there, two without an id.
-	const leftover = (fields) => ({ type: 'order.shipped', url: testUrl, name: 'left', kind: 'test', ...fields });
-	const leftovers = [leftover({ id: first }), leftover({ id: second }), leftover({ name: 'left x' }), leftover({ name: 'left y' })];
+	const leftover = (fields) => ({
+		type: 'order.shipped',
+		url: testUrl,
+		name: 'left',
+		kind: 'test',
+		...fields,
+	});
+	const leftovers = [
+		leftover({ id: first }),
+		leftover({ id: second }),
+		leftover({ name: 'left x' }),
+		leftover({ name: 'left y' }),
+	];
 	stored.staticData = { [STATIC_KEY]: { inventoryOpsTrigger: { registrations: {}, leftovers } } };
 
 	await harness.activate(stored);
 	// Kept as they were, and (written before tries were counted) counting from now: none tried yet.
-	expect(harness.staticState(stored.staticData).leftovers).toEqual(leftovers.map((record) => ({ ...record, tries: 0, keptSince: 0 })));
+	expect(harness.staticState(stored.staticData).leftovers).toEqual(
+		leftovers.map((record) => ({ ...record, tries: 0, keptSince: 0 })),
+	);
 
-	// The next listen-for-test activation (from these records) removes both with ids and names both without.
+	// The next listen-for-test activation (from these records) removes both with ids and names both
+	// without.
 	harness.warnings.length = 0;
 	const registration = await harness.listenForTest(stored, { copy: true });
-	expect((await calls(REMOVE_ROUTE)).map((call) => call.body._id).sort()).toEqual([first, second].sort());
+	expect((await calls(REMOVE_ROUTE)).map((call) => call.body._id).sort()).toEqual(
+		[first, second].sort(),
+	);
 	const left = await handlerIds();
 	expect(left).not.toContain(first);
 	expect(left).not.toContain(second);

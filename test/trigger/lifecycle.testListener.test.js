@@ -1,6 +1,7 @@
-// What the user reads when "Listen for test event" cannot register or remove its handlers: the words name the test
-// listener, not a publish or unpublish (trigger/lifecycle.ts, `doing` and the unpublish warning). Over real HTTP
-// against the sandbox; the failures are the sandbox's own fault injection.
+// What the user reads when "Listen for test event" cannot register or remove its handlers: the
+// words name the test listener, not a publish or unpublish (trigger/lifecycle.ts, `doing` and the
+// unpublish warning). Over real HTTP against the sandbox; the failures are the sandbox's own fault
+// injection.
 const { answers } = require('../helpers/profile');
 const { useTriggerHarness } = require('./helpers/setup');
 
@@ -26,7 +27,9 @@ test('listening for a test event fails at add_handler: the error says "Listening
 		() => undefined,
 		(thrown) => thrown,
 	);
-	expect(error.message).toMatch(/^Listening for a test event failed at the webhook handler for "order\.shipped" \(1 of 1\)\. /);
+	expect(error.message).toMatch(
+		/^Listening for a test event failed at the webhook handler for "order\.shipped" \(1 of 1\)\. /,
+	);
 });
 
 test('stopping the test listener cannot remove its handler: the log says "stopping the test listener", not "unpublishing"', async () => {
@@ -37,7 +40,13 @@ test('stopping the test listener cannot remove its handler: the log says "stoppi
 	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 4, status: 503 });
 
 	expect(await harness.stopTest(stored, listener)).toBe(false);
-	const warnings = harness.warnings.filter((text) => text.includes('could not remove the webhook handler'));
+	const warnings = harness.warnings.filter((text) =>
+		text.includes('could not remove the webhook handler'),
+	);
 	expect(warnings).toHaveLength(1);
-	expect(warnings[0].startsWith('Inventory Ops Trigger: stopping the test listener could not remove the webhook handler ')).toBe(true);
+	expect(
+		warnings[0].startsWith(
+			'Inventory Ops Trigger: stopping the test listener could not remove the webhook handler ',
+		),
+	).toBe(true);
 });

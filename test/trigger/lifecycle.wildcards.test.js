@@ -1,7 +1,7 @@
-// A service that refuses suffix wildcards (sandbox switch `wildcards: refused`: add_handler answers 400
-// WILDCARD_NOT_SUPPORTED for a type with `*`): what the trigger does and says. The activation fails naming the
-// pattern and the service's reason, removes the handlers it had added before it, keeps nothing in static data, and
-// tells the user to select exact types, which then work.
+// A service that refuses suffix wildcards (sandbox switch `wildcards: refused`: add_handler answers
+// 400 WILDCARD_NOT_SUPPORTED for a type with `*`): what the trigger does and says. The activation
+// fails naming the pattern and the service's reason, removes the handlers it had added before it,
+// keeps nothing in static data, and tells the user to select exact types, which then work.
 const { answers } = require('../helpers/profile');
 const { publishedWorkflow, useTriggerHarness } = require('./helpers/setup');
 
@@ -12,8 +12,8 @@ beforeEach(async () => {
 	await harness.admin('POST', '/config', { wildcards: 'refused' });
 });
 
-// How the refusal reaches the trigger depends on the profile: a 400 error body of its shape, or 200 success: false.
-// Only a gateway's HTML page loses the service's words (its title is all there is).
+// How the refusal reaches the trigger depends on the profile: a 400 error body of its shape, or 200
+// success: false. Only a gateway's HTML page loses the service's words (its title is all there is).
 const REASON_LOST = answers.errorBodies === 'html' && answers.refusals === 'status';
 
 test('a selection with order.status.*: activation fails with the reason and the advice, and nothing stays registered', async () => {
@@ -27,19 +27,30 @@ test('a selection with order.status.*: activation fails with the reason and the 
 		(thrown) => thrown,
 	);
 	expect(error).toBeDefined();
-	// All in the message, which the toast shows on both n8n lines: our conclusion, the service's words, what was
-	// undone, what to do instead.
-	expect(error.message).toMatch(/^Publishing failed at the webhook handler for "order\.status\.\*" \(2 of 2\)\. /);
-	if (!REASON_LOST) expect(error.message).toMatch(/\. The service said: Event type "order\.status\.\*" is a wildcard; register each event type on its own\. (Check the fields the service names\. )?[^]*Handlers added/);
-	const hint = 'If the service takes no wildcards, select exact types instead, such as order.status.shipped.';
-	if (answers.addHandlerId === 'none') {
-		// The service gave the order.shipped handler no id: nothing can remove it, and the error says so.
+	// All in the message, which the toast shows on both n8n lines: our conclusion, the service's
+	// words, what was undone, what to do instead.
+	expect(error.message).toMatch(
+		/^Publishing failed at the webhook handler for "order\.status\.\*" \(2 of 2\)\. /,
+	);
+	if (!REASON_LOST)
 		expect(error.message).toMatch(
-			new RegExp(`Handlers added before it and removed again: 0 of 1\\. This trigger cannot remove the webhook handler [^]*\\(no id, event type order\\.shipped, [^]*\\. ${hint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+			/\. The service said: Event type "order\.status\.\*" is a wildcard; register each event type on its own\. (Check the fields the service names\. )?[^]*Handlers added/,
+		);
+	const hint =
+		'If the service takes no wildcards, select exact types instead, such as order.status.shipped.';
+	if (answers.addHandlerId === 'none') {
+		// The service gave the order.shipped handler no id: nothing can remove it, and the error says
+		// so.
+		expect(error.message).toMatch(
+			new RegExp(
+				`Handlers added before it and removed again: 0 of 1\\. This trigger cannot remove the webhook handler [^]*\\(no id, event type order\\.shipped, [^]*\\. ${hint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`,
+			),
 		);
 		expect((await harness.handlers()).map((handler) => handler.type)).toEqual(['order.shipped']);
 	} else {
-		expect(error.message.endsWith(`Handlers added before it and removed again: 1 of 1. ${hint}`)).toBe(true);
+		expect(
+			error.message.endsWith(`Handlers added before it and removed again: 1 of 1. ${hint}`),
+		).toBe(true);
 		expect(await harness.handlers()).toEqual([]);
 	}
 	expect(harness.staticState(stored.staticData)?.registrations ?? {}).toEqual({});

@@ -1,11 +1,13 @@
-// A handler counts as gone only on proof, and no verdict reads the service's words (issue 58). At publish, once every
-// add has shown the service working, the trigger sends remove_handler once for an id the service cannot know (the
-// probe) and keeps its answer, unless that is an answer of a kind that never proves anything (a refusal of access, a
-// 429, a 5xx, a web page, nothing to tell it apart, a catch-all's that the path beside gives too). Later, at unpublish
-// or at the next publish, a remove_handler answer proves a handler gone only when it is that same answer and the path
-// beside answers otherwise. Whatever else it says ("not found", "unknown"), the handler stays recorded as a leftover,
-// n8n's log names it, and it is tried again. Everything over real HTTP against the sandbox; the probe is counted in
-// its admin /calls with probes=true (it lists a remove_handler for an id it never issued only then).
+// A handler counts as gone only on proof, and no verdict reads the service's words (issue 58). At
+// publish, once every add has shown the service working, the trigger sends remove_handler once for
+// an id the service cannot know (the probe) and keeps its answer, unless that is an answer of a
+// kind that never proves anything (a refusal of access, a 429, a 5xx, a web page, nothing to tell
+// it apart, a catch-all's that the path beside gives too). Later, at unpublish or at the next
+// publish, a remove_handler answer proves a handler gone only when it is that same answer and the
+// path beside answers otherwise. Whatever else it says ("not found", "unknown"), the handler stays
+// recorded as a leftover, n8n's log names it, and it is tried again. Everything over real HTTP
+// against the sandbox; the probe is counted in its admin /calls with probes=true (it lists a
+// remove_handler for an id it never issued only then).
 const { answers } = require('../helpers/profile');
 const { useGateway } = require('../helpers/gateway');
 const { PROBING_SEED, useTriggerHarness } = require('./helpers/setup');
@@ -16,15 +18,21 @@ const STATIC_KEY = 'node:Inventory Ops Trigger';
 const BESIDE = /\/webhook\/no-such-operation-n8n-path-check$/;
 const TWO_TYPES = ['order.shipped', 'item.inventory'];
 const UNPUBLISH_LINE = 'Inventory Ops Trigger: unpublishing could not remove the webhook handler ';
-// Ids from add_handler under every profile (without one there is nothing to remove, and nothing to shape a probe on).
+// Ids from add_handler under every profile (without one there is nothing to remove, and nothing to
+// shape a probe on).
 const WITH_IDS = answers.addHandlerId === 'none' ? { addHandlerId: 'top' } : {};
-// A service whose answer to an unknown id can be learnt: a 404 in the profile's error shape, a page made JSON (a page
-// proves nothing, test/trigger/removal.notFound.test.js).
-const LEARNABLE = { ...WITH_IDS, removeUnknown: 404, ...(answers.errorBodies === 'html' ? { errorBodies: 'spec' } : {}) };
+// A service whose answer to an unknown id can be learnt: a 404 in the profile's error shape, a page
+// made JSON (a page proves nothing, test/trigger/removal.notFound.test.js).
+const LEARNABLE = {
+	...WITH_IDS,
+	removeUnknown: 404,
+	...(answers.errorBodies === 'html' ? { errorBodies: 'spec' } : {}),
+};
 
 // Handler ids the trigger can shape a probe on.
 const context = useTriggerHarness({ fakeSleep: true, seed: PROBING_SEED });
-// In front of the sandbox, to answer the path beside remove_handler as a catch-all does; everything else passes on.
+// In front of the sandbox, to answer the path beside remove_handler as a catch-all does; everything
+// else passes on.
 const gateway = useGateway(() => ({ baseUrl: context.sandbox.baseUrl, server: context.sandbox }));
 let harness;
 let sandbox;
@@ -35,30 +43,48 @@ beforeEach(async () => {
 afterEach(() => harness.changeCredential({}));
 
 function workflow(id, events = ['order.shipped']) {
-	return harness.storedWorkflow({ id, name: `Proof ${id}`, parameters: { events, customEventTypes: '', options: {} } });
+	return harness.storedWorkflow({
+		id,
+		name: `Proof ${id}`,
+		parameters: { events, customEventTypes: '', options: {} },
+	});
 }
 
 const idsOf = (records) => records.map((record) => record._id ?? record.id).sort();
 const state = (stored) => harness.staticState(stored.staticData);
 const learnt = (stored) => harness.unknownIdAnswer(stored.staticData);
-const listed = async (query) => (await harness.admin('GET', `/calls?route=${REMOVE_ROUTE}${query}`)).calls;
-/** The remove_handler calls for ids the sandbox issued, in order (what the admin /calls lists without probes=true). */
+const listed = async (query) =>
+	(await harness.admin('GET', `/calls?route=${REMOVE_ROUTE}${query}`)).calls;
+/**
+ * The remove_handler calls for ids the sandbox issued, in order (what the admin /calls lists
+ * without probes=true).
+ */
 const removals = () => listed('');
 /** The remove_handler calls for ids it never issued: the probes. */
 async function probes() {
 	const issued = new Set((await removals()).map((call) => call.body._id));
 	return (await listed('&probes=true')).filter((call) => !issued.has(call.body._id));
 }
-const learntAt = (baseUrl) => ({ at: `${baseUrl}/webhook/remove_handler`, fingerprint: expect.any(String) });
+const learntAt = (baseUrl) => ({
+	at: `${baseUrl}/webhook/remove_handler`,
+	fingerprint: expect.any(String),
+});
 
 /** The trigger's Base URL goes through the gateway from now on; returns that Base URL. */
 function throughGateway() {
-	const credentials = gateway.credentials({ accessToken: sandbox.demoToken, baseUrl: sandbox.baseUrl, appBaseUrl: sandbox.appBaseUrl });
+	const credentials = gateway.credentials({
+		accessToken: sandbox.demoToken,
+		baseUrl: sandbox.baseUrl,
+		appBaseUrl: sandbox.appBaseUrl,
+	});
 	harness.changeCredential(credentials);
 	return credentials.baseUrl;
 }
 
-/** The service removes a handler behind the trigger's back (as a user might): it no longer knows the id. */
+/**
+ * The service removes a handler behind the trigger's back (as a user might): it no longer knows the
+ * id.
+ */
 async function removeOnTheService(id) {
 	const response = await fetch(`${sandbox.baseUrl}/webhook/remove_handler`, {
 		method: 'POST',
@@ -68,32 +94,62 @@ async function removeOnTheService(id) {
 	expect(await response.json()).toEqual({ success: true });
 }
 
-/** The lines of n8n's log that name `handler` (by name, id, type and URL) as not removed at unpublish. */
+/**
+ * The lines of n8n's log that name `handler` (by name, id, type and URL) as not removed at
+ * unpublish.
+ */
 const unpublishLinesAbout = (handler) =>
-	harness.warnings.filter((line) => line.startsWith(UNPUBLISH_LINE) && line.includes(`"${handler.name}" (id ${handler._id}, event type ${handler.type}, URL ${handler.handler.url})`));
+	harness.warnings.filter(
+		(line) =>
+			line.startsWith(UNPUBLISH_LINE) &&
+			line.includes(
+				`"${handler.name}" (id ${handler._id}, event type ${handler.type}, URL ${handler.handler.url})`,
+			),
+	);
 
 describe('words are never proof: the handlers stay leftovers, the log names them, the next publish removes them', () => {
-	// Each answers remove_handler for both handlers at unpublish. Before issue 58 each read as gone: its words match
-	// /not found|unknown/, in a success: false; the catch-all's and the last also in a 404 unlike the path beside's.
+	// Each answers remove_handler for both handlers at unpublish. Before issue 58 each read as gone:
+	// its words match /not found|unknown/, in a success: false; the catch-all's and the last also in
+	// a 404 unlike the path beside's.
 	const ANSWERS = [
-		['401 "Unknown API key" (a revoked token)', { status: 401, body: { success: false, message: 'Unknown API key' } }],
-		['200 "Unknown lock state, retry later"', { status: 200, body: { success: false, message: 'Unknown lock state, retry later' } }],
-		['403 "Store not found for this key"', { status: 403, body: { success: false, message: 'Store not found for this key' } }],
-		['404 "Resource not found", which the path beside gives too (a catch-all)', { status: 404, body: { success: false, message: 'Resource not found' }, catchAll: true }],
-		['404 "store not found" from the real route, the path beside answering its "No route" 404', { status: 404, body: { success: false, message: 'store not found' } }],
+		[
+			'401 "Unknown API key" (a revoked token)',
+			{ status: 401, body: { success: false, message: 'Unknown API key' } },
+		],
+		[
+			'200 "Unknown lock state, retry later"',
+			{ status: 200, body: { success: false, message: 'Unknown lock state, retry later' } },
+		],
+		[
+			'403 "Store not found for this key"',
+			{ status: 403, body: { success: false, message: 'Store not found for this key' } },
+		],
+		[
+			'404 "Resource not found", which the path beside gives too (a catch-all)',
+			{ status: 404, body: { success: false, message: 'Resource not found' }, catchAll: true },
+		],
+		[
+			'404 "store not found" from the real route, the path beside answering its "No route" 404',
+			{ status: 404, body: { success: false, message: 'store not found' } },
+		],
 	];
 
 	test.each(ANSWERS)('remove_handler answering %s', async (_, { status, body, catchAll }) => {
 		await harness.admin('POST', '/config', LEARNABLE);
 		const baseUrl = throughGateway();
-		const stored = workflow(`wf-words-${status}${catchAll ? '-catch-all' : ''}-${body.message.length}`, TWO_TYPES);
+		const stored = workflow(
+			`wf-words-${status}${catchAll ? '-catch-all' : ''}-${body.message.length}`,
+			TWO_TYPES,
+		);
 		await harness.activate(stored);
 		const handlers = await harness.handlers();
 		expect(handlers).toHaveLength(2);
-		// The service's own answer to an unknown id is known: the answers below are not it, whatever they say.
+		// The service's own answer to an unknown id is known: the answers below are not it, whatever
+		// they say.
 		expect(learnt(stored)).toEqual(learntAt(baseUrl));
 
-		// From the unpublish on, as a deploy's catch-all: the path nothing serves answers just as remove_handler does.
+		// From the unpublish on, as a deploy's catch-all: the path nothing serves answers just as
+		// remove_handler does.
 		if (catchAll) gateway.answers.push({ path: BESIDE, status, body: JSON.stringify(body) });
 		await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 2, status, body });
 		harness.warnings.length = 0;
@@ -101,10 +157,13 @@ describe('words are never proof: the handlers stay leftovers, the log names them
 		expect(idsOf(state(stored).leftovers)).toEqual(idsOf(handlers));
 		for (const handler of handlers) expect(unpublishLinesAbout(handler)).toHaveLength(1);
 		// One try each (a refusal would recur), answered as set up; both still on the service.
-		expect((await removals()).map((call) => [call.body._id, call.status]).sort()).toEqual(idsOf(handlers).map((id) => [id, status]));
+		expect((await removals()).map((call) => [call.body._id, call.status]).sort()).toEqual(
+			idsOf(handlers).map((id) => [id, status]),
+		);
 		expect(idsOf(await harness.handlers())).toEqual(idsOf(handlers));
 
-		// The service answers for itself again: the next publish removes both leftovers, and its unpublish the new ones.
+		// The service answers for itself again: the next publish removes both leftovers, and its
+		// unpublish the new ones.
 		gateway.answers.length = 0;
 		await harness.activate(stored);
 		expect(state(stored).leftovers).toEqual([]);
@@ -119,8 +178,8 @@ describe('words are never proof: the handlers stay leftovers, the log names them
 describe("proof: the service's learnt answer to an id it does not know", () => {
 	test('a handler removed by hand, the service answering unknown ids with a 404: proven gone at unpublish, no leftover', async () => {
 		await harness.admin('POST', '/config', { removeUnknown: 404 });
-		// A service whose errors are web pages (the gateway profile) answers the probe with one: nothing is learnt there,
-		// and the handler stays a leftover.
+		// A service whose errors are web pages (the gateway profile) answers the probe with one:
+		// nothing is learnt there, and the handler stays a leftover.
 		const pages = answers.errorBodies === 'html';
 		const stored = workflow('wf-proof-404');
 		await harness.activate(stored);
@@ -132,7 +191,8 @@ describe("proof: the service's learnt answer to an id it does not know", () => {
 		expect(await harness.deactivate(stored)).toBe(!pages);
 		expect(idsOf(state(stored).leftovers)).toEqual(pages ? [handler._id] : []);
 		expect(unpublishLinesAbout(handler)).toHaveLength(pages ? 1 : 0);
-		// Removed by hand (200), then the trigger's removal, answered as for any id the service does not know (404).
+		// Removed by hand (200), then the trigger's removal, answered as for any id the service does
+		// not know (404).
 		expect((await removals()).map((call) => [call.body._id, call.status])).toEqual([
 			[handler._id, 200],
 			[handler._id, 404],
@@ -140,9 +200,19 @@ describe("proof: the service's learnt answer to an id it does not know", () => {
 	});
 
 	test('a service answering unknown ids with a 200 refusal with a code and message: the same refusal proves a handler removed by hand gone', async () => {
-		const noHandler = { success: false, code: 'E_NO_HANDLER', message: 'No handler 64b7f0c2e1a9d3b4c5f60718' };
-		// The publish's only remove_handler is its probe: this fault answers it, and another the removal later.
-		await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 1, status: 200, body: noHandler });
+		const noHandler = {
+			success: false,
+			code: 'E_NO_HANDLER',
+			message: 'No handler 64b7f0c2e1a9d3b4c5f60718',
+		};
+		// The publish's only remove_handler is its probe: this fault answers it, and another the
+		// removal later.
+		await harness.admin('POST', '/faults', {
+			route: REMOVE_ROUTE,
+			count: 1,
+			status: 200,
+			body: noHandler,
+		});
 		const stored = workflow('wf-proof-refusal');
 		await harness.activate(stored);
 		const [handler] = await harness.handlers();
@@ -150,7 +220,12 @@ describe("proof: the service's learnt answer to an id it does not know", () => {
 		expect(learnt(stored)).toEqual(learntAt(sandbox.baseUrl));
 		await removeOnTheService(handler._id);
 
-		await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 1, status: 200, body: noHandler });
+		await harness.admin('POST', '/faults', {
+			route: REMOVE_ROUTE,
+			count: 1,
+			status: 200,
+			body: noHandler,
+		});
 		harness.warnings.length = 0;
 		expect(await harness.deactivate(stored)).toBe(true);
 		expect(state(stored).leftovers).toEqual([]);
@@ -177,9 +252,12 @@ describe("proof: the service's learnt answer to an id it does not know", () => {
 		expect(idsOf(state(stored).leftovers)).toEqual([handler._id]);
 		const [line] = unpublishLinesAbout(handler);
 		expect(line).toContain('the answer held nothing to tell it apart');
-		// Tried again at the next publish, with the same answer: still kept, its tries counted; that publish probes again.
+		// Tried again at the next publish, with the same answer: still kept, its tries counted; that
+		// publish probes again.
 		await harness.activate(stored);
-		expect(state(stored).leftovers).toEqual([expect.objectContaining({ id: handler._id, tries: 2 })]);
+		expect(state(stored).leftovers).toEqual([
+			expect.objectContaining({ id: handler._id, tries: 2 }),
+		]);
 		expect(await probes()).toHaveLength(2);
 	});
 
@@ -200,7 +278,8 @@ describe("proof: the service's learnt answer to an id it does not know", () => {
 		expect(line).toContain('no answer to an unknown id is learnt at this Base URL yet');
 		expect((await removals()).map((call) => call.status)).toEqual([200, 404]);
 
-		// A publish there learns its answer (after trying the leftover), and the unpublish after it proves it gone.
+		// A publish there learns its answer (after trying the leftover), and the unpublish after it
+		// proves it gone.
 		await harness.activate(stored);
 		expect(learnt(stored)).toEqual(learntAt(baseUrl));
 		expect(await harness.deactivate(stored)).toBe(true);
@@ -223,9 +302,12 @@ describe("proof: the service's learnt answer to an id it does not know", () => {
 		expect(idsOf(state(stored).leftovers)).toEqual([handler._id]);
 		const [line] = unpublishLinesAbout(handler);
 		expect(line).toContain('no answer to an unknown id is learnt at this Base URL yet');
-		// The next publish tries the leftover before its adds and its probe: no proof yet. The probe learns.
+		// The next publish tries the leftover before its adds and its probe: no proof yet. The probe
+		// learns.
 		await harness.activate(stored);
-		expect(state(stored).leftovers).toEqual([expect.objectContaining({ id: handler._id, tries: 2 })]);
+		expect(state(stored).leftovers).toEqual([
+			expect.objectContaining({ id: handler._id, tries: 2 }),
+		]);
 		expect(learnt(stored)).toEqual(learntAt(sandbox.baseUrl));
 		// Now the same answer proves it gone.
 		expect(await harness.deactivate(stored)).toBe(true);
@@ -242,13 +324,22 @@ describe('the probe', () => {
 		const handlers = await harness.handlers();
 		const sent = await probes();
 		expect(sent).toHaveLength(1);
-		const [{ body: { _id: id } }] = sent;
-		expect(handlers.map((handler) => handler._id)).toEqual([expect.stringMatching(/^[0-9a-f]{24}$/), expect.stringMatching(/^[0-9a-f]{24}$/)]);
+		const [
+			{
+				body: { _id: id },
+			},
+		] = sent;
+		expect(handlers.map((handler) => handler._id)).toEqual([
+			expect.stringMatching(/^[0-9a-f]{24}$/),
+			expect.stringMatching(/^[0-9a-f]{24}$/),
+		]);
 		expect(id).toMatch(/^[0-9a-f]{24}$/);
 		expect(idsOf(handlers)).not.toContain(id);
 		// Never issued: the admin /calls lists it only with probes=true.
 		expect(await removals()).toEqual([]);
-		const routes = (await harness.admin('GET', '/calls?probes=true')).calls.map((call) => call.route);
+		const routes = (await harness.admin('GET', '/calls?probes=true')).calls.map(
+			(call) => call.route,
+		);
 		expect(routes.slice(0, 3)).toEqual([ADD_ROUTE, ADD_ROUTE, REMOVE_ROUTE]);
 		expect(learnt(stored)).toEqual(learntAt(sandbox.baseUrl));
 	});
@@ -265,7 +356,12 @@ describe('the probe', () => {
 	test('the first add answered without an id, the second with one: the probe is shaped on the id there is', async () => {
 		await harness.admin('POST', '/config', LEARNABLE);
 		// The first add's answer replaced by one without an _id (the sandbox then adds nothing for it).
-		await harness.admin('POST', '/faults', { route: ADD_ROUTE, count: 1, status: 200, body: { success: true } });
+		await harness.admin('POST', '/faults', {
+			route: ADD_ROUTE,
+			count: 1,
+			status: 200,
+			body: { success: true },
+		});
 		const stored = workflow('wf-probe-second-id', TWO_TYPES);
 		await harness.activate(stored);
 		const sent = await probes();
@@ -291,7 +387,8 @@ describe('the probe', () => {
 		expect(await probes()).toHaveLength(1);
 		expect(learnt(stored)).toEqual(first);
 
-		// Another Base URL (the gateway's, to the same service): its answer is learnt there, with a probe of its own.
+		// Another Base URL (the gateway's, to the same service): its answer is learnt there, with a
+		// probe of its own.
 		const baseUrl = throughGateway();
 		expect(await harness.deactivate(stored)).toBe(true);
 		await harness.activate(stored);
@@ -300,32 +397,50 @@ describe('the probe', () => {
 	});
 
 	const CATCH_ALL = { success: false, message: 'Resource not found' };
-	// Before each, the same publish learns the answer (the test above); a probe that meets one of these learns nothing.
+	// Before each, the same publish learns the answer (the test above); a probe that meets one of
+	// these learns nothing.
 	const MEETS = [
 		['a 429', { fault: { status: 429, retryAfter: 1 } }],
 		['a 500', { fault: { status: 500 } }],
-		['a catch-all, the path beside answering the same', { fault: { status: 404, body: CATCH_ALL }, catchAll: true }],
+		[
+			'a catch-all, the path beside answering the same',
+			{ fault: { status: 404, body: CATCH_ALL }, catchAll: true },
+		],
 		['a time-out (the answer after more than 3 s)', { fault: { delayMs: 3500 } }],
 	];
 
-	test.each(MEETS)('meeting %s: it learns nothing, once, and the publish succeeds all the same; the next publish learns', async (_, { fault, catchAll }) => {
-		await harness.admin('POST', '/config', LEARNABLE);
-		const baseUrl = catchAll ? throughGateway() : sandbox.baseUrl;
-		if (catchAll) gateway.answers.push({ path: BESIDE, status: 404, body: JSON.stringify(CATCH_ALL), times: 1 });
-		await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 1, ...fault });
-		const stored = workflow(`wf-probe-meets-${fault.status ?? 'timeout'}`, TWO_TYPES);
-		await harness.activate(stored);
-		expect(await harness.handlers()).toHaveLength(2);
-		expect(Object.keys(state(stored).registrations)).toEqual([harness.webhookUrl(stored, false)]);
-		expect(learnt(stored)).toBeUndefined();
-		// One probe, not retried; a time-out's is answered late, after the publish: waited for here.
-		for (let waited = 0; waited < 50 && (await probes()).some((call) => call.status === null); waited++) await new Promise((resolve) => setTimeout(resolve, 100));
-		expect((await probes()).map((call) => call.status)).toEqual([fault.status ?? 404]);
+	test.each(MEETS)(
+		'meeting %s: it learns nothing, once, and the publish succeeds all the same; the next publish learns',
+		async (_, { fault, catchAll }) => {
+			await harness.admin('POST', '/config', LEARNABLE);
+			const baseUrl = catchAll ? throughGateway() : sandbox.baseUrl;
+			if (catchAll)
+				gateway.answers.push({
+					path: BESIDE,
+					status: 404,
+					body: JSON.stringify(CATCH_ALL),
+					times: 1,
+				});
+			await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 1, ...fault });
+			const stored = workflow(`wf-probe-meets-${fault.status ?? 'timeout'}`, TWO_TYPES);
+			await harness.activate(stored);
+			expect(await harness.handlers()).toHaveLength(2);
+			expect(Object.keys(state(stored).registrations)).toEqual([harness.webhookUrl(stored, false)]);
+			expect(learnt(stored)).toBeUndefined();
+			// One probe, not retried; a time-out's is answered late, after the publish: waited for here.
+			for (
+				let waited = 0;
+				waited < 50 && (await probes()).some((call) => call.status === null);
+				waited++
+			)
+				await new Promise((resolve) => setTimeout(resolve, 100));
+			expect((await probes()).map((call) => call.status)).toEqual([fault.status ?? 404]);
 
-		// Nothing learnt, so the next publish probes again, and learns.
-		expect(await harness.deactivate(stored)).toBe(true);
-		await harness.activate(stored);
-		expect(await probes()).toHaveLength(2);
-		expect(learnt(stored)).toEqual(learntAt(baseUrl));
-	});
+			// Nothing learnt, so the next publish probes again, and learns.
+			expect(await harness.deactivate(stored)).toBe(true);
+			await harness.activate(stored);
+			expect(await probes()).toHaveLength(2);
+			expect(learnt(stored)).toEqual(learntAt(baseUrl));
+		},
+	);
 });

@@ -1,7 +1,8 @@
-// The repeats of failed removals at unpublish (trigger/removal.ts, removeHandlerRecords): which failures are tried
-// again, and the 10 s budget after the first round. Over real HTTP against the sandbox, its fault injection failing
-// the calls; the waits between rounds run on the fake clock (helpers/setup.js, useFakeSleep), which is also what
-// Date.now returns, so each try's time is exact.
+// The repeats of failed removals at unpublish (trigger/removal.ts, removeHandlerRecords): which
+// failures are tried again, and the 10 s budget after the first round. Over real HTTP against the
+// sandbox, its fault injection failing the calls; the waits between rounds run on the fake clock
+// (helpers/setup.js, useFakeSleep), which is also what Date.now returns, so each try's time is
+// exact.
 const { closedPort } = require('../helpers/closedPort');
 const { answers } = require('../helpers/profile');
 const { useTriggerHarness, publishedWorkflow } = require('./helpers/setup');
@@ -13,7 +14,10 @@ const context = useTriggerHarness({ fakeSleep: true });
 let harness;
 beforeEach(() => ({ harness } = context));
 
-/** The fake-clock time of each remove_handler call from now on; `callTakes` ms pass on the clock during each. */
+/**
+ * The fake-clock time of each remove_handler call from now on; `callTakes` ms pass on the clock
+ * during each.
+ */
 function removalTimes(callTakes = 0) {
 	const times = [];
 	harness.beforeRequest(async (options) => {
@@ -57,8 +61,11 @@ test('a round that would start exactly 10 s after the first is sent; one that wo
 
 test('a refusal stays a failure while another handler is tried again and removed: it is kept and logged, not lost', async () => {
 	if (!REMOVABLE) return;
-	const stored = await publishedWorkflow(harness, 'wf-mixed', { events: ['order.shipped', 'item.inventory'] });
-	// The first round's two calls: one refused (not tried again), one failing for a moment (removed 1 s later).
+	const stored = await publishedWorkflow(harness, 'wf-mixed', {
+		events: ['order.shipped', 'item.inventory'],
+	});
+	// The first round's two calls: one refused (not tried again), one failing for a moment (removed 1
+	// s later).
 	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 1, status: 403 });
 	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 1, status: 503 });
 	const times = removalTimes();
@@ -67,9 +74,17 @@ test('a refusal stays a failure while another handler is tried again and removed
 	expect(times).toEqual([0, 0, 1000]);
 	const left = await harness.handlers();
 	expect(left).toHaveLength(1);
-	expect(harness.staticState(stored.staticData).leftovers.map((record) => record.id)).toEqual([left[0]._id]);
-	const lines = harness.warnings.filter((text) => text.startsWith('Inventory Ops Trigger: unpublishing'));
-	expect(lines).toEqual([expect.stringContaining(`could not remove the webhook handler "${left[0].name}" (id ${left[0]._id}, event type ${left[0].type}, URL `)]);
+	expect(harness.staticState(stored.staticData).leftovers.map((record) => record.id)).toEqual([
+		left[0]._id,
+	]);
+	const lines = harness.warnings.filter((text) =>
+		text.startsWith('Inventory Ops Trigger: unpublishing'),
+	);
+	expect(lines).toEqual([
+		expect.stringContaining(
+			`could not remove the webhook handler "${left[0].name}" (id ${left[0]._id}, event type ${left[0].type}, URL `,
+		),
+	]);
 });
 
 test('a removal that fails before anything is sent (a credential n8n cannot decrypt) is not tried again: no waits', async () => {
@@ -82,7 +97,9 @@ test('a removal that fails before anything is sent (a credential n8n cannot decr
 	// No round was waited for: the unpublish returned at once on the clock the waits move.
 	expect(context.clock.now).toBe(0);
 	expect((await harness.admin('GET', `/calls?route=${REMOVE_ROUTE}`)).calls).toHaveLength(0);
-	const [warning] = harness.warnings.filter((text) => text.startsWith('Inventory Ops Trigger: unpublishing'));
+	const [warning] = harness.warnings.filter((text) =>
+		text.startsWith('Inventory Ops Trigger: unpublishing'),
+	);
 	expect(warning).toContain('Could not read the Inventory Ops API credential');
 	expect(harness.staticState(stored.staticData).leftovers).toHaveLength(1);
 });
@@ -90,7 +107,8 @@ test('a removal that fails before anything is sent (a credential n8n cannot decr
 test('a removal that could not connect (nothing listened) is tried again: it sent nothing, so a repeat is safe', async () => {
 	if (!REMOVABLE) return;
 	const stored = await publishedWorkflow(harness, 'wf-not-connected');
-	// The first round goes to a port where nothing listens (ECONNREFUSED); the second reaches the sandbox.
+	// The first round goes to a port where nothing listens (ECONNREFUSED); the second reaches the
+	// sandbox.
 	const closed = `http://127.0.0.1:${await closedPort()}/api/webhook/remove_handler`;
 	const times = [];
 	harness.beforeRequest(async (options) => {

@@ -1,15 +1,22 @@
-// The trigger's record in the workflow's static data (trigger/state.ts) as an older version or a damaged database
-// may have left it: each entry is checked, an unreadable one is skipped, the rest still works. Found unguarded by
-// the mutation run (mutation/README.md); counted in the calls the sandbox received, over real HTTP.
+// The trigger's record in the workflow's static data (trigger/state.ts) as an older version or a
+// damaged database may have left it: each entry is checked, an unreadable one is skipped, the rest
+// still works. Found unguarded by the mutation run (mutation/README.md); counted in the calls the
+// sandbox received, over real HTTP.
 const { PROBING_SEED, useTriggerHarness } = require('./helpers/setup');
 
 const REMOVE_ROUTE = '/api/webhook/remove_handler';
 const STATIC_KEY = 'node:Inventory Ops Trigger';
-// A bare success: false or a web page would not prove an unknown handler gone (issue 51), whatever the profile says;
-// ids from add_handler, so that a publish learns the answer that does (issue 58).
-const PROVES_UNKNOWN = { removeUnknown: 404, errorBodies: 'spec', unknownPaths: 'plain', addHandlerId: 'top' };
-// The sandbox lists a remove_handler for an id it never issued only with probes=true: the made-up ids below are such
-// ids, and so is the probe of a publish, which has the shape of the sandbox's own ids (24 hex digits) and is left out.
+// A bare success: false or a web page would not prove an unknown handler gone (issue 51), whatever
+// the profile says; ids from add_handler, so that a publish learns the answer that does (issue 58).
+const PROVES_UNKNOWN = {
+	removeUnknown: 404,
+	errorBodies: 'spec',
+	unknownPaths: 'plain',
+	addHandlerId: 'top',
+};
+// The sandbox lists a remove_handler for an id it never issued only with probes=true: the made-up
+// ids below are such ids, and so is the probe of a publish, which has the shape of the sandbox's
+// own ids (24 hex digits) and is left out.
 const SANDBOX_ID = /^[0-9a-f]{24}$/;
 
 // Handler ids the trigger can shape a probe on (learntAnswer).
@@ -18,7 +25,10 @@ let harness;
 beforeEach(() => ({ harness } = context));
 
 async function removedIds() {
-	const ids = async (probes) => (await harness.admin('GET', `/calls?route=${REMOVE_ROUTE}${probes}`)).calls.map((call) => call.body._id);
+	const ids = async (probes) =>
+		(await harness.admin('GET', `/calls?route=${REMOVE_ROUTE}${probes}`)).calls.map(
+			(call) => call.body._id,
+		);
 	const issued = new Set(await ids(''));
 	return (await ids('&probes=true')).filter((id) => issued.has(id) || !SANDBOX_ID.test(id)).sort();
 }
@@ -34,9 +44,9 @@ function storedWith(id, record) {
 }
 
 /**
- * The sandbox's answer to an id it does not know, as a real publish learns it (of a workflow published and unpublished
- * for it): only with it can a made-up id be proven gone (issue 58). The sandbox is then reset, so its calls are the
- * test's own.
+ * The sandbox's answer to an id it does not know, as a real publish learns it (of a workflow
+ * published and unpublished for it): only with it can a made-up id be proven gone (issue 58). The
+ * sandbox is then reset, so its calls are the test's own.
  */
 async function learntAnswer() {
 	await harness.admin('POST', '/config', PROVES_UNKNOWN);
@@ -44,18 +54,28 @@ async function learntAnswer() {
 	await harness.activate(learner);
 	expect(await harness.deactivate(learner)).toBe(true);
 	const unknownIdAnswer = harness.unknownIdAnswer(learner.staticData);
-	expect(unknownIdAnswer).toEqual({ at: `${context.sandbox.baseUrl}/webhook/remove_handler`, fingerprint: expect.any(String) });
+	expect(unknownIdAnswer).toEqual({
+		at: `${context.sandbox.baseUrl}/webhook/remove_handler`,
+		fingerprint: expect.any(String),
+	});
 	await harness.admin('POST', '/reset');
 	await harness.admin('POST', '/config', PROVES_UNKNOWN);
 	return unknownIdAnswer;
 }
 
 test('damaged handler records are skipped; the readable ones are removed on deactivation', async () => {
-	// The ids are made up: the service's answer to an id it does not know, learnt by a real publish, proves them gone.
+	// The ids are made up: the service's answer to an id it does not know, learnt by a real publish,
+	// proves them gone.
 	const unknownIdAnswer = await learntAnswer();
 	const stored = storedWith('wf-damaged', {});
 	const url = harness.webhookUrl(stored, false);
-	const handler = (fields) => ({ type: 'order.shipped', url, name: 'h', kind: 'production', ...fields });
+	const handler = (fields) => ({
+		type: 'order.shipped',
+		url,
+		name: 'h',
+		kind: 'production',
+		...fields,
+	});
 	stored.staticData[STATIC_KEY].inventoryOpsTrigger = {
 		registrations: {
 			[url]: {
@@ -73,7 +93,10 @@ test('damaged handler records are skipped; the readable ones are removed on deac
 			},
 			'https://elsewhere.example/hook': 'not a registration',
 		},
-		leftovers: [handler({ id: 'left-1', kind: 'production' }), handler({ id: 'left-test', kind: 'test' })],
+		leftovers: [
+			handler({ id: 'left-1', kind: 'production' }),
+			handler({ id: 'left-test', kind: 'test' }),
+		],
 	};
 	stored.staticData[STATIC_KEY].unknownIdAnswer = unknownIdAnswer;
 
@@ -83,7 +106,17 @@ test('damaged handler records are skipped; the readable ones are removed on deac
 	expect(harness.staticState(stored.staticData)).toEqual({
 		registrations: {},
 		// Written before tries were counted: it starts counting now.
-		leftovers: [{ type: 'order.shipped', id: 'left-test', name: 'h', url, kind: 'test', tries: 0, keptSince: expect.any(Number) }],
+		leftovers: [
+			{
+				type: 'order.shipped',
+				id: 'left-test',
+				name: 'h',
+				url,
+				kind: 'test',
+				tries: 0,
+				keptSince: expect.any(Number),
+			},
+		],
 	});
 });
 
@@ -145,11 +178,26 @@ test('handlers that cannot be removed are kept for the next activation, the newe
 	expect(kept.at(-1)).toBe('gone-119');
 });
 
-// recordedHandlersMatchSelection: only this URL's record, no other of its kind, no leftovers of its kind
+// recordedHandlersMatchSelection: only this URL's record, no other of its kind, no leftovers of its
+// kind
 test('checkExists says "not registered" while another record of its kind, or a leftover of its kind, remains', async () => {
 	for (const [index, extra] of [
-		{ registrations: { 'https://old.example/hook': { kind: 'production', secret: 's', handlers: [] } } },
-		{ leftovers: [{ type: 'item.updated', url: 'https://old.example/hook', id: 'left-x', name: 'l', kind: 'production' }] },
+		{
+			registrations: {
+				'https://old.example/hook': { kind: 'production', secret: 's', handlers: [] },
+			},
+		},
+		{
+			leftovers: [
+				{
+					type: 'item.updated',
+					url: 'https://old.example/hook',
+					id: 'left-x',
+					name: 'l',
+					kind: 'production',
+				},
+			],
+		},
 	].entries()) {
 		await harness.admin('POST', '/reset');
 		const stored = storedWith(`wf-exists-${index}`, {});
@@ -158,8 +206,11 @@ test('checkExists says "not registered" while another record of its kind, or a l
 		Object.assign(record.registrations, extra.registrations ?? {});
 		record.leftovers.push(...(extra.leftovers ?? []));
 		await harness.activate(stored);
-		// create ran again: a second add_handler for the one type, and the state holds only this URL's record.
-		expect((await harness.admin('GET', '/calls?route=/api/webhook/add_handler')).calls).toHaveLength(2);
+		// create ran again: a second add_handler for the one type, and the state holds only this URL's
+		// record.
+		expect(
+			(await harness.admin('GET', '/calls?route=/api/webhook/add_handler')).calls,
+		).toHaveLength(2);
 		const state = harness.staticState(stored.staticData);
 		expect(Object.keys(state.registrations)).toEqual([harness.webhookUrl(stored, false)]);
 	}
@@ -169,22 +220,31 @@ test('a leftover of the test kind is neither removed nor dropped by a published 
 	const stored = storedWith('wf-test-leftover', {});
 	const url = harness.webhookUrl(stored, true);
 	const leftover = { type: 'order.shipped', url, id: 'test-left', name: 'l', kind: 'test' };
-	stored.staticData[STATIC_KEY].inventoryOpsTrigger = { registrations: {}, leftovers: [leftover, { ...leftover }] };
+	stored.staticData[STATIC_KEY].inventoryOpsTrigger = {
+		registrations: {},
+		leftovers: [leftover, { ...leftover }],
+	};
 	await harness.activate(stored);
 	expect(await removedIds()).toEqual([]);
 	// Kept once: the same handler recorded twice is one leftover.
 	await harness.admin('POST', '/faults', { route: REMOVE_ROUTE, count: 10, status: 500 });
-	// The listen goes ahead all the same (issue 51), and counts one try of the leftover it could not remove.
+	// The listen goes ahead all the same (issue 51), and counts one try of the leftover it could not
+	// remove.
 	const registration = await harness.listenForTest(stored, { copy: true });
-	expect(harness.staticState(registration.staticData).leftovers).toEqual([{ ...leftover, tries: 1, keptSince: expect.any(Number) }]);
-	expect(harness.staticState(stored.staticData).leftovers).toEqual([{ ...leftover, tries: 0, keptSince: expect.any(Number) }]);
+	expect(harness.staticState(registration.staticData).leftovers).toEqual([
+		{ ...leftover, tries: 1, keptSince: expect.any(Number) },
+	]);
+	expect(harness.staticState(stored.staticData).leftovers).toEqual([
+		{ ...leftover, tries: 0, keptSince: expect.any(Number) },
+	]);
 });
 
 test('unpublishing removes the handlers of the current webhook URL only; one of the same kind at another URL waits for the next publish', async () => {
-	// The ids are made up: proven gone on the answer a real publish learnt (issue 58), as in the first test.
+	// The ids are made up: proven gone on the answer a real publish learnt (issue 58), as in the
+	// first test.
 	const unknownIdAnswer = await learntAnswer();
-	// Two registrations of one kind meet only in static data edited by hand: publishing takes every registration of
-	// its kind before adding, so this is where the other one goes.
+	// Two registrations of one kind meet only in static data edited by hand: publishing takes every
+	// registration of its kind before adding, so this is where the other one goes.
 	const stored = storedWith('wf-two-urls', {});
 	const url = harness.webhookUrl(stored, false);
 	const other = 'https://old.example/webhook/hook-wf-two-urls/webhook';
@@ -208,6 +268,9 @@ test('unpublishing removes the handlers of the current webhook URL only; one of 
 	expect(await removedIds()).toEqual(['here-1', 'other-1']);
 	expect(Object.keys(harness.staticState(stored.staticData).registrations)).toEqual([url]);
 	expect(harness.staticState(stored.staticData).leftovers).toEqual([]);
-	// Learnt already at this Base URL: the publish sent no probe, so every remove_handler was for a made-up id.
-	expect((await harness.admin('GET', `/calls?route=${REMOVE_ROUTE}&probes=true`)).calls).toHaveLength(2);
+	// Learnt already at this Base URL: the publish sent no probe, so every remove_handler was for a
+	// made-up id.
+	expect(
+		(await harness.admin('GET', `/calls?route=${REMOVE_ROUTE}&probes=true`)).calls,
+	).toHaveLength(2);
 });

@@ -1,4 +1,5 @@
-// The trigger's pure pieces, from the compiled package: event type matching, the handler id search, the secret check.
+// The trigger's pure pieces, from the compiled package: event type matching, the handler id search,
+// the secret check.
 const path = require('node:path');
 
 const DIST = path.resolve(__dirname, '../../dist/nodes/InventoryOps');
@@ -42,13 +43,17 @@ describe('matchesEventType', () => {
 			'transfer_order.*',
 		]);
 		for (const option of EVENT_TYPE_OPTIONS) {
-			// The type the service sends is shown in brackets (the name stays words: the node panel is built from it).
+			// The type the service sends is shown in brackets (the name stays words: the node panel is
+			// built from it).
 			expect(option.description).toContain(`(${option.value})`);
 		}
 	});
 
 	test('custom types are split and trimmed', () => {
-		expect(parseCustomEventTypes(' order.created,\norder.status.* ,, ')).toEqual(['order.created', 'order.status.*']);
+		expect(parseCustomEventTypes(' order.created,\norder.status.* ,, ')).toEqual([
+			'order.created',
+			'order.status.*',
+		]);
 	});
 });
 
@@ -99,7 +104,8 @@ describe('repeated deliveries are remembered per registration, within bounds', (
 	const registration = (url, secret) => ({ url, secret });
 
 	test('500 registrations are remembered; the 501st makes the oldest forget its ids', () => {
-		const key = (n) => registration(`https://n8n.example/webhook/units-${n}`, `${String(n).padStart(16, '0')}ffff`);
+		const key = (n) =>
+			registration(`https://n8n.example/webhook/units-${n}`, `${String(n).padStart(16, '0')}ffff`);
 		expect(isRepeatedDelivery(key(0), 'event-1')).toBe(false);
 		expect(isRepeatedDelivery(key(0), 'event-1')).toBe(true);
 		for (let n = 1; n < 500; n++) isRepeatedDelivery(key(n), 'event-1');
@@ -121,10 +127,20 @@ describe('repeated deliveries are remembered per registration, within bounds', (
 });
 
 test('a handler is named by its name, id (or none), event type and URL, with how to remove it by hand', () => {
-	const { describeHandler, removeByHand, unremovableNotice } = require(path.join(DIST, 'trigger/removal.js'));
-	const withoutId = { name: 'n8n: Orders - order.shipped', type: 'order.shipped', url: 'https://n8n.example/webhook/x' };
-	expect(describeHandler(withoutId)).toBe('"n8n: Orders - order.shipped" (no id, event type order.shipped, URL https://n8n.example/webhook/x)');
-	expect(describeHandler({ name: 'h', type: 't', id: 'abc', url: 'u' })).toBe('"h" (id abc, event type t, URL u)');
+	const { describeHandler, removeByHand, unremovableNotice } = require(
+		path.join(DIST, 'trigger/removal.js'),
+	);
+	const withoutId = {
+		name: 'n8n: Orders - order.shipped',
+		type: 'order.shipped',
+		url: 'https://n8n.example/webhook/x',
+	};
+	expect(describeHandler(withoutId)).toBe(
+		'"n8n: Orders - order.shipped" (no id, event type order.shipped, URL https://n8n.example/webhook/x)',
+	);
+	expect(describeHandler({ name: 'h', type: 't', id: 'abc', url: 'u' })).toBe(
+		'"h" (id abc, event type t, URL u)',
+	);
 	expect(removeByHand({ id: 'abc' })).toBe(
 		"To remove it by hand, run the Inventory Ops node's Webhook Handler → Remove with ID abc, or find it by its name in Inventory Ops and remove it there.",
 	);
@@ -144,20 +160,32 @@ describe('static data (restored, copied or edited by hand) is read field by fiel
 
 	test('handler fields of the wrong type become absent or empty; handlers without a type or URL are dropped', () => {
 		const state = readState(
-			stored({ kind: 'production', secret: 's', handlers: [{ ...handler, id: 5, name: 7 }, { url }, 'x'] }, [
-				{ ...handler, id: '', kind: 'test' },
-			]),
+			stored(
+				{
+					kind: 'production',
+					secret: 's',
+					handlers: [{ ...handler, id: 5, name: 7 }, { url }, 'x'],
+				},
+				[{ ...handler, id: '', kind: 'test' }],
+			),
 		);
-		expect(state.registrations[url].handlers).toEqual([{ type: 'order.shipped', url, id: undefined, name: '', kind: 'production' }]);
-		expect(state.leftovers).toEqual([{ ...handler, id: undefined, kind: 'test', tries: 0, keptSince: Date.now() }]);
+		expect(state.registrations[url].handlers).toEqual([
+			{ type: 'order.shipped', url, id: undefined, name: '', kind: 'production' },
+		]);
+		expect(state.leftovers).toEqual([
+			{ ...handler, id: undefined, kind: 'test', tries: 0, keptSince: Date.now() },
+		]);
 	});
 
-	// A leftover's life (trigger/removal.ts): a record without them, or with values no run writes, starts counting now.
-	test('a leftover\'s tries and first-kept time: whole numbers above 0 and past times kept, anything else read as none yet', () => {
+	// A leftover's life (trigger/removal.ts): a record without them, or with values no run writes,
+	// starts counting now.
+	test("a leftover's tries and first-kept time: whole numbers above 0 and past times kept, anything else read as none yet", () => {
 		const now = 10_000_000;
 		clock.now = now;
 		const read = (fields) => {
-			const [{ tries, keptSince }] = readState(stored({ secret: 's', handlers: [] }, [{ ...handler, ...fields }])).leftovers;
+			const [{ tries, keptSince }] = readState(
+				stored({ secret: 's', handlers: [] }, [{ ...handler, ...fields }]),
+			).leftovers;
 			return [tries, keptSince];
 		};
 		expect(read({ tries: 3, keptSince: 1000 })).toEqual([3, 1000]);
@@ -168,32 +196,52 @@ describe('static data (restored, copied or edited by hand) is read field by fiel
 		expect(read({ tries: 2.5, keptSince: Number.NaN })).toEqual([0, now]);
 		expect(read({ tries: '4', keptSince: now + 86_400_000 })).toEqual([0, now]);
 		// A registration's handlers carry neither: only a leftover counts.
-		expect(readState(stored({ secret: 's', handlers: [{ ...handler, tries: 3, keptSince: 5 }] })).registrations[url].handlers[0]).not.toHaveProperty('tries');
+		expect(
+			readState(stored({ secret: 's', handlers: [{ ...handler, tries: 3, keptSince: 5 }] }))
+				.registrations[url].handlers[0],
+		).not.toHaveProperty('tries');
 	});
 
 	test('the kept Options: only false turns repeats off and only true turns headers on; missing means the defaults', () => {
 		const options = (fields) => {
-			const { ignoreRepeats, includeHeaders } = readState(stored({ secret: 's', handlers: [], ...fields })).registrations[url];
+			const { ignoreRepeats, includeHeaders } = readState(
+				stored({ secret: 's', handlers: [], ...fields }),
+			).registrations[url];
 			return { ignoreRepeats, includeHeaders };
 		};
-		expect(options({ ignoreRepeats: false, includeHeaders: true })).toEqual({ ignoreRepeats: false, includeHeaders: true });
-		expect(options({ ignoreRepeats: 'no', includeHeaders: 1 })).toEqual({ ignoreRepeats: true, includeHeaders: false });
+		expect(options({ ignoreRepeats: false, includeHeaders: true })).toEqual({
+			ignoreRepeats: false,
+			includeHeaders: true,
+		});
+		expect(options({ ignoreRepeats: 'no', includeHeaders: 1 })).toEqual({
+			ignoreRepeats: true,
+			includeHeaders: false,
+		});
 		expect(options({})).toEqual({ ignoreRepeats: true, includeHeaders: false });
 	});
 
 	test('registrations: only own keys that hold an object; a missing or broken record reads as none', () => {
 		const urls = (staticData) => Object.keys(readState(staticData).registrations);
-		expect(readState(stored({ secret: 's', handlers: [handler] })).registrations[url]).toMatchObject({ url, secret: 's', kind: 'production' });
+		expect(
+			readState(stored({ secret: 's', handlers: [handler] })).registrations[url],
+		).toMatchObject({ url, secret: 's', kind: 'production' });
 		expect(urls({ inventoryOpsTrigger: { registrations: 'x' } })).toEqual([]);
 		expect(urls({ inventoryOpsTrigger: 'x' })).toEqual([]);
 		expect(urls({})).toEqual([]);
 		expect(urls(stored('not an object'))).toEqual([]);
 		// A key inherited from Object's prototype is not a registration.
-		expect(urls({ inventoryOpsTrigger: { registrations: Object.create({ [url]: { secret: 's', handlers: [] } }) } })).toEqual([]);
+		expect(
+			urls({
+				inventoryOpsTrigger: {
+					registrations: Object.create({ [url]: { secret: 's', handlers: [] } }),
+				},
+			}),
+		).toEqual([]);
 	});
 });
 
-// The probe's id (trigger/removal.ts): one the service would take as well-formed, and that no live handler has.
+// The probe's id (trigger/removal.ts): one the service would take as well-formed, and that no live
+// handler has.
 describe('unknownIdLike: a random id in the shape of the ids the service gives', () => {
 	const { unknownIdLike } = require(path.join(DIST, 'trigger/removal.js'));
 	const many = (id) => Array.from({ length: 40 }, () => unknownIdLike(id));
@@ -201,7 +249,11 @@ describe('unknownIdLike: a random id in the shape of the ids the service gives',
 	test.each([
 		['a lower-case hex id (a MongoDB ObjectId)', '65a1f2c3d4e5f60718293a4b', /^[0-9a-f]{24}$/],
 		['an upper-case hex id', '65A1F2C3D4E5F60718293A4B', /^[0-9A-F]{24}$/],
-		['a UUID: its dashes stay in place', '550e8400-e29b-41d4-a716-446655440000', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/],
+		[
+			'a UUID: its dashes stay in place',
+			'550e8400-e29b-41d4-a716-446655440000',
+			/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+		],
 		['digits alone', '100000000100000010000003', /^\d{24}$/],
 		['letters and digits', 'abcDEF123456789xyz', /^[0-9A-Za-z]{18}$/],
 	])('%s', (_, id, shape) => {
@@ -213,7 +265,8 @@ describe('unknownIdLike: a random id in the shape of the ids the service gives',
 	});
 
 	test('the alphabet is the smallest that holds the id: a letter comes up where the id has letters', () => {
-		// Letters beyond hex: letters and digits of either case, the smallest alphabet listed that holds them.
+		// Letters beyond hex: letters and digits of either case, the smallest alphabet listed that
+		// holds them.
 		expect(many('abcdefghijklmnopqrstuvwxyz').join('')).toMatch(/[g-z]/);
 		expect(many('abcDEF123456789xyz').join('')).toMatch(/[g-zG-Z]/);
 	});

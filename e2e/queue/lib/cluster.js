@@ -1,8 +1,9 @@
-// n8n in queue mode on one machine: a main process (editor, REST and public API, activation of workflows, i.e. the
-// one that calls the trigger's webhook `create`/`delete`), two webhook processors (`n8n webhook`) that take the
-// production webhook calls, and two workers (`n8n worker`) that run the executions, with Redis (BullMQ) between them
-// and PostgreSQL as the shared database. The webhook processors sit behind a round-robin proxy, and WEBHOOK_URL
-// points every process at that proxy: it is the address the trigger registers with the service.
+// n8n in queue mode on one machine: a main process (editor, REST and public API, activation of
+// workflows, i.e. the one that calls the trigger's webhook `create`/`delete`), two webhook
+// processors (`n8n webhook`) that take the production webhook calls, and two workers (`n8n worker`)
+// that run the executions, with Redis (BullMQ) between them and PostgreSQL as the shared database.
+// The webhook processors sit behind a round-robin proxy, and WEBHOOK_URL points every process at
+// that proxy: it is the address the trigger registers with the service.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -20,9 +21,10 @@ const READY_LINES = {
 };
 
 /**
- * Kept short so that the jobs of a killed worker go back to the queue within seconds instead of the default
- * minute: a job whose lock was not renewed for LOCK_DURATION is "stalled", and the next STALLED_INTERVAL check of
- * a live worker puts it back into the queue (once: QUEUE_WORKER_MAX_STALLED_COUNT stays at its default 1).
+ * Kept short so that the jobs of a killed worker go back to the queue within seconds instead of the
+ * default minute: a job whose lock was not renewed for LOCK_DURATION is "stalled", and the next
+ * STALLED_INTERVAL check of a live worker puts it back into the queue (once:
+ * QUEUE_WORKER_MAX_STALLED_COUNT stays at its default 1).
  */
 const STALL_SETTINGS = {
 	QUEUE_WORKER_LOCK_DURATION: '10000',
@@ -35,7 +37,7 @@ class QueueProcess extends N8nInstance {
 	 * @param {object} options  N8nInstance's options plus:
 	 * @param {'main' | 'webhook' | 'worker'} options.role
 	 * @param {string} options.name         e.g. worker-1 (for logs and reports)
-	 * @param {object} options.sharedEnv    the queue-mode environment every process of the cluster gets
+	 * @param {object} options.sharedEnv the queue-mode environment every process of the cluster gets
 	 * @param {number} [options.concurrency] worker only: jobs it runs at once
 	 */
 	constructor({ role, name, sharedEnv, concurrency, ...options }) {
@@ -89,7 +91,8 @@ function queueEnvironment({ postgres, redis, webhookUrl }) {
 		DB_POSTGRESDB_PASSWORD: postgres.password,
 		// Every process decrypts the same credentials.
 		N8N_ENCRYPTION_KEY: crypto.randomBytes(24).toString('hex'),
-		// Production webhooks go to the webhook processors only; the main process answers them with 404.
+		// Production webhooks go to the webhook processors only; the main process answers them with
+		// 404.
 		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
 		// "Execute workflow" runs on a worker too, like production executions.
 		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
@@ -99,13 +102,26 @@ function queueEnvironment({ postgres, redis, webhookUrl }) {
 }
 
 /**
- * Starts main, then (after main ran the database migrations) the webhook processors and the workers in parallel.
- * Resolves to the cluster: { main, webhooks, workers, proxy, processes, stop() }.
+ * Starts main, then (after main ran the database migrations) the webhook processors and the workers
+ * in parallel. Resolves to the cluster: { main, webhooks, workers, proxy, processes, stop() }.
  */
-async function startQueueCluster({ line, runDir, postgres, redis, webhookProcessors = 2, workers = 2, workerConcurrency = 5, log = () => {} }) {
+async function startQueueCluster({
+	line,
+	runDir,
+	postgres,
+	redis,
+	webhookProcessors = 2,
+	workers = 2,
+	workerConcurrency = 5,
+	log = () => {},
+}) {
 	const [host] = await Promise.all([installHost(line, { log }), buildPackage({ log })]);
-	const processorPorts = await Promise.all(Array.from({ length: webhookProcessors }, () => freePort()));
-	const proxy = await startProxy({ backends: processorPorts.map((port) => `http://127.0.0.1:${port}`) });
+	const processorPorts = await Promise.all(
+		Array.from({ length: webhookProcessors }, () => freePort()),
+	);
+	const proxy = await startProxy({
+		backends: processorPorts.map((port) => `http://127.0.0.1:${port}`),
+	});
 	const sharedEnv = queueEnvironment({ postgres, redis, webhookUrl: proxy.url });
 
 	const mainFolder = path.join(runDir, 'main');
@@ -115,7 +131,9 @@ async function startQueueCluster({ line, runDir, postgres, redis, webhookProcess
 		const userFolder = path.join(runDir, name);
 		if (userFolder !== mainFolder) {
 			// The same package files as main's; each process keeps its own settings file and event log.
-			fs.cpSync(path.join(mainFolder, '.n8n', 'nodes'), path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
+			fs.cpSync(path.join(mainFolder, '.n8n', 'nodes'), path.join(userFolder, '.n8n', 'nodes'), {
+				recursive: true,
+			});
 		}
 		return new QueueProcess({
 			role,
@@ -131,9 +149,13 @@ async function startQueueCluster({ line, runDir, postgres, redis, webhookProcess
 	};
 
 	const main = await create('main', 'main');
-	const webhooks = await Promise.all(processorPorts.map((port, index) => create('webhook', `webhook-${index + 1}`, port)));
+	const webhooks = await Promise.all(
+		processorPorts.map((port, index) => create('webhook', `webhook-${index + 1}`, port)),
+	);
 	const workerProcesses = await Promise.all(
-		Array.from({ length: workers }, (_, index) => create('worker', `worker-${index + 1}`, undefined, { concurrency: workerConcurrency })),
+		Array.from({ length: workers }, (_, index) =>
+			create('worker', `worker-${index + 1}`, undefined, { concurrency: workerConcurrency }),
+		),
 	);
 	const processes = [main, ...webhooks, ...workerProcesses];
 	const cluster = {
@@ -161,7 +183,9 @@ async function startQueueCluster({ line, runDir, postgres, redis, webhookProcess
 		throw error;
 	}
 	cluster.startMs = Date.now() - started;
-	log(`queue mode up (main + ${webhooks.length} webhook + ${workerProcesses.length} worker processes) in ${(cluster.startMs / 1000).toFixed(1)} s`);
+	log(
+		`queue mode up (main + ${webhooks.length} webhook + ${workerProcesses.length} worker processes) in ${(cluster.startMs / 1000).toFixed(1)} s`,
+	);
 	return cluster;
 }
 

@@ -1,5 +1,5 @@
-// Sending sandbox events and counting what became of them: the sandbox's delivery log on one side, n8n's
-// executions (public API) on the other.
+// Sending sandbox events and counting what became of them: the sandbox's delivery log on one side,
+// n8n's executions (public API) on the other.
 const { outputOf } = require('../../lib/workflows');
 const { waitFor } = require('../../lib/wait');
 
@@ -9,7 +9,10 @@ async function adminJson(sandbox, method, urlPath, body) {
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
-	if (!response.ok) throw new Error(`${method} /__sandbox${urlPath} answered ${response.status}: ${await response.text()}`);
+	if (!response.ok)
+		throw new Error(
+			`${method} /__sandbox${urlPath} answered ${response.status}: ${await response.text()}`,
+		);
 	return await response.json();
 }
 
@@ -24,12 +27,19 @@ function handlersPerType(list) {
 }
 
 /**
- * Sends `count` events (types taken in turn from `types`), `concurrency` at a time, each with `?wait=true` so that
- * it answers after its deliveries settled. `onSent(sentSoFar)` runs after every answer (the worker-kill scenario
- * uses it to strike mid-run). Resolves to { ids, ms, perSecond }.
+ * Sends `count` events (types taken in turn from `types`), `concurrency` at a time, each with
+ * `?wait=true` so that it answers after its deliveries settled. `onSent(sentSoFar)` runs after
+ * every answer (the worker-kill scenario uses it to strike mid-run). Resolves to { ids, ms,
+ * perSecond }.
  */
-async function sendEvents(sandbox, { types, count, concurrency = 20, prefix, onSent = async () => {} }) {
-	const ids = Array.from({ length: count }, (_, index) => `evt_${prefix}_${String(index).padStart(5, '0')}`);
+async function sendEvents(
+	sandbox,
+	{ types, count, concurrency = 20, prefix, onSent = async () => {} },
+) {
+	const ids = Array.from(
+		{ length: count },
+		(_, index) => `evt_${prefix}_${String(index).padStart(5, '0')}`,
+	);
 	let next = 0;
 	let sent = 0;
 	const started = Date.now();
@@ -42,7 +52,8 @@ async function sendEvents(sandbox, { types, count, concurrency = 20, prefix, onS
 				type: types[index % types.length],
 				data: { sequence: index, prefix },
 			});
-			if (answer.handlers !== 1) throw new Error(`event ${ids[index]} reached ${answer.handlers} handlers, expected 1`);
+			if (answer.handlers !== 1)
+				throw new Error(`event ${ids[index]} reached ${answer.handlers} handlers, expected 1`);
 			sent += 1;
 			await onSent(sent);
 		}
@@ -52,7 +63,10 @@ async function sendEvents(sandbox, { types, count, concurrency = 20, prefix, onS
 	return { ids, ms, perSecond: Math.round((count / ms) * 1000 * 10) / 10 };
 }
 
-/** The sandbox's delivery attempts for the given event ids: delivered once, delivered more than once, never. */
+/**
+ * The sandbox's delivery attempts for the given event ids: delivered once, delivered more than
+ * once, never.
+ */
 async function tallyDeliveries(sandbox, ids) {
 	const wanted = new Set(ids);
 	const accepted = new Map();
@@ -60,7 +74,8 @@ async function tallyDeliveries(sandbox, ids) {
 	for (const attempt of await deliveries(sandbox)) {
 		if (!wanted.has(attempt.event_id)) continue;
 		attempts += 1;
-		if (attempt.status >= 200 && attempt.status < 300) accepted.set(attempt.event_id, (accepted.get(attempt.event_id) ?? 0) + 1);
+		if (attempt.status >= 200 && attempt.status < 300)
+			accepted.set(attempt.event_id, (accepted.get(attempt.event_id) ?? 0) + 1);
 	}
 	return {
 		attempts,
@@ -70,12 +85,22 @@ async function tallyDeliveries(sandbox, ids) {
 	};
 }
 
-/** Every execution of a workflow, without their data unless asked (any N8nInstance: main or a queue process). */
-const listExecutions = (n8n, workflowId, { includeData = false } = {}) => n8n.executions(workflowId, { includeData });
+/**
+ * Every execution of a workflow, without their data unless asked (any N8nInstance: main or a queue
+ * process).
+ */
+const listExecutions = (n8n, workflowId, { includeData = false } = {}) =>
+	n8n.executions(workflowId, { includeData });
 
-const isDone = (execution) => execution.stoppedAt !== null && execution.stoppedAt !== undefined && execution.status !== 'running';
+const isDone = (execution) =>
+	execution.stoppedAt !== null &&
+	execution.stoppedAt !== undefined &&
+	execution.status !== 'running';
 
-/** Waits until the workflow has at least `count` executions and none of them is still running or queued. */
+/**
+ * Waits until the workflow has at least `count` executions and none of them is still running or
+ * queued.
+ */
 async function waitForExecutions(n8n, workflowId, count, { timeoutMs = 180_000 } = {}) {
 	return await waitFor(
 		async () => {
@@ -87,8 +112,8 @@ async function waitForExecutions(n8n, workflowId, count, { timeoutMs = 180_000 }
 }
 
 /**
- * Which event each execution carried (the trigger's output item), against the ids sent: executed once, executed
- * more than once, never executed, and executions whose status is not success.
+ * Which event each execution carried (the trigger's output item), against the ids sent: executed
+ * once, executed more than once, never executed, and executions whose status is not success.
  */
 async function tallyExecutions(n8n, workflowId, triggerName, ids) {
 	const executions = await listExecutions(n8n, workflowId, { includeData: true });
@@ -98,7 +123,10 @@ async function tallyExecutions(n8n, workflowId, triggerName, ids) {
 		const [item] = outputOf(execution, triggerName) ?? [];
 		const eventId = item ? item.eventId : undefined;
 		perEvent.set(eventId, (perEvent.get(eventId) ?? 0) + 1);
-		executionIdsByEvent.set(eventId, [...(executionIdsByEvent.get(eventId) ?? []), String(execution.id)]);
+		executionIdsByEvent.set(eventId, [
+			...(executionIdsByEvent.get(eventId) ?? []),
+			String(execution.id),
+		]);
 	}
 	const sent = new Set(ids);
 	const failed = executions.filter((execution) => execution.status !== 'success');
@@ -111,8 +139,11 @@ async function tallyExecutions(n8n, workflowId, triggerName, ids) {
 		executedOnce: ids.filter((id) => perEvent.get(id) === 1).length,
 		duplicates: ids.filter((id) => (perEvent.get(id) ?? 0) > 1).length,
 		lost: ids.filter((id) => !perEvent.has(id)).length,
-		// Executions that carry an event this run did not send, and executions whose data holds no trigger output.
-		foreign: [...perEvent.entries()].filter(([id]) => id !== undefined && !sent.has(id)).reduce((sum, [, n]) => sum + n, 0),
+		// Executions that carry an event this run did not send, and executions whose data holds no
+		// trigger output.
+		foreign: [...perEvent.entries()]
+			.filter(([id]) => id !== undefined && !sent.has(id))
+			.reduce((sum, [, n]) => sum + n, 0),
 		withoutEvent: perEvent.get(undefined) ?? 0,
 	};
 }

@@ -1,20 +1,23 @@
-// The reading of the worker-kill scenario (queue-mode.test.js) on fixed logs and execution records: no cluster, so
-// it runs in a second at the start of `npm run e2e:queue`.
+// The reading of the worker-kill scenario (queue-mode.test.js) on fixed logs and execution records:
+// no cluster, so it runs in a second at the start of `npm run e2e:queue`.
 const { readWorkerKill, executionIdsLogged } = require('../lib/workerKill');
 
 const KILLED_AT = Date.parse('2026-11-25T10:00:00.000Z');
 const lines = (...entries) => entries.map((entry) => `${entry}\n`).join('');
 
-/** The reading before issue 59: cut off = "started" in the killed worker's log without a "finished" line. */
+/**
+ * The reading before issue 59: cut off = "started" in the killed worker's log without a "finished"
+ * line.
+ */
 function logOnlyCutOff(victimLog) {
 	const finished = new Set(executionIdsLogged(victimLog, 'finished'));
 	return executionIdsLogged(victimLog, 'started').filter((id) => !finished.has(id));
 }
 
 describe('what a worker SIGKILL cut off (n8n 2.x: the cut-off jobs fail)', () => {
-	// worker-1 finished 101; it wrote 102 to the database as success 40 ms before the kill and died before its
-	// "finished" line; 103 was in flight; 104 it had taken from the queue but not yet logged. n8n's main failed 103 and
-	// 104 once their locks ran out; worker-2 ran 100 and 105.
+	// worker-1 finished 101; it wrote 102 to the database as success 40 ms before the kill and died
+	// before its "finished" line; 103 was in flight; 104 it had taken from the queue but not yet
+	// logged. n8n's main failed 103 and 104 once their locks ran out; worker-2 ran 100 and 105.
 	const input = {
 		victimLog: lines(
 			'Worker started execution 101 (job 101)',
@@ -72,15 +75,23 @@ describe('what a worker SIGKILL cut off (n8n 2.x: the cut-off jobs fail)', () =>
 		const rows = input.rows.map((row) => (row.id === '103' ? { ...row, status: 'success' } : row));
 		const kill = readWorkerKill({ ...input, rows });
 		expect(kill.cutOff).toEqual(['103', '104']);
-		expect(kill.cutOff.filter((id) => rows.find((row) => row.id === id).status === 'success')).toEqual(['103']);
+		expect(
+			kill.cutOff.filter((id) => rows.find((row) => row.id === id).status === 'success'),
+		).toEqual(['103']);
 	});
 });
 
 describe('what a worker SIGKILL cut off (n8n 1.x: the survivor runs the cut-off jobs again)', () => {
 	test('an execution the survivor ran again is cut off; one finished before the kill without its line is not', () => {
 		const kill = readWorkerKill({
-			victimLog: lines('Worker started execution 201 (job 201)', 'Worker started execution 202 (job 202)'),
-			survivorLog: lines('Worker started execution 202 (job 202)', 'Worker started execution 203 (job 203)'),
+			victimLog: lines(
+				'Worker started execution 201 (job 201)',
+				'Worker started execution 202 (job 202)',
+			),
+			survivorLog: lines(
+				'Worker started execution 202 (job 202)',
+				'Worker started execution 203 (job 203)',
+			),
 			rows: [
 				{ id: 201, status: 'success', stoppedAt: KILLED_AT - 10 },
 				{ id: 202, status: 'success', stoppedAt: KILLED_AT + 12_000 },
@@ -88,7 +99,13 @@ describe('what a worker SIGKILL cut off (n8n 1.x: the survivor runs the cut-off 
 			],
 			killedAt: KILLED_AT,
 		});
-		expect(kill).toMatchObject({ held: ['201', '202'], finishedBeforeKill: ['201'], cutOff: ['202'], failed: [], startedByBoth: ['202'] });
+		expect(kill).toMatchObject({
+			held: ['201', '202'],
+			finishedBeforeKill: ['201'],
+			cutOff: ['202'],
+			failed: [],
+			startedByBoth: ['202'],
+		});
 	});
 
 	test('a record not stopped yet is not finished', () => {

@@ -18,12 +18,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = parameterForAllItems.call(this, 'resource', 'Resource', undefined);
 	const operation = parameterForAllItems.call(this, 'operation', 'Operation', undefined);
-	// The editor offers only real pairs, but an imported workflow may hold a list, or another resource's operation.
+	// The editor offers only real pairs, but an imported workflow may hold a list, or another
+	// resource's operation.
 	const known: Record<string, Record<string, { execute: typeof kitCreate.execute }>> = OPERATIONS;
-	const ofResource = typeof resource === 'string' && Object.hasOwn(known, resource) ? known[resource] : {};
+	const ofResource =
+		typeof resource === 'string' && Object.hasOwn(known, resource) ? known[resource] : {};
 	if (typeof operation !== 'string' || !Object.hasOwn(ofResource, operation)) {
 		const pair = `The operation ${JSON.stringify(operation)} of resource ${JSON.stringify(resource)}`;
-		throw new NodeOperationError(this.getNode(), `${pair} is not supported`, { description: 'Choose the resource and operation again.' });
+		throw new NodeOperationError(this.getNode(), `${pair} is not supported`, {
+			description: 'Choose the resource and operation again.',
+		});
 	}
 	return [await ofResource[operation].execute.call(this, items)];
 }

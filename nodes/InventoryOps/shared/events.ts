@@ -14,16 +14,19 @@ const LISTED_EVENTS: Array<[string, string, string]> = [
 	['Transfer Order Event', 'transfer_order.*', 'Any transfer order event'],
 ];
 
-export const EVENT_TYPE_OPTIONS: INodePropertyOptions[] = LISTED_EVENTS.map(([name, value, description]) => ({
-	name,
-	value,
-	action: `On ${name.toLowerCase()}`,
-	description: `${description} (${value})`,
-}));
+export const EVENT_TYPE_OPTIONS: INodePropertyOptions[] = LISTED_EVENTS.map(
+	([name, value, description]) => ({
+		name,
+		value,
+		action: `On ${name.toLowerCase()}`,
+		description: `${description} (${value})`,
+	}),
+);
 
 export const EVENT_TYPE_FORMAT = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*(\.\*)?$/;
 
-export const EVENT_TYPE_FORMAT_HINT = 'Write event types as dot-separated words (order.status.cancelled), with ".*" only at the end (order.status.*).';
+export const EVENT_TYPE_FORMAT_HINT =
+	'Write event types as dot-separated words (order.status.cancelled), with ".*" only at the end (order.status.*).';
 
 /** `order.status.*` matches `order.status.shipped`, not `order.status`. */
 export function matchesEventType(pattern: string, type: string): boolean {
@@ -35,10 +38,15 @@ export function matchesEventType(pattern: string, type: string): boolean {
 export function parseCustomEventTypes(value: unknown): string[] {
 	if (Array.isArray(value)) return value.flatMap((entry) => parseCustomEventTypes(entry));
 	if (typeof value !== 'string') return [];
-	return value.split(/[,\n]/).map((entry) => entry.trim()).filter((entry) => entry !== '');
+	return value
+		.split(/[,\n]/)
+		.map((entry) => entry.trim())
+		.filter((entry) => entry !== '');
 }
 
 /** Without types another pattern covers: one event, one execution. */
 export function withoutCoveredTypes(types: readonly string[]): string[] {
-	return types.filter((type) => !types.some((other) => other !== type && matchesEventType(other, type)));
+	return types.filter(
+		(type) => !types.some((other) => other !== type && matchesEventType(other, type)),
+	);
 }

@@ -4,7 +4,9 @@ export function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A dotted path (`order.store`) is read inside its objects, unless a field has that name itself. */
+/**
+ * A dotted path (`order.store`) is read inside its objects, unless a field has that name itself.
+ */
 export function valueAt(object: IDataObject, path: string): unknown {
 	if (path in object) return object[path];
 	let value: unknown = object;

@@ -1,8 +1,23 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IHookFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import { refusalIn, unexpectedShape } from './answers';
-import { failureFromAnswer, failureFromNetwork, failureFromUnreadable, notAnAddress, notSent, waitNotes, type CallContext, type Failure } from './outcome';
+import {
+	failureFromAnswer,
+	failureFromNetwork,
+	failureFromUnreadable,
+	notAnAddress,
+	notSent,
+	waitNotes,
+	type CallContext,
+	type Failure,
+} from './outcome';
 import { RateLimitGate, retryRateLimited, runRetryPolicy, type Sent } from './rateLimit';
 import { isHttpUrl, joinUrl } from './urls';
 import { withoutUrlCredentials } from '../shared/redact';
@@ -35,24 +50,38 @@ interface RequestOptions {
  * What proves a handler gone (the service's answer to an unknown id), per Base URL, in the node's
  * static data (n8n saves it after a publish, an unpublish and a production run).
  */
-const learnt = (context: InventoryOpsContext) => context.getWorkflowStaticData('node') as { unknownIdAnswer?: UnknownIdAnswer };
+const learnt = (context: InventoryOpsContext) =>
+	context.getWorkflowStaticData('node') as { unknownIdAnswer?: UnknownIdAnswer };
 
 /**
- * Awaited before each attempt, ahead of the rate-limit gate; what it gives is called as the attempt is sent, and
- * what that gives hears the attempt's status (`undefined`: no answer came).
+ * Awaited before each attempt, ahead of the rate-limit gate; what it gives is called as the attempt
+ * is sent, and what that gives hears the attempt's status (`undefined`: no answer came).
  */
 export type OnAttempt = () => Promise<() => (status: number | undefined) => void>;
 
-export function addHandlerBody({ type, name, url, method, headers }: Record<'type' | 'name' | 'url' | 'method', string> & { headers: IDataObject }): IDataObject {
+export function addHandlerBody({
+	type,
+	name,
+	url,
+	method,
+	headers,
+}: Record<'type' | 'name' | 'url' | 'method', string> & { headers: IDataObject }): IDataObject {
 	return { type, name, handler: { url, method, headers } };
 }
 
-async function prepare(this: InventoryOpsContext, context: CallContext): Promise<Failure | { credentials: ICredentialDataDecryptedObject; url: string }> {
+async function prepare(
+	this: InventoryOpsContext,
+	context: CallContext,
+): Promise<Failure | { credentials: ICredentialDataDecryptedObject; url: string }> {
 	const { path, base, changesData } = ENDPOINTS[context.endpoint];
 	const forItem = context.itemIndex === undefined ? '' : ` for item ${context.itemIndex}`;
 	if (changesData && this.getNode().retryOnFail === true) {
 		const conclusion = `'Retry On Fail' is on, and ${path} changes data: n8n would resend it after a time-out even if it was applied`;
-		return notSent(conclusion, "Turn off Retry On Fail in the node's Settings (the node retries a 429 itself).", context);
+		return notSent(
+			conclusion,
+			"Turn off Retry On Fail in the node's Settings (the node retries a 429 itself).",
+			context,
+		);
 	}
 	let credentials;
 	try {
@@ -60,9 +89,15 @@ async function prepare(this: InventoryOpsContext, context: CallContext): Promise
 	} catch (error) {
 		// n8n's own error names no item.
 		const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
-		const expressions = forItem ? 'its expressions work for this item' : 'no expression reads an input item (publishing has none)';
+		const expressions = forItem
+			? 'its expressions work for this item'
+			: 'no expression reads an input item (publishing has none)';
 		const conclusion = `Could not read the Inventory Ops API credential${forItem}: ${reason}. Nothing was sent to ${path}`;
-		return notSent(conclusion, `Check that the node has an Inventory Ops API credential, and that ${expressions}.`, context);
+		return notSent(
+			conclusion,
+			`Check that the node has an Inventory Ops API credential, and that ${expressions}.`,
+			context,
+		);
 	}
 	// Trimmed as the credential test reads it, so that an address that passed the test works.
 	const baseUrl = typeof credentials[base] === 'string' ? credentials[base].trim() : '';
@@ -72,10 +107,16 @@ async function prepare(this: InventoryOpsContext, context: CallContext): Promise
 }
 
 /**
- * Sends one call and reads its answer into the body or one Failure; never throws for what the service or the network
- * does. A 429 (the service did nothing) is sent again within the retry policy; a read once more after a lost connection.
+ * Sends one call and reads its answer into the body or one Failure; never throws for what the
+ * service or the network does. A 429 (the service did nothing) is sent again within the retry
+ * policy; a read once more after a lost connection.
  */
-export async function callService(this: InventoryOpsContext, endpoint: Endpoint, body: IDataObject, options: RequestOptions = {}): Promise<{ kind: 'answered'; body: unknown } | Failure> {
+export async function callService(
+	this: InventoryOpsContext,
+	endpoint: Endpoint,
+	body: IDataObject,
+	options: RequestOptions = {},
+): Promise<{ kind: 'answered'; body: unknown } | Failure> {
 	const context = { endpoint, itemIndex: options.itemIndex };
 	const prepared = await prepare.call(this, context);
 	if ('kind' in prepared) return prepared;
@@ -92,15 +133,28 @@ export async function callService(this: InventoryOpsContext, endpoint: Endpoint,
 	};
 	// Else n8n reads the credential again for item 0, mixing items' token and address.
 	const send = async (to: string) =>
-		(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, { ...request, url: to }, {
-			credentialsDecrypted: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data: credentials },
-		})) as Answered;
+		(await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			CREDENTIAL_TYPE,
+			{ ...request, url: to },
+			{
+				credentialsDecrypted: {
+					id: '',
+					name: CREDENTIAL_TYPE,
+					type: CREDENTIAL_TYPE,
+					data: credentials,
+				},
+			},
+		)) as Answered;
 	const gate = options.rateLimitGate ?? new RateLimitGate();
 	const attempt = async (): Promise<Sent<Answered>> => {
 		const sending = await options.onAttempt?.();
 		await gate.pass();
 		const settled = sending?.();
-		const sent = await send(url).then((response) => ({ response }), (error: unknown) => ({ error }));
+		const sent = await send(url).then(
+			(response) => ({ response }),
+			(error: unknown) => ({ error }),
+		);
 		settled?.('response' in sent ? sent.response.statusCode : undefined);
 		return sent;
 	};
@@ -114,20 +168,31 @@ export async function callService(this: InventoryOpsContext, endpoint: Endpoint,
 	const refusal = status >= 200 && status < 300 ? refusalIn(answer) : undefined;
 	if (status >= 200 && status < 300 && refusal === undefined) {
 		const unexpected = unexpectedShape(endpoint, answer);
-		return unexpected === undefined ? { kind: 'answered', body: answer } : failureFromUnreadable(unexpected, context);
+		return unexpected === undefined
+			? { kind: 'answered', body: answer }
+			: failureFromUnreadable(unexpected, context);
 	}
 	const [id, known] = [String(body._id), learnt(this).unknownIdAnswer];
 	const removal = endpoint === 'webhookRemoveHandler' && { ...options, id, known, send };
 	const handler = removal ? await handlerVerdict(url, sent.response, removal) : undefined;
 	const notes = status === 429 ? waitNotes(gate, headers['retry-after']) : [];
-	return failureFromAnswer(refusal ? 200 : status, answer, { ...context, accessToken: credentials.accessToken, handler, notes });
+	return failureFromAnswer(refusal ? 200 : status, answer, {
+		...context,
+		accessToken: credentials.accessToken,
+		handler,
+		notes,
+	});
 }
 
 /**
- * Learns the service's answer to `id`, which it cannot know, unless one is learnt at this Base URL: best-effort, in a
- * few seconds, without retries. Only right after the service has shown it works.
+ * Learns the service's answer to `id`, which it cannot know, unless one is learnt at this Base URL:
+ * best-effort, in a few seconds, without retries. Only right after the service has shown it works.
  */
-export async function learnUnknownIdAnswer(this: InventoryOpsContext, id: string, itemIndex?: number): Promise<void> {
+export async function learnUnknownIdAnswer(
+	this: InventoryOpsContext,
+	id: string,
+	itemIndex?: number,
+): Promise<void> {
 	const prepared = await prepare.call(this, { endpoint: 'webhookRemoveHandler', itemIndex });
 	const known = learnt(this).unknownIdAnswer;
 	if ('kind' in prepared || known?.at === withoutUrlCredentials(prepared.url)) return;
@@ -135,5 +200,6 @@ export async function learnUnknownIdAnswer(this: InventoryOpsContext, id: string
 	const probe = { itemIndex, timeoutMs: 3_000, learn: true, rateLimitGate };
 	const outcome = await callService.call(this, 'webhookRemoveHandler', { _id: id }, probe);
 	// A new object: n8n saves static data only when a top-level key changes.
-	if (outcome.kind !== 'answered' && outcome.handler?.learnt) learnt(this).unknownIdAnswer = { ...outcome.handler.learnt };
+	if (outcome.kind !== 'answered' && outcome.handler?.learnt)
+		learnt(this).unknownIdAnswer = { ...outcome.handler.learnt };
 }

@@ -29,7 +29,8 @@ export function isRepeatedDelivery({ url, secret }: Registration, eventId: strin
 	if (seen === undefined) {
 		seen = new Set();
 		seenEventIds.set(key, seen);
-		if (seenEventIds.size > REMEMBERED_REGISTRATIONS) seenEventIds.delete(seenEventIds.keys().next().value as string);
+		if (seenEventIds.size > REMEMBERED_REGISTRATIONS)
+			seenEventIds.delete(seenEventIds.keys().next().value as string);
 	}
 	if (seen.has(eventId)) return true;
 	seen.add(eventId);
@@ -43,7 +44,13 @@ const ID_KEYS = ['event_id', 'eventId', 'delivery_id', 'deliveryId', 'id'];
 const TIME_KEYS = ['created_at', 'createdAt', 'occurred_at', 'occurredAt', 'timestamp'];
 const DATA_KEYS = ['data', 'payload', 'object'];
 
-type DeliveredEvent = { id?: string; type: string; createdAt?: string; data: unknown; raw?: unknown };
+type DeliveredEvent = {
+	id?: string;
+	type: string;
+	createdAt?: string;
+	data: unknown;
+	raw?: unknown;
+};
 
 function firstText(object: Record<string, unknown>, keys: string[]): string | undefined {
 	for (const key of keys) {
@@ -58,7 +65,9 @@ function readEvent(body: unknown, registeredType: string | undefined): Delivered
 	const type = isPlainObject(body) ? firstText(body, TYPE_KEYS) : undefined;
 	if (!isPlainObject(body) || type === undefined) {
 		// A bare record: its `id` is the record's, not the event's.
-		return registeredType === undefined ? undefined : { type: registeredType, data: body, raw: body };
+		return registeredType === undefined
+			? undefined
+			: { type: registeredType, data: body, raw: body };
 	}
 	const dataKey = DATA_KEYS.find((key) => body[key] !== undefined);
 	const data = dataKey === undefined ? { data: {}, raw: body } : { data: body[dataKey] ?? {} };
@@ -73,7 +82,9 @@ function readDeliveredEvents(body: unknown, registeredType?: string): DeliveredE
 		return undefined;
 	}
 	if (parsed === undefined || parsed === null) return undefined;
-	const events = (Array.isArray(parsed) ? parsed : [parsed]).map((candidate) => readEvent(candidate, registeredType));
+	const events = (Array.isArray(parsed) ? parsed : [parsed]).map((candidate) =>
+		readEvent(candidate, registeredType),
+	);
 	return events.every((event): event is DeliveredEvent => event !== undefined) ? events : undefined;
 }
 
@@ -103,9 +114,16 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 
 	// An empty header names no type.
 	const typeHeader = headers[EVENT_TYPE_HEADER];
-	const events = readDeliveredEvents(this.getBodyData(), typeof typeHeader === 'string' && typeHeader !== '' ? typeHeader : undefined);
+	const events = readDeliveredEvents(
+		this.getBodyData(),
+		typeof typeHeader === 'string' && typeHeader !== '' ? typeHeader : undefined,
+	);
 	if (events === undefined) {
-		return refuse.call(this, 400, 'The body is not an Inventory Ops event: expected JSON (an event, a list of events or a record)');
+		return refuse.call(
+			this,
+			400,
+			'The body is not an Inventory Ops event: expected JSON (an event, a list of events or a record)',
+		);
 	}
 
 	const { handlers, ignoreRepeats, includeHeaders } = registration;
@@ -119,13 +137,25 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		} else if (ignoreRepeats && id !== undefined && isRepeatedDelivery(registration, id)) {
 			ignored.push(`event ${id} was already received`);
 		} else {
-			const json: IDataObject = { eventId: id ?? null, eventType: type, createdAt: createdAt ?? null, receivedAt, data: data as IDataObject };
+			const json: IDataObject = {
+				eventId: id ?? null,
+				eventType: type,
+				createdAt: createdAt ?? null,
+				receivedAt,
+				data: data as IDataObject,
+			};
 			if (raw !== undefined) json.rawBody = raw as IDataObject;
-			if (includeHeaders) json.headers = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== SECRET_HEADER));
+			if (includeHeaders)
+				json.headers = Object.fromEntries(
+					Object.entries(headers).filter(([name]) => name.toLowerCase() !== SECRET_HEADER),
+				);
 			if (warnings.length > 0) json.warnings = warnings;
 			items.push(json);
 		}
 	}
-	if (items.length === 0) return { webhookResponse: { received: true, ignored: ignored.length === 1 ? ignored[0] : ignored } };
+	if (items.length === 0)
+		return {
+			webhookResponse: { received: true, ignored: ignored.length === 1 ? ignored[0] : ignored },
+		};
 	return { workflowData: [this.helpers.returnJsonArray(items)] };
 }

@@ -32,20 +32,23 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'ignoreRepeatedDeliveries',
 				type: 'boolean',
 				default: true,
-				description: 'Whether to skip an event ID this n8n process already received since publishing (the service repeats deliveries it thinks failed)',
+				description:
+					'Whether to skip an event ID this n8n process already received since publishing (the service repeats deliveries it thinks failed)',
 			},
 			{
 				displayName: 'Include Request Headers',
 				name: 'includeHeaders',
 				type: 'boolean',
 				default: false,
-				description: "Whether to add the delivery's HTTP headers, except the secret one, to the output",
+				description:
+					"Whether to add the delivery's HTTP headers, except the secret one, to the output",
 			},
 		],
 	},
 ];
 
-const REACH_N8N = "Inventory Ops must reach n8n's webhook URL: on localhost or a private network, set n8n's WEBHOOK_URL to its public address.";
+const REACH_N8N =
+	"Inventory Ops must reach n8n's webhook URL: on localhost or a private network, set n8n's WEBHOOK_URL to its public address.";
 
 export const triggerPanel: TriggerPanelDefinition = {
 	executionsHelp: {
@@ -53,11 +56,14 @@ export const triggerPanel: TriggerPanelDefinition = {
 		active: `<b>Published</b> (1.x: active): each event of a selected type starts an execution. Unpublishing removes the handlers.<br /><br />${REACH_N8N}`,
 	},
 	activationHint: {
-		inactive: 'Once built, publish the workflow (1.x: activate it): each event then starts an execution.',
+		inactive:
+			'Once built, publish the workflow (1.x: activate it): each event then starts an execution.',
 		active: 'Published: the handlers are registered with Inventory Ops.',
 	},
 };
 
-const EVENT_NAMES = Object.fromEntries(EVENT_TYPE_OPTIONS.map((option) => [option.value, option.name]));
+const EVENT_NAMES = Object.fromEntries(
+	EVENT_TYPE_OPTIONS.map((option) => [option.value, option.name]),
+);
 
 export const triggerSubtitle = `={{ ($parameter["events"] || []).map(type => (${JSON.stringify(EVENT_NAMES)})[type] || type).join(", ") }}`;

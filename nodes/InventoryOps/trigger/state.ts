@@ -4,8 +4,19 @@ import { isPlainObject } from '../shared/objects';
 /** A test listen and a publication never touch each other's handlers. */
 export type RegistrationKind = 'production' | 'test';
 
-/** `tries` and `keptSince` (ms) only on a leftover, a handler that could not be removed (trigger/removal.ts). */
-export type HandlerRecord = { type: string; id?: string; name: string; url: string; kind: RegistrationKind; tries?: number; keptSince?: number };
+/**
+ * `tries` and `keptSince` (ms) only on a leftover, a handler that could not be removed
+ * (trigger/removal.ts).
+ */
+export type HandlerRecord = {
+	type: string;
+	id?: string;
+	name: string;
+	url: string;
+	kind: RegistrationKind;
+	tries?: number;
+	keptSince?: number;
+};
 
 export type Registration = {
 	url: string;
@@ -17,7 +28,10 @@ export type Registration = {
 	includeHeaders: boolean;
 };
 
-export type TriggerState = { registrations: Record<string, Registration>; leftovers: HandlerRecord[] };
+export type TriggerState = {
+	registrations: Record<string, Registration>;
+	leftovers: HandlerRecord[];
+};
 
 const STATE_KEY = 'inventoryOpsTrigger';
 const MAX_RECORDS = 100;
@@ -26,13 +40,23 @@ function asHandlers(value: unknown, leftovers = false): HandlerRecord[] {
 	if (!Array.isArray(value)) return [];
 	const now = Date.now();
 	return value.flatMap((entry: unknown): HandlerRecord[] => {
-		if (!isPlainObject(entry) || typeof entry.type !== 'string' || typeof entry.url !== 'string') return [];
+		if (!isPlainObject(entry) || typeof entry.type !== 'string' || typeof entry.url !== 'string')
+			return [];
 		const id = typeof entry.id === 'string' && entry.id !== '' ? entry.id : undefined;
-		const record: HandlerRecord = { type: entry.type, id, name: typeof entry.name === 'string' ? entry.name : '', url: entry.url, kind: entry.kind === 'test' ? 'test' : 'production' };
+		const record: HandlerRecord = {
+			type: entry.type,
+			id,
+			name: typeof entry.name === 'string' ? entry.name : '',
+			url: entry.url,
+			kind: entry.kind === 'test' ? 'test' : 'production',
+		};
 		if (!leftovers) return [record];
 		// A record kept before these were stored, or edited into nonsense, starts counting now.
 		const tries = Number.isInteger(entry.tries) ? Math.max(Number(entry.tries), 0) : 0;
-		const keptSince = typeof entry.keptSince === 'number' && entry.keptSince >= 0 ? Math.min(entry.keptSince, now) : now;
+		const keptSince =
+			typeof entry.keptSince === 'number' && entry.keptSince >= 0
+				? Math.min(entry.keptSince, now)
+				: now;
 		return [{ ...record, tries, keptSince }];
 	});
 }
@@ -59,5 +83,8 @@ export function readState(staticData: IDataObject): TriggerState {
 
 /** A new record: n8n saves static data only when a top-level key changes. */
 export function writeState(staticData: IDataObject, state: TriggerState): void {
-	staticData[STATE_KEY] = { registrations: state.registrations, leftovers: state.leftovers.slice(-MAX_RECORDS) } as unknown as IDataObject;
+	staticData[STATE_KEY] = {
+		registrations: state.registrations,
+		leftovers: state.leftovers.slice(-MAX_RECORDS),
+	} as unknown as IDataObject;
 }

@@ -1,10 +1,12 @@
-// parameterForAllItems under an n8n that evaluates an expression where the setting takes none (1.99, the oldest host
-// line). The jest engine is a newer n8n, which passes such an expression on as text
-// (test/transport/answers.shapes.test.js covers that over real HTTP), so this one path is driven by a stand-in for
-// n8n's execute context: it is the only mock.
+// parameterForAllItems under an n8n that evaluates an expression where the setting takes none
+// (1.99, the oldest host line). The jest engine is a newer n8n, which passes such an expression on
+// as text (test/transport/answers.shapes.test.js covers that over real HTTP), so this one path is
+// driven by a stand-in for n8n's execute context: it is the only mock.
 const path = require('node:path');
 
-const { parameterForAllItems } = require(path.join(__dirname, '../../../dist/nodes/InventoryOps/actions/helpers/parameterForAllItems.js'));
+const { parameterForAllItems } = require(
+	path.join(__dirname, '../../../dist/nodes/InventoryOps/actions/helpers/parameterForAllItems.js'),
+);
 
 function context(parameters, valuesByItem) {
 	return {
@@ -41,7 +43,8 @@ test('the error of items that disagree names the item that differs and says how 
 	}
 	expect(error).toMatchObject({
 		name: 'NodeOperationError',
-		description: 'Set it without an expression that depends on the item, or split the items into separate runs.',
+		description:
+			'Set it without an expression that depends on the item, or split the items into separate runs.',
 	});
 	expect(error.context.itemIndex).toBe(2);
 });
@@ -49,7 +52,12 @@ test('the error of items that disagree names the item that differs and says how 
 test('text that is no expression is read from item 0 alone', () => {
 	const reads = [];
 	const run = {
-		getNode: () => ({ name: 'Inventory Ops', type: 'inventoryOps', typeVersion: 1, parameters: { lookUpBy: 'list' } }),
+		getNode: () => ({
+			name: 'Inventory Ops',
+			type: 'inventoryOps',
+			typeVersion: 1,
+			parameters: { lookUpBy: 'list' },
+		}),
 		getNodeParameter: (name, itemIndex) => {
 			reads.push(itemIndex);
 			return 'list';

@@ -1,5 +1,6 @@
-// forEachItem reads the node once per run: n8n's getNode() deep-copies the node with its parameters on every call,
-// and a copy per input item adds 10-20 MiB to the peak memory of a 10,000-item lookup.
+// forEachItem reads the node once per run: n8n's getNode() deep-copies the node with its parameters
+// on every call, and a copy per input item adds 10-20 MiB to the peak memory of a 10,000-item
+// lookup.
 const { forEachItem } = require('../../../dist/nodes/InventoryOps/actions/helpers/perItem');
 
 test('reads the node once for all items, and gives each handler a check for its item', async () => {

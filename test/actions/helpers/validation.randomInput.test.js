@@ -1,7 +1,8 @@
-// Property: random, often malformed input items (wrong types, missing fields, empty and huge strings, odd unicode,
-// nested junk) run through n8n's engine against the sandbox. Each item ends either as a call whose body has the
-// service's field types (kit fields as the node's own form declares them), or as an error item that names the item
-// and the field. Never a crash, never an unnamed error, never a call the service rejects for its shape.
+// Property: random, often malformed input items (wrong types, missing fields, empty and huge
+// strings, odd unicode, nested junk) run through n8n's engine against the sandbox. Each item ends
+// either as a call whose body has the service's field types (kit fields as the node's own form
+// declares them), or as an error item that names the item and the field. Never a crash, never an
+// unnamed error, never a call the service rejects for its shape.
 const path = require('node:path');
 
 const { answers, sandboxCode } = require('../../helpers/profile');
@@ -21,17 +22,29 @@ beforeAll(async () => {
 	}));
 });
 
-// Codes the sandbox uses when a request breaks the service's request shape: the node must never cause these. Each
-// as the profile's service sends it (switch errorCodes: the sandbox's, others, or none).
+// Codes the sandbox uses when a request breaks the service's request shape: the node must never
+// cause these. Each as the profile's service sends it (switch errorCodes: the sandbox's, others, or
+// none).
 const SHAPE_CODES = new Set(
-	['MISSING_FIELD', 'INVALID_FIELD_TYPE', 'INVALID_FIELD', 'MISSING_BODY', 'INVALID_JSON', 'INVALID_CONTENT_TYPE'].map(sandboxCode),
+	[
+		'MISSING_FIELD',
+		'INVALID_FIELD_TYPE',
+		'INVALID_FIELD',
+		'MISSING_BODY',
+		'INVALID_JSON',
+		'INVALID_CONTENT_TYPE',
+	].map(sandboxCode),
 );
 // Refusals about the data itself, which only the service can know.
-// VALIDATION_ERROR: a service with a format for order numbers (profile switch bulkReferencePattern) refusing one.
-const BUSINESS_CODES = new Set(['UNKNOWN_COMPONENT', 'DUPLICATE_SKU', 'VALIDATION_ERROR'].map(sandboxCode));
+// VALIDATION_ERROR: a service with a format for order numbers (profile switch bulkReferencePattern)
+// refusing one.
+const BUSINESS_CODES = new Set(
+	['UNKNOWN_COMPONENT', 'DUPLICATE_SKU', 'VALIDATION_ERROR'].map(sandboxCode),
+);
 // Without codes, the sandbox's words for those three refusals (sandbox/routes/service.js).
 const BUSINESS_WORDS = /no item with|is already used by|is not a valid order number/;
-// The service's code: a field of the error, or (error bodies as plain text, `CODE: message`) the start of its message.
+// The service's code: a field of the error, or (error bodies as plain text, `CODE: message`) the
+// start of its message.
 const codeOf = (json) => json.details?.code ?? /(?:^|: )([A-Z][A-Z_]+): /.exec(json.error)?.[1];
 
 const junk = fc.oneof(
@@ -51,15 +64,19 @@ const junk = fc.oneof(
 const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 });
 const maybe = (valid) => fc.oneof({ arbitrary: valid, weight: 3 }, { arbitrary: junk, weight: 1 });
 
-const isText = (value) => typeof value === 'string' && value.trim() !== '' && value.length <= 10_000;
+const isText = (value) =>
+	typeof value === 'string' && value.trim() !== '' && value.length <= 10_000;
 const isNumber = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
 /**
- * The kit fields and their types, read from the node's own Kit -> Create form (form names in camelCase, the service's
- * in snake_case), so that a field added to the node is checked here without copying a list.
+ * The kit fields and their types, read from the node's own Kit -> Create form (form names in
+ * camelCase, the service's in snake_case), so that a field added to the node is checked here
+ * without copying a list.
  */
 function kitFieldsFromNode() {
-	const { InventoryOps } = require(path.resolve(__dirname, '../../../dist/nodes/InventoryOps/InventoryOps.node.js'));
+	const { InventoryOps } = require(
+		path.resolve(__dirname, '../../../dist/nodes/InventoryOps/InventoryOps.node.js'),
+	);
 	const kitForm = new InventoryOps().description.properties.filter(
 		(property) =>
 			property.displayOptions?.show?.resource?.includes('kit') &&
@@ -70,7 +87,11 @@ function kitFieldsFromNode() {
 	const fields = { required: [], text: [], number: [], boolean: [], textList: [], component: [] };
 	for (const property of [...kitForm, ...byName.additionalFields.options]) {
 		if (['additionalFields', 'kitItems'].includes(property.name)) continue;
-		const kind = property.typeOptions?.multipleValues ? 'textList' : property.type === 'string' ? 'text' : property.type;
+		const kind = property.typeOptions?.multipleValues
+			? 'textList'
+			: property.type === 'string'
+				? 'text'
+				: property.type;
 		fields[kind].push(snake(property.name));
 		if (property.required) fields.required.push(snake(property.name));
 	}
@@ -95,23 +116,30 @@ function kitConforms({ data }) {
 		KIT.text.every((key) => optional(isText)(data[key])) &&
 		KIT.number.every((key) => optional(isNumber)(data[key])) &&
 		KIT.boolean.every((key) => optional((value) => typeof value === 'boolean')(data[key])) &&
-		KIT.textList.every((key) => optional((list) => Array.isArray(list) && list.every(isText))(data[key])) &&
+		KIT.textList.every((key) =>
+			optional((list) => Array.isArray(list) && list.every(isText))(data[key]),
+		) &&
 		optional((list) => Array.isArray(list) && list.every(component))(data.items)
 	);
 }
 
 test('the kit fields are read from the node (or the property below would check nothing)', () => {
 	expect(KIT.required).toEqual(['name', 'sku']);
-	for (const kind of ['text', 'number', 'boolean', 'textList', 'component']) expect(KIT[kind].length).toBeGreaterThan(0);
+	for (const kind of ['text', 'number', 'boolean', 'textList', 'component'])
+		expect(KIT[kind].length).toBeGreaterThan(0);
 	expect(KIT.component).toContain('item_id');
 });
 
-// Across the runs of a property, both successes and named errors must occur, or the property proves little.
+// Across the runs of a property, both successes and named errors must occur, or the property proves
+// little.
 const tally = { success: 0, named: 0 };
 beforeEach(() => Object.assign(tally, { success: 0, named: 0 }));
 const expectBothOutcomes = () => expect(tally.success > 0 && tally.named > 0).toBe(true);
 
-/** Every item ends as its own success or as an error naming its index and a field (or a business refusal). */
+/**
+ * Every item ends as its own success or as an error naming its index and a field (or a business
+ * refusal).
+ */
 function checkOutcomes(input, output, isSuccess) {
 	expect(output.map((item) => item.pairedItem.item)).toEqual(input.map((_, index) => index));
 	output.forEach((item, index) => {
@@ -137,7 +165,10 @@ function checkOutcomes(input, output, isSuccess) {
 
 const settings = { numRuns: 12, seed: 20261122, endOnFailure: true };
 
-/** Runs the node on every input item from a fresh sandbox, going on after errors; returns the output items. */
+/**
+ * Runs the node on every input item from a fresh sandbox, going on after errors; returns the output
+ * items.
+ */
 async function runAll(parameters, input) {
 	await ctx.sandbox.reset();
 	const result = await ctx.run(parameters, { items: input, continueOnFail: true });
@@ -188,7 +219,8 @@ test('Kit -> Create (JSON mode) with random kits', async () => {
 				input,
 			);
 			checkOutcomes(input, output, (json) => json.success === true && typeof json._id === 'string');
-			for (const call of await ctx.sandbox.calls('/api/kit/create')) expect(kitConforms(call.body)).toBe(true);
+			for (const call of await ctx.sandbox.calls('/api/kit/create'))
+				expect(kitConforms(call.body)).toBe(true);
 		}),
 		settings,
 	);
@@ -196,25 +228,40 @@ test('Kit -> Create (JSON mode) with random kits', async () => {
 });
 
 test('Order -> Get Many with random store ids and order numbers', async () => {
-	const reference = fc.record({ store_id: maybe(text), order_number: maybe(text) }, { requiredKeys: [] });
+	const reference = fc.record(
+		{ store_id: maybe(text), order_number: maybe(text) },
+		{ requiredKeys: [] },
+	);
 	const known = fc.constantFrom(...knownOrders);
 	await fc.assert(
-		fc.asyncProperty(fc.array(fc.oneof(reference, known), { minLength: 1, maxLength: 20 }), async (input) => {
-			const parameters = {
-				resource: 'order',
-				operation: 'lookUp',
-				storeId: '={{ $json.store_id }}',
-				orderNumber: '={{ $json.order_number }}',
-			};
-			const output = await runAll(parameters, input);
-			checkOutcomes(input, output, (json) => typeof json._id === 'string' || json.found === false);
-			for (const call of await ctx.sandbox.calls('/api/order/get_single_bulk')) {
-				// A service with a format for order numbers (profile switch bulkReferencePattern) refuses a batch
-				// holding a random one: 400 VALIDATION_ERROR, never a complaint about the request's shape.
-				expect(call.status === 200 || (answers.bulkReferencePattern !== null && call.status === 400)).toBe(true);
-				expect(call.body.order.every((ref) => isText(ref.store_id) && isText(ref.order_number))).toBe(true);
-			}
-		}),
+		fc.asyncProperty(
+			fc.array(fc.oneof(reference, known), { minLength: 1, maxLength: 20 }),
+			async (input) => {
+				const parameters = {
+					resource: 'order',
+					operation: 'lookUp',
+					storeId: '={{ $json.store_id }}',
+					orderNumber: '={{ $json.order_number }}',
+				};
+				const output = await runAll(parameters, input);
+				checkOutcomes(
+					input,
+					output,
+					(json) => typeof json._id === 'string' || json.found === false,
+				);
+				for (const call of await ctx.sandbox.calls('/api/order/get_single_bulk')) {
+					// A service with a format for order numbers (profile switch bulkReferencePattern) refuses
+					// a batch holding a random one: 400 VALIDATION_ERROR, never a complaint about the
+					// request's shape.
+					expect(
+						call.status === 200 || (answers.bulkReferencePattern !== null && call.status === 400),
+					).toBe(true);
+					expect(
+						call.body.order.every((ref) => isText(ref.store_id) && isText(ref.order_number)),
+					).toBe(true);
+				}
+			},
+		),
 		settings,
 	);
 	expectBothOutcomes();

@@ -1,5 +1,6 @@
-// What the nodes check before a call and what they keep out of outputs and errors, one test per problem found by
-// trying bad input as a careless or hostile user would. Through n8n's engine, against the sandbox over real HTTP.
+// What the nodes check before a call and what they keep out of outputs and errors, one test per
+// problem found by trying bad input as a careless or hostile user would. Through n8n's engine,
+// against the sandbox over real HTTP.
 const { useInventoryOps, jsonOf } = require('../../helpers/inventoryOps');
 
 const ADD = '/api/webhook/add_handler';
@@ -17,7 +18,10 @@ const addParameters = (extra = {}) => ({
 	...extra,
 });
 
-/** Runs Webhook Handler -> Add once per input item, continuing on fail; returns [itemIndex, error] per output. */
+/**
+ * Runs Webhook Handler -> Add once per input item, continuing on fail; returns [itemIndex, error]
+ * per output.
+ */
 async function addEach(items, extra) {
 	const result = await ctx.run(addParameters(extra), { items, continueOnFail: true });
 	expect(result.error).toBeUndefined();
@@ -27,27 +31,68 @@ async function addEach(items, extra) {
 describe('URLs are read in full, not only at the start', () => {
 	test.each([
 		['a space in the host', 'https://exa mple.com/hook', "Item 0: 'URL' must not contain spaces"],
-		['a CR/LF in the path', 'https://example.com/ho\r\nok', "Item 0: 'URL' must not contain spaces"],
-		['a NUL in the query', 'https://example.com/hook?a=\u0000', "Item 0: 'URL' must not contain spaces"],
-		['a tab at the end of the host', 'https://example.com\t/hook', "Item 0: 'URL' must not contain spaces"],
-		['a DEL in the path', 'https://example.com/ho\u007fok', "Item 0: 'URL' must not contain spaces"],
-		['the first C1 control in the path', 'https://example.com/ho\u0080ok', "Item 0: 'URL' must not contain spaces"],
-		['the last C1 control in the path', 'https://example.com/ho\u009fok', "Item 0: 'URL' must not contain spaces"],
-		['another scheme', 'ftp://example.com/hook', "Item 0: 'URL' must be an http:// or https:// address with a host"],
-		['no host', 'https:///hook', "Item 0: 'URL' must be an http:// or https:// address with a host"],
+		[
+			'a CR/LF in the path',
+			'https://example.com/ho\r\nok',
+			"Item 0: 'URL' must not contain spaces",
+		],
+		[
+			'a NUL in the query',
+			'https://example.com/hook?a=\u0000',
+			"Item 0: 'URL' must not contain spaces",
+		],
+		[
+			'a tab at the end of the host',
+			'https://example.com\t/hook',
+			"Item 0: 'URL' must not contain spaces",
+		],
+		[
+			'a DEL in the path',
+			'https://example.com/ho\u007fok',
+			"Item 0: 'URL' must not contain spaces",
+		],
+		[
+			'the first C1 control in the path',
+			'https://example.com/ho\u0080ok',
+			"Item 0: 'URL' must not contain spaces",
+		],
+		[
+			'the last C1 control in the path',
+			'https://example.com/ho\u009fok',
+			"Item 0: 'URL' must not contain spaces",
+		],
+		[
+			'another scheme',
+			'ftp://example.com/hook',
+			"Item 0: 'URL' must be an http:// or https:// address with a host",
+		],
+		[
+			'no host',
+			'https:///hook',
+			"Item 0: 'URL' must be an http:// or https:// address with a host",
+		],
 		[
 			'a backslash for a slash',
 			'https:\\\\example.com/hook',
 			"Item 0: 'URL' must be an http:// or https:// address with a host",
 		],
-		// A lenient parser reads the first two as an address with a host, not as the user meant; the last does not parse.
+		// A lenient parser reads the first two as an address with a host, not as the user meant; the
+		// last does not parse.
 		[
 			'one slash, with a full URL later in the query',
 			'https:/example.com/hook?next=https://example.org/',
 			"Item 0: 'URL' must be an http:// or https:// address with a host",
 		],
-		['a backslash after the host', 'https://example.com\\hook', "Item 0: 'URL' must be an http:// or https:// address with a host"],
-		['a port beyond 65535', 'https://example.com:99999/hook', "Item 0: 'URL' must be an http:// or https:// address with a host"],
+		[
+			'a backslash after the host',
+			'https://example.com\\hook',
+			"Item 0: 'URL' must be an http:// or https:// address with a host",
+		],
+		[
+			'a port beyond 65535',
+			'https://example.com:99999/hook',
+			"Item 0: 'URL' must be an http:// or https:// address with a host",
+		],
 	])('%s is refused before any call', async (_, url, message) => {
 		const [[itemIndex, error]] = await addEach([{ json: { url } }]);
 		expect(itemIndex).toBe(0);
@@ -81,7 +126,9 @@ describe('handler headers follow HTTP', () => {
 				{ name: 'X-Secret', value },
 			]),
 		);
-		expect(errors).toEqual([[0, expect.stringMatching(/^Item 0: 'Headers\[1\]\.value' must not contain line breaks/)]]);
+		expect(errors).toEqual([
+			[0, expect.stringMatching(/^Item 0: 'Headers\[1\]\.value' must not contain line breaks/)],
+		]);
 		expect(await ctx.sandbox.calls(ADD)).toHaveLength(0);
 	});
 
@@ -106,7 +153,10 @@ describe('handler headers follow HTTP', () => {
 			]),
 		);
 		expect(errors).toEqual([
-			[0, expect.stringMatching(/^Item 0: 'Headers\[1\]\.name' repeats the header of Headers\[0\]/)],
+			[
+				0,
+				expect.stringMatching(/^Item 0: 'Headers\[1\]\.name' repeats the header of Headers\[0\]/),
+			],
 		]);
 		expect(await ctx.sandbox.calls(ADD)).toHaveLength(0);
 	});
@@ -141,8 +191,8 @@ describe('a user name or password in a handler URL', () => {
 	});
 
 	test('one in another URL carried in the query is removed from the output too, with the warning', async () => {
-		// The handler URL's own user name and password are empty (a URL parser finds none); the address it forwards to
-		// has them, and the service stores and sends them all the same.
+		// The handler URL's own user name and password are empty (a URL parser finds none); the address
+		// it forwards to has them, and the service stores and sends them all the same.
 		const url = 'https://example.com/hook?forward=https://alice:s3cret@other.example.com/in';
 		const result = await ctx.run(addParameters(), { items: [{ json: { url } }] });
 		expect(result.error).toBeUndefined();
@@ -159,7 +209,9 @@ describe('a user name or password in a handler URL', () => {
 	});
 
 	test('a URL without one gets no warning', async () => {
-		const result = await ctx.run(addParameters(), { items: [{ json: { url: 'https://example.com/hook' } }] });
+		const result = await ctx.run(addParameters(), {
+			items: [{ json: { url: 'https://example.com/hook' } }],
+		});
 		const [json] = jsonOf(result.items);
 		expect(json.url).toBe('https://example.com/hook');
 		expect(json).not.toHaveProperty('warning');
@@ -179,7 +231,10 @@ describe('a user name or password in a handler URL', () => {
 			},
 		});
 		const url = 'https://alice:s3cret@example.com/hook';
-		const continued = await ctx.run(addParameters(), { items: [{ json: { url } }], continueOnFail: true });
+		const continued = await ctx.run(addParameters(), {
+			items: [{ json: { url } }],
+			continueOnFail: true,
+		});
 		expect(jsonOf(continued.items)[0].error).toBe(
 			'The service refused /webhook/add_handler as invalid (400). The service said: Cannot reach https://example.com/hook.',
 		);
@@ -195,14 +250,18 @@ describe('a user name or password in a handler URL', () => {
 			'The service refused /webhook/add_handler as invalid (400). The service said: Cannot reach https://example.com/hook.',
 		);
 		expect(
-			JSON.stringify({ ...stopped.error, message: stopped.error.message, description: stopped.error.description }),
+			JSON.stringify({
+				...stopped.error,
+				message: stopped.error.message,
+				description: stopped.error.description,
+			}),
 		).not.toContain('s3cret');
 	});
 });
 
 describe('Kit -> Create', () => {
-	// As JSON text, not through an expression: n8n's expressions drop keys such as __proto__ and constructor, and a
-	// kit given as JSON text keeps them.
+	// As JSON text, not through an expression: n8n's expressions drop keys such as __proto__ and
+	// constructor, and a kit given as JSON text keeps them.
 	const create = (kit) =>
 		ctx.run(
 			{
@@ -218,7 +277,9 @@ describe('Kit -> Create', () => {
 		'quantity %p is refused, not read as another number',
 		async (quantity) => {
 			const result = await create({ name: 'Kit', sku: 'K-HEX', items: [{ sku: 'ANY', quantity }] });
-			expect(jsonOf(result.items)[0].error).toMatch(/^Item 0: 'data\.items\[0\]\.quantity' must be a number, got /);
+			expect(jsonOf(result.items)[0].error).toMatch(
+				/^Item 0: 'data\.items\[0\]\.quantity' must be a number, got /,
+			);
 			expect(await ctx.sandbox.calls(KIT)).toHaveLength(0);
 		},
 	);
@@ -256,7 +317,11 @@ describe('Kit -> Create', () => {
 
 	test.each([
 		['of 60 characters is named in full', 'k'.repeat(60), `'data.${'k'.repeat(60)}'`],
-		['of 61 characters as JSON text, cut after 60 characters', 'k'.repeat(61), `'data."${'k'.repeat(59)}\u2026'`],
+		[
+			'of 61 characters as JSON text, cut after 60 characters',
+			'k'.repeat(61),
+			`'data."${'k'.repeat(59)}\u2026'`,
+		],
 		['with a quote is named as JSON text', "it's", `'data."it's"'`],
 	])('an unknown key %s', async (_, key, shown) => {
 		const result = await create({ name: 'Kit', sku: 'K-LONG', [key]: 1 });
@@ -265,9 +330,13 @@ describe('Kit -> Create', () => {
 	});
 
 	test('an unknown key with quotes or line breaks is named as JSON text, on one line', async () => {
-		const result = await create('{"name":"Kit","sku":"K-ODD","items":[{"sku":"ANY","quantity":1,"it\'s\\n":1}]}');
+		const result = await create(
+			'{"name":"Kit","sku":"K-ODD","items":[{"sku":"ANY","quantity":1,"it\'s\\n":1}]}',
+		);
 		const [json] = jsonOf(result.items);
-		expect(json.error).toMatch(/^Item 0: 'data\.items\[0\]\."it's\\n"' is not a field of a kit component/);
+		expect(json.error).toMatch(
+			/^Item 0: 'data\.items\[0\]\."it's\\n"' is not a field of a kit component/,
+		);
 		expect(json.error).not.toContain('\n');
 	});
 });
@@ -275,13 +344,22 @@ describe('Kit -> Create', () => {
 describe('options given by expression are checked too', () => {
 	test('a Timeout that is not a number stops a write before it is sent (it was sent, then reported as timed out)', async () => {
 		const result = await ctx.run(
-			{ resource: 'webhookHandler', operation: 'remove', handlerId: 'h1', options: { timeout: '={{ "abc" }}' } },
+			{
+				resource: 'webhookHandler',
+				operation: 'remove',
+				handlerId: 'h1',
+				options: { timeout: '={{ "abc" }}' },
+			},
 			{ continueOnFail: true },
 		);
 		expect(jsonOf(result.items)).toEqual([
-			expect.objectContaining({ error: expect.stringMatching(/^Item 0: 'Timeout \(Milliseconds\)' must be a number, got /) }),
+			expect.objectContaining({
+				error: expect.stringMatching(/^Item 0: 'Timeout \(Milliseconds\)' must be a number, got /),
+			}),
 		]);
-		expect(await ctx.sandbox.calls('/api/webhook/remove_handler', { probes: true })).toHaveLength(0);
+		expect(await ctx.sandbox.calls('/api/webhook/remove_handler', { probes: true })).toHaveLength(
+			0,
+		);
 	});
 
 	test.each([
@@ -323,17 +401,25 @@ describe('options given by expression are checked too', () => {
 				{ continueOnFail: true },
 			);
 		const bad = await restore('={{ "abc" }}');
-		expect(jsonOf(bad.items)[0].error).toMatch(/^Item 0: 'Split Into Shipments' must be true or false/);
+		expect(jsonOf(bad.items)[0].error).toMatch(
+			/^Item 0: 'Split Into Shipments' must be true or false/,
+		);
 		expect(await ctx.sandbox.calls('/s/ship/shipping/restore_inventory')).toHaveLength(0);
 
-		await ctx.sandbox.fault({ route: '/s/ship/shipping/restore_inventory', status: 200, body: { _id: 'o1', shipments: [{}, {}] } });
+		await ctx.sandbox.fault({
+			route: '/s/ship/shipping/restore_inventory',
+			status: 200,
+			body: { _id: 'o1', shipments: [{}, {}] },
+		});
 		const notSplit = await restore('={{ "false" }}');
 		expect(jsonOf(notSplit.items)).toEqual([
 			{
 				restored: true,
 				_id: 'o1',
 				shipments: [{}, {}],
-				missingFromAnswer: ['the restored shipment (got no record matching the shipment asked for)'],
+				missingFromAnswer: [
+					'the restored shipment (got no record matching the shipment asked for)',
+				],
 				notice: expect.any(String),
 			},
 		]);
@@ -343,21 +429,38 @@ describe('options given by expression are checked too', () => {
 		[{ lookUpBy: 'byMagic' }, 'Look Up By'],
 		[{ options: { unmatched: 'ignore' } }, 'If an Order Is Not Found'],
 		[{ simplify: false, options: { output: 'all' } }, 'Output'],
-	])('Get Many with %j fails naming %s (an unknown choice used to fall back silently)', async (parameters, field) => {
-		const result = await ctx.run(
-			{ resource: 'order', operation: 'lookUp', storeId: '1001', orderNumber: 'NO-SUCH', ...parameters },
-			{ continueOnFail: true },
-		);
-		expect(result.error.message).toMatch(new RegExp(`^Item 0: '${field}' must be one of `));
-		expect(await ctx.sandbox.calls('/api/order/get_single_bulk')).toHaveLength(0);
-	});
+	])(
+		'Get Many with %j fails naming %s (an unknown choice used to fall back silently)',
+		async (parameters, field) => {
+			const result = await ctx.run(
+				{
+					resource: 'order',
+					operation: 'lookUp',
+					storeId: '1001',
+					orderNumber: 'NO-SUCH',
+					...parameters,
+				},
+				{ continueOnFail: true },
+			);
+			expect(result.error.message).toMatch(new RegExp(`^Item 0: '${field}' must be one of `));
+			expect(await ctx.sandbox.calls('/api/order/get_single_bulk')).toHaveLength(0);
+		},
+	);
 
 	test('Kit -> Create with Input Mode "JSON " fails naming it instead of reading the form fields', async () => {
 		const result = await ctx.run(
-			{ resource: 'kit', operation: 'create', inputMode: '={{ "JSON " }}', name: 'Kit', sku: 'K-MODE' },
+			{
+				resource: 'kit',
+				operation: 'create',
+				inputMode: '={{ "JSON " }}',
+				name: 'Kit',
+				sku: 'K-MODE',
+			},
 			{ continueOnFail: true },
 		);
-		expect(jsonOf(result.items)[0].error).toBe("Item 0: 'Input Mode' must be one of fields, json, got text");
+		expect(jsonOf(result.items)[0].error).toBe(
+			"Item 0: 'Input Mode' must be one of fields, json, got text",
+		);
 		expect(await ctx.sandbox.calls(KIT)).toHaveLength(0);
 	});
 
@@ -368,10 +471,13 @@ describe('options given by expression are checked too', () => {
 			handlerId: 'h1',
 			options: { timeout: 2_147_483_647 },
 		});
-		// The sandbox knows no handler h1: whatever the profile's service answers (a 404 or success: false), the call
-		// was sent, so the Timeout was accepted. An id the sandbox never issued is listed only with the probes.
+		// The sandbox knows no handler h1: whatever the profile's service answers (a 404 or success:
+		// false), the call was sent, so the Timeout was accepted. An id the sandbox never issued is
+		// listed only with the probes.
 		expect(result.error?.message ?? '').not.toMatch(/Timeout/);
-		expect(await ctx.sandbox.calls('/api/webhook/remove_handler', { probes: true })).toHaveLength(1);
+		expect(await ctx.sandbox.calls('/api/webhook/remove_handler', { probes: true })).toHaveLength(
+			1,
+		);
 	});
 
 	test.each([
@@ -382,7 +488,9 @@ describe('options given by expression are checked too', () => {
 			{ resource: 'kit', operation: 'create', inputMode, name: 'Kit', sku: 'K-MODE' },
 			{ continueOnFail: true },
 		);
-		expect(jsonOf(result.items)[0].error).toBe("Item 0: 'Input Mode' must be one of fields, json, got empty text");
+		expect(jsonOf(result.items)[0].error).toBe(
+			"Item 0: 'Input Mode' must be one of fields, json, got empty text",
+		);
 		expect(await ctx.sandbox.calls(KIT)).toHaveLength(0);
 	});
 
@@ -392,9 +500,13 @@ describe('options given by expression are checked too', () => {
 				{ resource: 'webhookHandler', operation: 'remove', handlerId: 'h1', options: { timeout } },
 				{ continueOnFail: true },
 			);
-			expect(jsonOf(result.items)[0].error).toBe("Item 0: 'Timeout (Milliseconds)' must be a whole number from 1 to 2147483647");
+			expect(jsonOf(result.items)[0].error).toBe(
+				"Item 0: 'Timeout (Milliseconds)' must be a whole number from 1 to 2147483647",
+			);
 		}
-		expect(await ctx.sandbox.calls('/api/webhook/remove_handler', { probes: true })).toHaveLength(0);
+		expect(await ctx.sandbox.calls('/api/webhook/remove_handler', { probes: true })).toHaveLength(
+			0,
+		);
 	});
 });
 
@@ -406,7 +518,12 @@ describe('no input size crashes the node', () => {
 			order_number: order.order_number,
 		}));
 		const result = await ctx.run(
-			{ resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ $json.references }}' },
+			{
+				resource: 'order',
+				operation: 'lookUp',
+				lookUpBy: 'list',
+				references: '={{ $json.references }}',
+			},
 			{ items: [{ json: { references } }] },
 		);
 		expect(result.error).toBeUndefined();
@@ -439,9 +556,16 @@ describe('no input size crashes the node', () => {
 
 test('List of References from an expression that gives nothing: the item fails saying it got nothing, and no call is sent', async () => {
 	const result = await ctx.run(
-		{ resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ $json.nothing }}' },
+		{
+			resource: 'order',
+			operation: 'lookUp',
+			lookUpBy: 'list',
+			references: '={{ $json.nothing }}',
+		},
 		{ items: [{}], continueOnFail: true },
 	);
-	expect(result.items.map((item) => item.json.error)).toEqual(["Item 0: 'References' must be a JSON array, got nothing"]);
+	expect(result.items.map((item) => item.json.error)).toEqual([
+		"Item 0: 'References' must be a JSON array, got nothing",
+	]);
 	expect(await ctx.sandbox.calls('/api/order/get_single_bulk')).toEqual([]);
 });

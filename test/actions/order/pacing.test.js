@@ -1,18 +1,24 @@
-// actions/order/pacing.ts driven directly with chosen call times: its thresholds are a few milliseconds wide and a
-// call over the network never takes an exact time (the same rules over real HTTP, with the sandbox's latency, are in
-// test/actions/order/lookUp/lookUp.callsInFlight.test.js and lookUp.batchGrowth.test.js). Every time here comes from
-// the shared fake clock (Auto reads Date.now), so no assertion depends on how loaded the machine is.
+// actions/order/pacing.ts driven directly with chosen call times: its thresholds are a few
+// milliseconds wide and a call over the network never takes an exact time (the same rules over real
+// HTTP, with the sandbox's latency, are in test/actions/order/lookUp/lookUp.callsInFlight.test.js
+// and lookUp.batchGrowth.test.js). Every time here comes from the shared fake clock (Auto reads
+// Date.now), so no assertion depends on how loaded the machine is.
 const path = require('node:path');
 
 const { useFakeClock } = require('../../helpers/fakeClock');
 
-const { AutoCallsInFlight, Pacing } = require(path.resolve(__dirname, '../../../dist/nodes/InventoryOps/actions/order/pacing.js'));
+const { AutoCallsInFlight, Pacing } = require(
+	path.resolve(__dirname, '../../../dist/nodes/InventoryOps/actions/order/pacing.js'),
+);
 
 // A call is sent at 0 and answers at the time the test gives it.
 const clock = useFakeClock();
 
 describe('Calls in Flight: Auto', () => {
-	/** A run of Auto up to `cap` in which every place in flight is taken before each answer, as in a long lookup. */
+	/**
+	 * A run of Auto up to `cap` in which every place in flight is taken before each answer, as in a
+	 * long lookup.
+	 */
 	function autoRun(cap = 16) {
 		const auto = new AutoCallsInFlight(cap);
 		const open = [];
@@ -23,7 +29,10 @@ describe('Calls in Flight: Auto', () => {
 				open.push(sending());
 			}
 		};
-		/** The oldest call in flight answers `status` after `ms`; resolves to the number in flight after it. */
+		/**
+		 * The oldest call in flight answers `status` after `ms`; resolves to the number in flight after
+		 * it.
+		 */
 		const answer = async (ms, status = 200) => {
 			await fill();
 			clock.now = ms;
@@ -78,8 +87,9 @@ describe('Calls in Flight: Auto', () => {
 		const run = autoRun();
 		await run.answers(8, 10);
 		await run.riseTo(10, 10);
-		// A 503 halves it to 5; a call of the round before answers flat (the window is then a fifth above 5), then another of that round answers 429:
-		// the round was cut already, so the 429 only holds it at 5 for the rest of the run.
+		// A 503 halves it to 5; a call of the round before answers flat (the window is then a fifth
+		// above 5), then another of that round answers 429: the round was cut already, so the 429 only
+		// holds it at 5 for the rest of the run.
 		expect(await run.answer(10, 503)).toBe(5);
 		expect(await run.answer(10)).toBe(5);
 		expect(await run.answer(10, 429)).toBe(5);
@@ -87,7 +97,9 @@ describe('Calls in Flight: Auto', () => {
 		expect(await run.answer(10)).toBe(5);
 		expect(await run.answer(100)).toBe(4);
 		expect(await run.answers(4, 10)).toEqual([4, 4, 4, 5]);
-		expect(run.auto.report()).toEqual(expect.objectContaining({ settledOn: 5, rateLimited: true, failures: 1 }));
+		expect(run.auto.report()).toEqual(
+			expect.objectContaining({ settledOn: 5, rateLimited: true, failures: 1 }),
+		);
 	});
 
 	test('after a 5xx has halved Auto, calls that answer well and flat raise it again (only a 429 holds it)', async () => {
@@ -98,19 +110,29 @@ describe('Calls in Flight: Auto', () => {
 		expect(run.auto.report()).toEqual(expect.objectContaining({ rateLimited: false, failures: 1 }));
 	});
 
-	test.each([404, 300])('answers the service refuses (%i) are not timed: after fast refusals Auto still rises at 200 ms', async (status) => {
-		// Were a refusal of 1 ms the fastest call, every lookup of 200 ms would look queued and Auto would never leave 4.
-		const run = autoRun();
-		await run.answers(4, 200);
-		for (let n = 0; n < 4; n++) await run.answer(1, status);
-		expect((await run.answers(12, 200)).at(-1)).toBeGreaterThan(4);
-	});
+	test.each([404, 300])(
+		'answers the service refuses (%i) are not timed: after fast refusals Auto still rises at 200 ms',
+		async (status) => {
+			// Were a refusal of 1 ms the fastest call, every lookup of 200 ms would look queued and Auto
+			// would never leave 4.
+			const run = autoRun();
+			await run.answers(4, 200);
+			for (let n = 0; n < 4; n++) await run.answer(1, status);
+			expect((await run.answers(12, 200)).at(-1)).toBeGreaterThan(4);
+		},
+	);
 });
 
 describe('batch growth', () => {
 	/** Batch Size 50 with Auto at its cap of one call in flight, with plenty of references left. */
 	function growthRun(timeoutMs = 30_000) {
-		const pacing = new Pacing({ batchSize: 50, callsInFlight: 'auto', maxCallsInFlight: 1, maxBatchSize: 1000, timeoutMs });
+		const pacing = new Pacing({
+			batchSize: 50,
+			callsInFlight: 'auto',
+			maxCallsInFlight: 1,
+			maxBatchSize: 1000,
+			timeoutMs,
+		});
 		/** A call of `length` references that answers 200 after `ms`. */
 		const answer = async (length, ms) => {
 			clock.now = 0;
@@ -121,7 +143,10 @@ describe('batch growth', () => {
 		return { answer, next: () => pacing.nextSize(10_000) };
 	}
 
-	/** Two answers of 50 references in `ms50`, then the doubled batch answered twice in `ms100`: the size after that. */
+	/**
+	 * Two answers of 50 references in `ms50`, then the doubled batch answered twice in `ms100`: the
+	 * size after that.
+	 */
 	async function afterTrial(ms50, ms100) {
 		const run = growthRun();
 		await run.answer(50, ms50);
@@ -152,15 +177,32 @@ describe('batch growth', () => {
 	});
 
 	test('with a fixed Calls in Flight every batch is cut at Batch Size, no hook is handed to the transport, and nothing is reported', () => {
-		const pacing = new Pacing({ batchSize: 50, callsInFlight: 4, maxCallsInFlight: 16, maxBatchSize: 1000, timeoutMs: 30_000 });
+		const pacing = new Pacing({
+			batchSize: 50,
+			callsInFlight: 4,
+			maxCallsInFlight: 16,
+			maxBatchSize: 1000,
+			timeoutMs: 30_000,
+		});
 		expect(pacing.onAttempt(50)).toBeUndefined();
 		expect(pacing.nextSize(10_000)).toBe(50);
-		expect(pacing.report()).toEqual({ batchSizeUsed: undefined, callsInFlight: undefined, batchGrowth: undefined });
+		expect(pacing.report()).toEqual({
+			batchSizeUsed: undefined,
+			callsInFlight: undefined,
+			batchGrowth: undefined,
+		});
 	});
 });
 
 describe('the batch size a refusal teaches', () => {
-	const pacingWith = (callsInFlight) => new Pacing({ batchSize: 50, callsInFlight, maxCallsInFlight: 16, maxBatchSize: 1000, timeoutMs: 30_000 });
+	const pacingWith = (callsInFlight) =>
+		new Pacing({
+			batchSize: 50,
+			callsInFlight,
+			maxCallsInFlight: 16,
+			maxBatchSize: 1000,
+			timeoutMs: 30_000,
+		});
 	const references = (count) => Array.from({ length: count }, (_, n) => n);
 
 	test('both halves of a refused batch went through: no batch is sent longer than the half for the rest of the run, and the run says so', async () => {
@@ -172,7 +214,11 @@ describe('the batch size a refusal teaches', () => {
 		expect(pacing.nextSize(10_000)).toBe(50);
 		expect(pacing.partsOf(references(60)).map((part) => part.length)).toEqual([25, 25, 10]);
 		expect(pacing.partsOf(references(25))).toEqual([references(25)]);
-		expect(pacing.report()).toEqual({ batchSizeUsed: 25, callsInFlight: undefined, batchGrowth: undefined });
+		expect(pacing.report()).toEqual({
+			batchSizeUsed: 25,
+			callsInFlight: undefined,
+			batchGrowth: undefined,
+		});
 		// A batch refused earlier and halved later does not raise it again.
 		await pacing.sendHalves(references(100), async () => true);
 		expect(pacing.partsOf(references(50)).map((part) => part.length)).toEqual([25, 25]);

@@ -1,12 +1,17 @@
-// Drives the Inventory Ops Trigger the way n8n's server does, with the contexts n8n-core builds: HookContext for
-// checkExists/create/delete and WebhookContext for webhook(), on real Workflow objects (n8n-workflow). What n8n's
-// server adds around them (ActiveWorkflowManager, TestWebhooks, the webhook HTTP routes, the database) is not
-// published as a library, so this file plays those parts in a few lines each, following n8n's code:
-// - "stored" workflows stand in for the database: every operation builds a fresh Workflow from the stored static
-//   data and saves it back where n8n does (after a successful activation, after a deactivation, after webhook());
-// - activation runs checkExists then create (createWebhookIfNotExists); a failed create is followed by delete on
+// Drives the Inventory Ops Trigger the way n8n's server does, with the contexts n8n-core builds:
+// HookContext for checkExists/create/delete and WebhookContext for webhook(), on real Workflow
+// objects (n8n-workflow). What n8n's server adds around them (ActiveWorkflowManager, TestWebhooks,
+// the webhook HTTP routes, the database) is not published as a library, so this file plays those
+// parts in a few lines each, following n8n's code:
+// - "stored" workflows stand in for the database: every operation builds a fresh Workflow from the
+// stored static
+// data and saves it back where n8n does (after a successful activation, after a deactivation, after
+// webhook());
+// - activation runs checkExists then create (createWebhookIfNotExists); a failed create is followed
+// by delete on
 //   the stored static data (ActiveWorkflowManager.clearWebhooks);
-// - "listen for test event" creates with mode/activation 'manual' and isTest, keeps its static data apart, and
+// - "listen for test event" creates with mode/activation 'manual' and isTest, keeps its static data
+// apart, and
 //   deletes with mode 'internal', activation 'update' (TestWebhooks);
 // - a local HTTP server receives the sandbox's deliveries and hands the real request to webhook().
 const http = require('node:http');
@@ -22,7 +27,10 @@ const STATIC_KEY = `node:${NODE_NAME}`;
 
 const clone = (value) => JSON.parse(JSON.stringify(value ?? {}));
 
-/** n8n hands webhook() an express Response; express is not installed, so the two methods the node uses are added. */
+/**
+ * n8n hands webhook() an express Response; express is not installed, so the two methods the node
+ * uses are added.
+ */
 function expressLikeResponse(res) {
 	res.status = (code) => {
 		res.statusCode = code;
@@ -46,8 +54,9 @@ function readBody(req) {
 }
 
 /**
- * `webhookOrigin`: the address n8n's WEBHOOK_URL names (e.g. a public https:// origin), which the webhook URLs given to
- * the trigger start with; by default the harness's own local server, which receives the deliveries.
+ * `webhookOrigin`: the address n8n's WEBHOOK_URL names (e.g. a public https:// origin), which the
+ * webhook URLs given to the trigger start with; by default the harness's own local server, which
+ * receives the deliveries.
  */
 async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 	const { nodeTypes } = createEngine();
@@ -76,12 +85,21 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const origin = `http://127.0.0.1:${server.address().port}`;
 
-	const credentials = { accessToken: sandbox.demoToken, baseUrl: sandbox.baseUrl, appBaseUrl: sandbox.appBaseUrl };
+	const credentials = {
+		accessToken: sandbox.demoToken,
+		baseUrl: sandbox.baseUrl,
+		appBaseUrl: sandbox.appBaseUrl,
+	};
 
 	function additionalData(extra = {}) {
-		const credentialsHelper = packageCredentialsHelper({ ...credentials, ...credentialChanges }, { onRequest: (options) => requestHook(options) });
-		// As n8n's CredentialsHelper.getDecrypted: the stored credential is decrypted with this instance's key first.
-		if (storedCredential) credentialsHelper.getDecrypted = async () => await storedCredential.getData();
+		const credentialsHelper = packageCredentialsHelper(
+			{ ...credentials, ...credentialChanges },
+			{ onRequest: (options) => requestHook(options) },
+		);
+		// As n8n's CredentialsHelper.getDecrypted: the stored credential is decrypted with this
+		// instance's key first.
+		if (storedCredential)
+			credentialsHelper.getDecrypted = async () => await storedCredential.getData();
 		return {
 			credentialsHelper,
 			...instanceUrls(webhookOrigin ?? origin),
@@ -131,8 +149,16 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 	}
 
 	function hookContext(workflow, node, stored, mode, activation, isTest) {
-		const context = new HookContext(workflow, node, additionalData(), mode, activation, webhookData(stored, isTest));
-		// The base context's logger comes from the DI container (silent in tests); this one records warnings.
+		const context = new HookContext(
+			workflow,
+			node,
+			additionalData(),
+			mode,
+			activation,
+			webhookData(stored, isTest),
+		);
+		// The base context's logger comes from the DI container (silent in tests); this one records
+		// warnings.
 		Object.defineProperty(context, 'logger', { value: log });
 		return context;
 	}
@@ -144,7 +170,10 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 		return { id, name, parameters, webhookId: `hook-${id}`, active: false, staticData: {} };
 	}
 
-	/** Publishing: checkExists, create when it says false; a failed create is cleaned up by delete, then thrown. */
+	/**
+	 * Publishing: checkExists, create when it says false; a failed create is cleaned up by delete,
+	 * then thrown.
+	 */
 	async function activate(stored) {
 		const { workflow, node } = buildWorkflow(stored, stored.staticData);
 		const context = hookContext(workflow, node, stored, 'trigger', 'activate', false);
@@ -156,12 +185,19 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 		}
 		stored.staticData = saved(workflow);
 		stored.active = true;
-		listen(workflow.getNode(NODE_NAME), stored, false, () => stored.staticData, (data) => (stored.staticData = data));
+		listen(
+			workflow.getNode(NODE_NAME),
+			stored,
+			false,
+			() => stored.staticData,
+			(data) => (stored.staticData = data),
+		);
 	}
 
 	/**
-	 * Publishing as n8n 2.x's publication service does it (webhook-trigger-registrar.js): a failed create is followed by
-	 * delete on the same Workflow, whose static data is then saved, failed attempt or not; n8n tries again with it.
+	 * Publishing as n8n 2.x's publication service does it (webhook-trigger-registrar.js): a failed
+	 * create is followed by delete on the same Workflow, whose static data is then saved, failed
+	 * attempt or not; n8n tries again with it.
 	 */
 	async function activateAs2x(stored) {
 		const { workflow, node } = buildWorkflow(stored, stored.staticData);
@@ -175,10 +211,18 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 			stored.staticData = saved(workflow);
 		}
 		stored.active = true;
-		listen(workflow.getNode(NODE_NAME), stored, false, () => stored.staticData, (data) => (stored.staticData = data));
+		listen(
+			workflow.getNode(NODE_NAME),
+			stored,
+			false,
+			() => stored.staticData,
+			(data) => (stored.staticData = data),
+		);
 	}
 
-	/** create alone, as n8n calls it whenever checkExists said false (e.g. the webhook URL changed). */
+	/**
+	 * create alone, as n8n calls it whenever checkExists said false (e.g. the webhook URL changed).
+	 */
 	async function createOnly(stored) {
 		const { workflow, node } = buildWorkflow(stored, stored.staticData);
 		await methods().create.call(hookContext(workflow, node, stored, 'trigger', 'activate', false));
@@ -188,28 +232,39 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 	/** Unpublishing: delete on the stored static data, which is then saved. */
 	async function deactivate(stored) {
 		const { workflow, node } = buildWorkflow(stored, stored.staticData);
-		const result = await methods().delete.call(hookContext(workflow, node, stored, 'internal', 'update', false));
+		const result = await methods().delete.call(
+			hookContext(workflow, node, stored, 'internal', 'update', false),
+		);
 		stored.staticData = saved(workflow);
 		stored.active = false;
 		return result;
 	}
 
 	/**
-	 * "Listen for test event": n8n builds the workflow with empty static data (`copy: false`); `copy: true` starts
-	 * from the production static data instead, to show that even then the production handlers are left alone.
+	 * "Listen for test event": n8n builds the workflow with empty static data (`copy: false`); `copy:
+	 * true` starts from the production static data instead, to show that even then the production
+	 * handlers are left alone.
 	 */
 	async function listenForTest(stored, { copy = false } = {}) {
 		const { workflow, node } = buildWorkflow(stored, copy ? stored.staticData : {});
 		const context = hookContext(workflow, node, stored, 'manual', 'manual', true);
 		if (!(await methods().checkExists.call(context))) await methods().create.call(context);
 		const registration = { staticData: saved(workflow) };
-		listen(node, stored, true, () => registration.staticData, (data) => (registration.staticData = data));
+		listen(
+			node,
+			stored,
+			true,
+			() => registration.staticData,
+			(data) => (registration.staticData = data),
+		);
 		return registration;
 	}
 
 	async function stopTest(stored, registration) {
 		const { workflow, node } = buildWorkflow(stored, registration.staticData);
-		const result = await methods().delete.call(hookContext(workflow, node, stored, 'internal', 'update', true));
+		const result = await methods().delete.call(
+			hookContext(workflow, node, stored, 'internal', 'update', true),
+		);
 		registration.staticData = saved(workflow);
 		return result;
 	}
@@ -231,10 +286,16 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 			return;
 		}
 		const raw = await readBody(req);
-		// As n8n's body parser: JSON is parsed when the request says it is JSON; any other body arrives as text; an
-		// empty body is left unset (parseBody reads nothing from it), so webhook() gets undefined.
+		// As n8n's body parser: JSON is parsed when the request says it is JSON; any other body arrives
+		// as text; an empty body is left unset (parseBody reads nothing from it), so webhook() gets
+		// undefined.
 		try {
-			req.body = raw === '' ? undefined : /json/i.test(req.headers['content-type'] ?? '') ? JSON.parse(raw) : raw;
+			req.body =
+				raw === ''
+					? undefined
+					: /json/i.test(req.headers['content-type'] ?? '')
+						? JSON.parse(raw)
+						: raw;
 		} catch {
 			req.body = raw;
 		}
@@ -250,15 +311,19 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 			[],
 		);
 		if (legacyWebhookContext) {
-			// As in n8n versions before getWebhookResourceUrl: getNodeWebhookUrl gives the production URL even on a
-			// test request, and there is no other way to ask for the served URL.
+			// As in n8n versions before getWebhookResourceUrl: getNodeWebhookUrl gives the production URL
+			// even on a test request, and there is no other way to ask for the served URL.
 			Object.defineProperty(context, 'getWebhookResourceUrl', { value: undefined });
 		}
 		const result = await nodeTypes.getByNameAndVersion(NODE_TYPE, 1.1).webhook.call(context);
 		listener.save(isTest ? clone(workflow.testStaticData) : saved(workflow));
 		if (result.noWebhookResponse) return;
 		if (result.workflowData) {
-			runs.push({ workflowId: stored.id, test: isTest, items: result.workflowData[0].map((item) => item.json) });
+			runs.push({
+				workflowId: stored.id,
+				test: isTest,
+				items: result.workflowData[0].map((item) => item.json),
+			});
 			res.status(200).json({ message: 'Workflow was started' });
 			return;
 		}
@@ -272,7 +337,8 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const answer = await response.json();
-		if (!response.ok) throw new Error(`sandbox admin ${route}: ${response.status} ${JSON.stringify(answer)}`);
+		if (!response.ok)
+			throw new Error(`sandbox admin ${route}: ${response.status} ${JSON.stringify(answer)}`);
 		return answer;
 	}
 
@@ -289,23 +355,30 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 		stopTest,
 		webhookUrl,
 		staticState: (data) => (data[STATIC_KEY] ?? {}).inventoryOpsTrigger,
-		/** The service's answer to an id it does not know, as a publish learnt it (issue 58), in the node's static data. */
+		/**
+		 * The service's answer to an id it does not know, as a publish learnt it (issue 58), in the
+		 * node's static data.
+		 */
 		unknownIdAnswer: (data) => (data[STATIC_KEY] ?? {}).unknownIdAnswer,
 		admin,
 		handlers: async () => (await admin('GET', '/handlers')).handlers,
 		emit: (type, data, id) => admin('POST', '/events?wait=true', { type, data, ...(id && { id }) }),
-		deliveries: async (eventId) => (await admin('GET', `/deliveries?event_id=${eventId}`)).deliveries,
+		deliveries: async (eventId) =>
+			(await admin('GET', `/deliveries?event_id=${eventId}`)).deliveries,
 		/** Hands webhook() a context without getWebhookResourceUrl, as older n8n versions do. */
 		useLegacyWebhookContext(legacy) {
 			legacyWebhookContext = legacy;
 		},
 		/**
-		 * The credential as n8n's database holds it: `encrypted` data that n8n-core's Credentials decrypts (and fails
-		 * to, as after a change of n8n's encryption key); undefined goes back to the plain test credential.
+		 * The credential as n8n's database holds it: `encrypted` data that n8n-core's Credentials
+		 * decrypts (and fails to, as after a change of n8n's encryption key); undefined goes back to
+		 * the plain test credential.
 		 */
 		storeEncryptedCredential(encrypted) {
 			storedCredential =
-				encrypted === undefined ? undefined : new Credentials({ id: 'sandbox', name: 'Sandbox' }, 'inventoryOpsApi', encrypted);
+				encrypted === undefined
+					? undefined
+					: new Credentials({ id: 'sandbox', name: 'Sandbox' }, 'inventoryOpsApi', encrypted);
 		},
 		/** Replaces fields of the plain test credential from now on (`{}` gives the sandbox's back). */
 		changeCredential(changes) {
@@ -319,7 +392,10 @@ async function createTriggerHarness({ sandbox, logger, webhookOrigin }) {
 	};
 }
 
-/** The URLs n8n's additional data carries for an instance served at `origin` (webhook contexts read them). */
+/**
+ * The URLs n8n's additional data carries for an instance served at `origin` (webhook contexts read
+ * them).
+ */
 function instanceUrls(origin) {
 	return {
 		webhookBaseUrl: `${origin}/webhook`,

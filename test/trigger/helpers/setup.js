@@ -1,5 +1,5 @@
-// One sandbox and one trigger harness per test file; each test starts from an empty sandbox whose deliveries
-// are tried once (a refused delivery is not retried, so every count is exact).
+// One sandbox and one trigger harness per test file; each test starts from an empty sandbox whose
+// deliveries are tried once (a refused delivery is not retried, so every count is exact).
 const path = require('node:path');
 
 const { startSandbox } = require('../../../sandbox');
@@ -8,19 +8,22 @@ const { useFakeClock } = require('../../helpers/fakeClock');
 const { profileConfig } = require('../../helpers/profile');
 
 const ONE_ATTEMPT = { maxAttempts: 1, baseDelayMs: 0, timeoutMs: 5000 };
-// A seed whose handler ids hold enough distinct characters (10) for the trigger to shape a probe on at publish
-// (unknownIdLike in trigger/removal.ts), and so to learn the service's answer to an id it does not know (issue 58);
-// the default seed's ids hold two or three, too few: no probe is sent.
+// A seed whose handler ids hold enough distinct characters (10) for the trigger to shape a probe on
+// at publish (unknownIdLike in trigger/removal.ts), and so to learn the service's answer to an id
+// it does not know (issue 58); the default seed's ids hold two or three, too few: no probe is sent.
 const PROBING_SEED = 0x9abcdef7;
 
 /**
- * n8n-workflow's `sleep` (the trigger's waits between removal tries) on the fake clock: a wait moves `clock.now` on by
- * its length and returns at once, so a test reads when each try was sent without waiting seconds for it; the service
- * calls stay real HTTP. n8n-workflow re-exports `sleep` from @n8n/utils through getters, so it is replaced there.
+ * n8n-workflow's `sleep` (the trigger's waits between removal tries) on the fake clock: a wait
+ * moves `clock.now` on by its length and returns at once, so a test reads when each try was sent
+ * without waiting seconds for it; the service calls stay real HTTP. n8n-workflow re-exports `sleep`
+ * from @n8n/utils through getters, so it is replaced there.
  */
 function useFakeSleep() {
 	const clock = useFakeClock();
-	const sleepModule = require(require.resolve('@n8n/utils/sleep', { paths: [path.dirname(require.resolve('n8n-workflow'))] }));
+	const sleepModule = require(
+		require.resolve('@n8n/utils/sleep', { paths: [path.dirname(require.resolve('n8n-workflow'))] }),
+	);
 	let spy;
 	beforeEach(() => {
 		spy = jest.spyOn(sleepModule, 'sleep').mockImplementation(async (ms) => {
@@ -32,12 +35,16 @@ function useFakeSleep() {
 }
 
 /**
- * Registers the jest hooks; the returned object's `sandbox` and `harness` are set once beforeAll has run, and with
- * `fakeSleep` its `clock` is the fake clock the trigger's waits move on (useFakeSleep). `seed`: the sandbox's
- * (PROBING_SEED for tests that need the probe).
+ * Registers the jest hooks; the returned object's `sandbox` and `harness` are set once beforeAll
+ * has run, and with `fakeSleep` its `clock` is the fake clock the trigger's waits move on
+ * (useFakeSleep). `seed`: the sandbox's (PROBING_SEED for tests that need the probe).
  */
 function useTriggerHarness({ afterAllExtra, fakeSleep = false, seed } = {}) {
-	const context = { sandbox: undefined, harness: undefined, clock: fakeSleep ? useFakeSleep() : undefined };
+	const context = {
+		sandbox: undefined,
+		harness: undefined,
+		clock: fakeSleep ? useFakeSleep() : undefined,
+	};
 	beforeAll(async () => {
 		context.sandbox = await startSandbox({
 			port: 0,
@@ -65,7 +72,10 @@ function useTriggerHarness({ afterAllExtra, fakeSleep = false, seed } = {}) {
 	return context;
 }
 
-/** Activates a new stored trigger workflow selecting order.shipped unless `parameters` say otherwise. */
+/**
+ * Activates a new stored trigger workflow selecting order.shipped unless `parameters` say
+ * otherwise.
+ */
 async function publishedWorkflow(harness, id, parameters) {
 	const stored = harness.storedWorkflow({
 		id,

@@ -14,12 +14,15 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 function describe(value: unknown): string {
 	if (value === undefined || value === null) return value === null ? 'null' : 'nothing';
 	if (Array.isArray(value)) return 'a list';
-	if (typeof value === 'number') return Number.isFinite(value) ? `the number ${value}` : String(value);
+	if (typeof value === 'number')
+		return Number.isFinite(value) ? `the number ${value}` : String(value);
 	if (typeof value === 'string') return value.trim() === '' ? 'empty text' : 'text';
 	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** A value named in a message: as JSON, so that it stays on one line, and cut after 60 characters. */
+/**
+ * A value named in a message: as JSON, so that it stays on one line, and cut after 60 characters.
+ */
 export function shown(value: unknown): string {
 	const text = JSON.stringify(value) ?? String(value);
 	return text.length > 60 ? `${text.slice(0, 60)}…` : text;
@@ -54,7 +57,8 @@ export class ItemValidator {
 		if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 		if (typeof value !== 'string') this.fail(field, `must be text, got ${describe(value)}`);
 		const text = value.trim();
-		if (text.length > MAX_TEXT_LENGTH) this.fail(field, `is longer than ${MAX_TEXT_LENGTH} characters`);
+		if (text.length > MAX_TEXT_LENGTH)
+			this.fail(field, `is longer than ${MAX_TEXT_LENGTH} characters`);
 		return text === '' ? undefined : text;
 	}
 
@@ -62,7 +66,8 @@ export class ItemValidator {
 		if (value === undefined || value === null || value === '') return undefined;
 		// Number() skips the same surrounding whitespace as trim().
 		const number = typeof value === 'string' && DECIMAL.test(value.trim()) ? Number(value) : value;
-		if (typeof number !== 'number' || !Number.isFinite(number)) this.fail(field, `must be a number, got ${describe(value)}`);
+		if (typeof number !== 'number' || !Number.isFinite(number))
+			this.fail(field, `must be a number, got ${describe(value)}`);
 		if (number < 0) this.fail(field, `must not be negative, got ${number}`);
 		return number;
 	}
@@ -89,7 +94,8 @@ export class ItemValidator {
 
 	textList(value: unknown, field: string): string[] | undefined {
 		if (value === undefined || value === null) return undefined;
-		if (!Array.isArray(value) && typeof value !== 'string') this.fail(field, `must be a list of texts, got ${describe(value)}`);
+		if (!Array.isArray(value) && typeof value !== 'string')
+			this.fail(field, `must be a list of texts, got ${describe(value)}`);
 		const texts = (Array.isArray(value) ? value : value.split(','))
 			.map((entry, index) => this.optionalText(entry, `${field}[${index}]`))
 			.filter((entry) => entry !== undefined);
@@ -100,9 +106,13 @@ export class ItemValidator {
 	url(value: unknown, field: string): string {
 		const url = this.text(value, field);
 		// Whitespace or a C0, DEL or C1 control: the service would store the URL and fail every call.
-		if (/\s|[^!-~\xa0-\uffff]/.test(url)) this.fail(field, 'must not contain spaces, line breaks or other control characters');
+		if (/\s|[^!-~\xa0-\uffff]/.test(url))
+			this.fail(field, 'must not contain spaces, line breaks or other control characters');
 		if (!/^https?:\/\/[^/?#\\][^\\]*$/i.test(url) || !URL.canParse(url)) {
-			this.fail(field, 'must be an http:// or https:// address with a host, e.g. https://example.com/hook');
+			this.fail(
+				field,
+				'must be an http:// or https:// address with a host, e.g. https://example.com/hook',
+			);
 		}
 		return url;
 	}
@@ -114,11 +124,13 @@ export class ItemValidator {
 			const name = this.text(row.name, `${at}.name`);
 			if (!HEADER_NAME.test(name)) this.fail(`${at}.name`, 'is not a valid HTTP header name');
 			const first = seen.get(name.toLowerCase());
-			if (first !== undefined) this.fail(`${at}.name`, `repeats the header of ${field}[${first}] (letter case aside)`);
+			if (first !== undefined)
+				this.fail(`${at}.name`, `repeats the header of ${field}[${first}] (letter case aside)`);
 			seen.set(name.toLowerCase(), index);
 			const value = this.optionalText(row.value, `${at}.value`) ?? '';
 			// Tab and Latin-1's upper half (HTTP's obs-text) are allowed.
-			if (/[^\t -~\x80-\xff]/.test(value)) this.fail(`${at}.value`, 'must not contain line breaks or other control characters');
+			if (/[^\t -~\x80-\xff]/.test(value))
+				this.fail(`${at}.value`, 'must not contain line breaks or other control characters');
 			return [name, value];
 		});
 		// fromEntries: a header named like an Object.prototype key stays an ordinary entry.
@@ -129,7 +141,10 @@ export class ItemValidator {
 	knownKeys(object: IDataObject, known: readonly string[], prefix: string, what: string): void {
 		for (const key of Object.keys(object)) {
 			if (known.includes(key)) continue;
-			this.fail(`${prefix}${/^[\w$-]{1,60}$/.test(key) ? key : shown(key)}`, `is not a field of ${what} (known: ${known.join(', ')})`);
+			this.fail(
+				`${prefix}${/^[\w$-]{1,60}$/.test(key) ? key : shown(key)}`,
+				`is not a field of ${what} (known: ${known.join(', ')})`,
+			);
 		}
 	}
 
@@ -141,13 +156,20 @@ export class ItemValidator {
 		return this.json(value, field, Array.isArray, 'array') as unknown[];
 	}
 
-	private json(value: unknown, field: string, fits: (parsed: unknown) => boolean, kind: string): unknown {
+	private json(
+		value: unknown,
+		field: string,
+		fits: (parsed: unknown) => boolean,
+		kind: string,
+	): unknown {
 		let parsed = value;
 		try {
 			if (typeof value === 'string') parsed = JSON.parse(value);
 		} catch {
 			this.fail(field, 'is not valid JSON');
 		}
-		return fits(parsed) ? parsed : this.fail(field, `must be a JSON ${kind}, got ${describe(parsed)}`);
+		return fits(parsed)
+			? parsed
+			: this.fail(field, `must be a JSON ${kind}, got ${describe(parsed)}`);
 	}
 }

@@ -1,15 +1,15 @@
 import type { OnAttempt } from '../../transport';
 
-// Auto starts at 4 and rises after two rounds: the fastest call needs samples, and a service that takes a burst and
-// then answers 429 meets no more than a fixed 4. A call within 1.5 times the fastest (plus jitter) is flat; beyond
-// twice, it queues.
+// Auto starts at 4 and rises after two rounds: the fastest call needs samples, and a service that
+// takes a burst and then answers 429 meets no more than a fixed 4. A call within 1.5 times the
+// fastest (plus jitter) is flat; beyond twice, it queues.
 const AUTO_START = 4;
 const MEASURED_ROUNDS = 2;
 const FLAT_FACTOR = 1.5;
 const FLAT_SLACK_MS = 5;
 const SLOW_FACTOR = 2;
-// A doubled batch is kept at 0.8 of the time per reference before or less (latency-bound: 0.5; per reference: 1.0);
-// a doubling whose call could come near the Timeout is not tried.
+// A doubled batch is kept at 0.8 of the time per reference before or less (latency-bound: 0.5; per
+// reference: 1.0); a doubling whose call could come near the Timeout is not tried.
 const FASTER_PER_REFERENCE = 0.8;
 const MEASURED_ANSWERS = 2;
 const TIMEOUT_SHARE = 4;
@@ -25,10 +25,11 @@ export interface PacingSettings {
 export type PacingReport = ReturnType<Pacing['report']>;
 
 /**
- * Calls in Flight: Auto (reads only), as TCP's window: one more call per round while calls answer 2xx and flat
- * (never doubled: a burst-then-429 service would get a round of 429s); halved once per round on a 429, a 5xx or no
- * answer, never raised after a 429 (the service has a rate, not a width); one fewer per queueing call, down to the
- * start. Attempts are timed from sending (not the 429 gate), against the fastest of their size.
+ * Calls in Flight: Auto (reads only), as TCP's window: one more call per round while calls answer
+ * 2xx and flat (never doubled: a burst-then-429 service would get a round of 429s); halved once per
+ * round on a 429, a 5xx or no answer, never raised after a 429 (the service has a rate, not a
+ * width); one fewer per queueing call, down to the start. Attempts are timed from sending (not the
+ * 429 gate), against the fastest of their size.
  */
 export class AutoCallsInFlight {
 	private window: number;
@@ -59,7 +60,10 @@ export class AutoCallsInFlight {
 		return this.limit >= this.ceiling;
 	}
 
-	/** Each attempt takes a place before the 429 gate, so that calls waiting out a 429 do not all go at once. */
+	/**
+	 * Each attempt takes a place before the 429 gate, so that calls waiting out a 429 do not all go
+	 * at once.
+	 */
 	onAttempt(size: number, answered: (ms: number) => void): OnAttempt {
 		return async () => {
 			if (this.open < this.limit) this.take();
@@ -88,10 +92,23 @@ export class AutoCallsInFlight {
 
 	report() {
 		const { cap, limit: settledOn, peakOpen: peak, rateLimited, failures } = this;
-		return { moved: settledOn !== this.start || peak > this.start, cap, settledOn, peak, rateLimited, failures };
+		return {
+			moved: settledOn !== this.start || peak > this.start,
+			cap,
+			settledOn,
+			peak,
+			rateLimited,
+			failures,
+		};
 	}
 
-	private settled(ticket: number, status: number | undefined, ms: number, full: boolean, size: number): void {
+	private settled(
+		ticket: number,
+		status: number | undefined,
+		ms: number,
+		full: boolean,
+		size: number,
+	): void {
 		if (status === 429 || status === undefined || status >= 500) {
 			if (status === 429) this.rateLimited = true;
 			else this.failures++;
@@ -109,7 +126,8 @@ export class AutoCallsInFlight {
 		this.fastestBySize.set(size, fastestMs);
 		if (ms <= fastestMs * FLAT_FACTOR + FLAT_SLACK_MS) {
 			// Raising a number not in use would let a later burst through unmeasured.
-			if (!full || this.window >= this.ceiling || this.answeredWell <= this.start * MEASURED_ROUNDS) return;
+			if (!full || this.window >= this.ceiling || this.answeredWell <= this.start * MEASURED_ROUNDS)
+				return;
 			this.window = Math.min(this.ceiling, this.window + 1 / this.window);
 		} else if (ms > fastestMs * SLOW_FACTOR + FLAT_SLACK_MS && this.window > AUTO_START) {
 			this.window = Math.max(AUTO_START, this.window - 1);
@@ -118,11 +136,12 @@ export class AutoCallsInFlight {
 }
 
 /**
- * How many references per call and how many calls at a time. When Auto cannot put more calls in flight, batches
- * double up to Max Batch Size while enough references remain, each doubling kept only when clearly faster per
- * reference; otherwise the run goes back and grows no more, as after a refusal. A refused batch goes again as two
- * halves (a lookup changes nothing); when both go through, the whole was refused for its length, and no batch of the
- * run is sent longer than that half.
+ * How many references per call and how many calls at a time. When Auto cannot put more calls in
+ * flight, batches double up to Max Batch Size while enough references remain, each doubling kept
+ * only when clearly faster per reference; otherwise the run goes back and grows no more, as after a
+ * refusal. A refused batch goes again as two halves (a lookup changes nothing); when both go
+ * through, the whole was refused for its length, and no batch of the run is sent longer than that
+ * half.
  */
 export class Pacing {
 	private readonly auto?: AutoCallsInFlight;
@@ -132,11 +151,15 @@ export class Pacing {
 	private trialFrom: number | undefined;
 	private stopped: 'refused' | 'notFaster' | undefined;
 	private triedSize: number | undefined;
-	private readonly timings = new Map<number, { answers: number; fastestMs: number; slowestMs: number }>();
+	private readonly timings = new Map<
+		number,
+		{ answers: number; fastestMs: number; slowestMs: number }
+	>();
 
 	constructor(private readonly settings: PacingSettings) {
 		this.size = settings.batchSize;
-		if (settings.callsInFlight === 'auto') this.auto = new AutoCallsInFlight(settings.maxCallsInFlight);
+		if (settings.callsInFlight === 'auto')
+			this.auto = new AutoCallsInFlight(settings.maxCallsInFlight);
 	}
 
 	onAttempt(length: number): OnAttempt | undefined {
@@ -177,7 +200,9 @@ export class Pacing {
 	partsOf<T>(batch: T[]): T[][] {
 		const size = this.accepted;
 		if (batch.length <= size) return [batch];
-		return Array.from({ length: Math.ceil(batch.length / size) }, (_, part) => batch.slice(part * size, (part + 1) * size));
+		return Array.from({ length: Math.ceil(batch.length / size) }, (_, part) =>
+			batch.slice(part * size, (part + 1) * size),
+		);
 	}
 
 	/** `send` resolves to true when every part of what it was given went through. */
@@ -200,7 +225,11 @@ export class Pacing {
 	}
 
 	private answered(length: number, ms: number): void {
-		const timing = this.timings.get(length) ?? { answers: 0, fastestMs: Number.POSITIVE_INFINITY, slowestMs: 0 };
+		const timing = this.timings.get(length) ?? {
+			answers: 0,
+			fastestMs: Number.POSITIVE_INFINITY,
+			slowestMs: 0,
+		};
 		timing.answers++;
 		timing.fastestMs = Math.min(timing.fastestMs, ms);
 		timing.slowestMs = Math.max(timing.slowestMs, ms);
@@ -208,15 +237,18 @@ export class Pacing {
 	}
 
 	/**
-	 * Sends `entries` in batches, each cut when a call may start (its size follows what the run learnt); rejects with
-	 * the first `send` that throws.
+	 * Sends `entries` in batches, each cut when a call may start (its size follows what the run
+	 * learnt); rejects with the first `send` that throws.
 	 */
 	async run<T>(entries: T[], send: (batch: T[]) => Promise<unknown>) {
 		let cut = 0;
 		let running = 0;
 		await new Promise<void>((resolve, reject) => {
 			const fill = () => {
-				while (running < Math.max(1, this.auto?.limit ?? Number(this.settings.callsInFlight)) && cut < entries.length) {
+				while (
+					running < Math.max(1, this.auto?.limit ?? Number(this.settings.callsInFlight)) &&
+					cut < entries.length
+				) {
 					const batch = entries.slice(cut, (cut += this.nextSize(entries.length - cut)));
 					running++;
 					send(batch).then(() => {
@@ -239,7 +271,10 @@ export class Pacing {
 			batchSizeUsed: this.accepted < batchSize ? this.accepted : undefined,
 			callsInFlight: callsInFlight?.moved ? callsInFlight : undefined,
 			// `triedSize`: the size refused first, or found not faster.
-			batchGrowth: this.auto && grewTo > batchSize ? { from: batchSize, grewTo, stoppedBy, triedSize: this.triedSize } : undefined,
+			batchGrowth:
+				this.auto && grewTo > batchSize
+					? { from: batchSize, grewTo, stoppedBy, triedSize: this.triedSize }
+					: undefined,
 		};
 	}
 }

@@ -21,14 +21,31 @@ export type LookUp =
 	| { by: 'storeAndOrderNumber' | 'list' }
 	| { by: 'itemFields'; storeIdField: string; orderNumberField: string };
 
-function readReferences(this: IExecuteFunctions, check: ItemValidator, json: IDataObject, lookUp: LookUp) {
-	const reference = (storeId: unknown, storeField: string, orderNumber: unknown, numberField: string) => ({
+function readReferences(
+	this: IExecuteFunctions,
+	check: ItemValidator,
+	json: IDataObject,
+	lookUp: LookUp,
+) {
+	const reference = (
+		storeId: unknown,
+		storeField: string,
+		orderNumber: unknown,
+		numberField: string,
+	) => ({
 		store_id: check.text(storeId, storeField),
 		order_number: check.text(orderNumber, numberField),
 	});
 	if (lookUp.by === 'itemFields') {
 		const { storeIdField, orderNumberField } = lookUp;
-		return [reference(valueAt(json, storeIdField), storeIdField, valueAt(json, orderNumberField), orderNumberField)];
+		return [
+			reference(
+				valueAt(json, storeIdField),
+				storeIdField,
+				valueAt(json, orderNumberField),
+				orderNumberField,
+			),
+		];
 	}
 	if (lookUp.by === 'storeAndOrderNumber') {
 		const parameter = (name: string) => this.getNodeParameter(name, check.itemIndex, '');
@@ -39,27 +56,45 @@ function readReferences(this: IExecuteFunctions, check: ItemValidator, json: IDa
 	if (parsed.length === 0) check.fail('References', 'must list at least one order reference');
 	return parsed.map((entry, index) => {
 		const field = `References[${index}]`;
-		if (!isPlainObject(entry)) check.fail(field, 'must be an object with store_id and order_number');
-		return reference(entry.store_id, `${field}.store_id`, entry.order_number, `${field}.order_number`);
+		if (!isPlainObject(entry))
+			check.fail(field, 'must be an object with store_id and order_number');
+		return reference(
+			entry.store_id,
+			`${field}.store_id`,
+			entry.order_number,
+			`${field}.order_number`,
+		);
 	});
 }
 
 /** Each item's references, and each distinct one once; a bad item's error is kept, or thrown. */
-export function collectReferences(this: IExecuteFunctions, items: INodeExecutionData[], lookUp: LookUp) {
+export function collectReferences(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	lookUp: LookUp,
+) {
 	const byItem = new Map<number, AskedReference[]>();
 	const inputErrors = new Map<number, unknown>();
 	const asked = new Map<string, AskedReference>();
 	const node = this.getNode();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const references = readReferences.call(this, new ItemValidator(node, itemIndex), items[itemIndex].json, lookUp);
-			byItem.set(itemIndex, references.map((reference) => {
-				const key = referenceKey(reference.store_id, reference.order_number);
-				const entry = asked.get(key) ?? { reference, key, itemIndex, asks: 0 };
-				entry.asks++;
-				asked.set(key, entry);
-				return entry;
-			}));
+			const references = readReferences.call(
+				this,
+				new ItemValidator(node, itemIndex),
+				items[itemIndex].json,
+				lookUp,
+			);
+			byItem.set(
+				itemIndex,
+				references.map((reference) => {
+					const key = referenceKey(reference.store_id, reference.order_number);
+					const entry = asked.get(key) ?? { reference, key, itemIndex, asks: 0 };
+					entry.asks++;
+					asked.set(key, entry);
+					return entry;
+				}),
+			);
 		} catch (error) {
 			if (!this.continueOnFail()) throw asNodeError(node, error, itemIndex);
 			inputErrors.set(itemIndex, error);

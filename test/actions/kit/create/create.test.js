@@ -1,5 +1,5 @@
-// Kit -> Create through n8n's engine against the sandbox: form and JSON modes, the exact body the service saw,
-// checks before the call, and a lost answer after the service committed.
+// Kit -> Create through n8n's engine against the sandbox: form and JSON modes, the exact body the
+// service saw, checks before the call, and a lost answer after the service committed.
 const { useInventoryOps, jsonOf } = require('../../../helpers/inventoryOps');
 const { refusalSeen, sandboxCode } = require('../../../helpers/profile');
 
@@ -118,12 +118,17 @@ test('invalid input is refused before any call, naming the item and the field', 
 });
 
 test('the service refusing a duplicate SKU becomes an error item with the service fields', async () => {
-	const result = await ctx.run({ ...formParameters(), sku: components[0].sku, kitItems: {} }, { continueOnFail: true });
+	const result = await ctx.run(
+		{ ...formParameters(), sku: components[0].sku, kitItems: {} },
+		{ continueOnFail: true },
+	);
 	const seen = refusalSeen(409);
 	expect(result.items).toEqual([
 		{
 			json: {
-				error: seen.serviceMessage ? expect.stringMatching(/\. The service said: SKU .* is already used/) : expect.any(String),
+				error: seen.serviceMessage
+					? expect.stringMatching(/\. The service said: SKU .* is already used/)
+					: expect.any(String),
 				details: expect.objectContaining({
 					httpCode: seen.httpCode,
 					outcome: 'refused',
@@ -141,23 +146,40 @@ test('an answer lost after the service committed: the node fails and the create 
 	await ctx.sandbox.fault({ route: ROUTE, count: 1, drop: 'after' });
 	const result = await ctx.run(formParameters());
 	expect(result.items).toEqual([]);
-	expect(result.error.errorResponse).toMatchObject({ outcome: 'noAnswer', changeApplied: 'maybe', sent: true });
+	expect(result.error.errorResponse).toMatchObject({
+		outcome: 'noAnswer',
+		changeApplied: 'maybe',
+		sent: true,
+	});
 	expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(1);
 	expect(await ctx.sandbox.kits()).toHaveLength(1);
 });
 
 test('a time-out is reported and not retried for a create', async () => {
 	await ctx.sandbox.fault({ route: ROUTE, count: 1, delayMs: 1500 });
-	const result = await ctx.run({ ...formParameters(), options: { timeout: 200 } }, { continueOnFail: true });
-	expect(result.items[0].json.details).toMatchObject({ outcome: 'noAnswer', changeApplied: 'maybe', timedOut: true, endpoint: '/kit/create' });
+	const result = await ctx.run(
+		{ ...formParameters(), options: { timeout: 200 } },
+		{ continueOnFail: true },
+	);
+	expect(result.items[0].json.details).toMatchObject({
+		outcome: 'noAnswer',
+		changeApplied: 'maybe',
+		timedOut: true,
+		endpoint: '/kit/create',
+	});
 	expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(1);
 });
 
 test('a create whose connection dropped is never sent again, even when nothing was committed', async () => {
 	await ctx.sandbox.fault({ route: ROUTE, count: 1, drop: 'before' });
 	const result = await ctx.run(formParameters(), { continueOnFail: true });
-	// The node cannot tell a connection dropped before the service read the call from one dropped after.
-	expect(result.items[0].json.details).toMatchObject({ outcome: 'noAnswer', changeApplied: 'maybe', sent: true });
+	// The node cannot tell a connection dropped before the service read the call from one dropped
+	// after.
+	expect(result.items[0].json.details).toMatchObject({
+		outcome: 'noAnswer',
+		changeApplied: 'maybe',
+		sent: true,
+	});
 	expect(await ctx.sandbox.kits()).toEqual([]);
 	expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.dropped)).toEqual(['before']);
 });

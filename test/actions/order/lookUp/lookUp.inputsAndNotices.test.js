@@ -1,6 +1,7 @@
-// Order -> Get Many: how each way of naming orders is read (field names with dots, one reference object, entries that
-// are no object, a bad item without continue-on-fail), the run-wide settings named in their errors, and what the
-// run says about itself (the Calls in Flight notice, the log warning about the batch size). Over HTTP to the sandbox.
+// Order -> Get Many: how each way of naming orders is read (field names with dots, one reference
+// object, entries that are no object, a bad item without continue-on-fail), the run-wide settings
+// named in their errors, and what the run says about itself (the Calls in Flight notice, the log
+// warning about the batch size). Over HTTP to the sandbox.
 const { Container } = require('@n8n/di');
 const { Logger } = require('@n8n/backend-common');
 
@@ -49,31 +50,70 @@ beforeEach(async () => {
 	await ctx.sandbox.config(COUNTED);
 });
 
-const hintsOf = (result) => result.run.data.resultData.runData[Object.keys(result.run.data.resultData.runData).at(-1)][0].hints ?? [];
+const hintsOf = (result) =>
+	result.run.data.resultData.runData[Object.keys(result.run.data.resultData.runData).at(-1)][0]
+		.hints ?? [];
 
 describe('reading the references of each item', () => {
 	test('Fields of Each Input Item: a field name with a dot that is a column of its own is read as that column', async () => {
 		const result = await ctx.run(
-			{ ...LOOK_UP, lookUpBy: 'itemFields', storeIdField: 'order.store', orderNumberField: 'order.number' },
-			{ items: [{ 'order.store': '1002', 'order.number': '1000', order: { store: '1003', number: '1001' } }] },
+			{
+				...LOOK_UP,
+				lookUpBy: 'itemFields',
+				storeIdField: 'order.store',
+				orderNumberField: 'order.number',
+			},
+			{
+				items: [
+					{
+						'order.store': '1002',
+						'order.number': '1000',
+						order: { store: '1003', number: '1001' },
+					},
+				],
+			},
 		);
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result.items)).toEqual([expect.objectContaining({ _id: idOf.get('1002/1000'), store_id: '1002', order_number: '1000' })]);
-		expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.body.order)).toEqual([[{ store_id: '1002', order_number: '1000' }]]);
+		expect(jsonOf(result.items)).toEqual([
+			expect.objectContaining({
+				_id: idOf.get('1002/1000'),
+				store_id: '1002',
+				order_number: '1000',
+			}),
+		]);
+		expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.body.order)).toEqual([
+			[{ store_id: '1002', order_number: '1000' }],
+		]);
 	});
 
 	test('the field names of Fields of Each Input Item are not read for another Look Up By, even when a saved one is empty', async () => {
-		// As saved by a workflow switched away from Fields of Each Input Item (n8n drops hidden parameters as it reads
-		// the node, so they reach the node as their defaults).
-		const result = await ctx.run({ ...LOOK_UP, lookUpBy: 'list', references: '={{ $json }}', storeIdField: '', orderNumberField: '' }, { items: [known[6]] });
+		// As saved by a workflow switched away from Fields of Each Input Item (n8n drops hidden
+		// parameters as it reads the node, so they reach the node as their defaults).
+		const result = await ctx.run(
+			{
+				...LOOK_UP,
+				lookUpBy: 'list',
+				references: '={{ $json }}',
+				storeIdField: '',
+				orderNumberField: '',
+			},
+			{ items: [known[6]] },
+		);
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result.items)).toEqual([expect.objectContaining({ _id: idOf.get(`${known[6].store_id}/${known[6].order_number}`) })]);
+		expect(jsonOf(result.items)).toEqual([
+			expect.objectContaining({ _id: idOf.get(`${known[6].store_id}/${known[6].order_number}`) }),
+		]);
 	});
 
 	test('List of References: an expression giving one reference object (no list) looks up that order', async () => {
-		const result = await ctx.run({ ...LOOK_UP, lookUpBy: 'list', references: '={{ $json }}' }, { items: [known[5]] });
+		const result = await ctx.run(
+			{ ...LOOK_UP, lookUpBy: 'list', references: '={{ $json }}' },
+			{ items: [known[5]] },
+		);
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result.items)).toEqual([expect.objectContaining({ _id: idOf.get(`${known[5].store_id}/${known[5].order_number}`) })]);
+		expect(jsonOf(result.items)).toEqual([
+			expect.objectContaining({ _id: idOf.get(`${known[5].store_id}/${known[5].order_number}`) }),
+		]);
 		expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.body.order)).toEqual([[known[5]]]);
 	});
 
@@ -85,18 +125,27 @@ describe('reading the references of each item', () => {
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result.items)).toEqual([
 			expect.objectContaining({ _id: idOf.get(`${known[0].store_id}/${known[0].order_number}`) }),
-			expect.objectContaining({ error: "Item 1: 'References[1]' must be an object with store_id and order_number" }),
+			expect.objectContaining({
+				error: "Item 1: 'References[1]' must be an object with store_id and order_number",
+			}),
 		]);
 		expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.body.order)).toEqual([[known[0]]]);
 	});
 
 	test('without continue-on-fail, a bad item stops the run before any call, naming the item and the field', async () => {
 		const result = await ctx.run(
-			{ ...LOOK_UP, lookUpBy: 'storeAndOrderNumber', storeId: '={{ $json.store_id }}', orderNumber: '={{ $json.order_number }}' },
+			{
+				...LOOK_UP,
+				lookUpBy: 'storeAndOrderNumber',
+				storeId: '={{ $json.store_id }}',
+				orderNumber: '={{ $json.order_number }}',
+			},
 			{ items: [known[0], { store_id: '1001', order_number: '' }, known[1]] },
 		);
 		expect(result.error.message).toBe("Item 1: 'Order Number' is required and must not be empty");
-		expect(result.error.description).toBe("Fix the value of 'Order Number' in input item 1 and run again.");
+		expect(result.error.description).toBe(
+			"Fix the value of 'Order Number' in input item 1 and run again.",
+		);
 		expect(await ctx.sandbox.calls(ROUTE)).toEqual([]);
 	});
 });
@@ -118,36 +167,67 @@ describe('settings of the whole run are named in their errors, before any call',
 		expect(result.error.message).toBe(
 			`'${setting}' takes no expression: it holds for the whole run, and n8n passed "{{ $json.by }}" on as text`,
 		);
-		expect(result.error.description).toBe(`Choose a value for '${setting}' instead of an expression.`);
+		expect(result.error.description).toBe(
+			`Choose a value for '${setting}' instead of an expression.`,
+		);
 		expect(await ctx.sandbox.calls(ROUTE)).toEqual([]);
 	});
 
 	test.each([
-		[{ options: { rateLimitWait: 3601 } }, "Item 0: 'Rate Limit Wait (Seconds)' must be a whole number from 0 to 3600"],
-		[{ options: { timeout: 0 } }, "Item 0: 'Timeout (Milliseconds)' must be a whole number from 1 to 2147483647"],
-		[{ options: { maxCallsInFlight: 65 } }, "Item 0: 'Max Calls in Flight' must be a whole number from 1 to 64"],
-		[{ options: { maxBatchSize: 0 } }, "Item 0: 'Max Batch Size' must be a whole number from 1 to 10000"],
+		[
+			{ options: { rateLimitWait: 3601 } },
+			"Item 0: 'Rate Limit Wait (Seconds)' must be a whole number from 0 to 3600",
+		],
+		[
+			{ options: { timeout: 0 } },
+			"Item 0: 'Timeout (Milliseconds)' must be a whole number from 1 to 2147483647",
+		],
+		[
+			{ options: { maxCallsInFlight: 65 } },
+			"Item 0: 'Max Calls in Flight' must be a whole number from 1 to 64",
+		],
+		[
+			{ options: { maxBatchSize: 0 } },
+			"Item 0: 'Max Batch Size' must be a whole number from 1 to 10000",
+		],
 		[{ simplify: 'yes' }, "Item 0: 'Simplify' must be true or false, got text"],
 		[{ simplify: 1 }, "Item 0: 'Simplify' must be true or false, got the number 1"],
-		[{ lookUpBy: 'itemFields', orderNumberField: '  ' }, "Item 0: 'Order Number Field' is required and must not be empty"],
-		[{ lookUpBy: 'itemFields', storeIdField: ' ' }, "Item 0: 'Store ID Field' is required and must not be empty"],
+		[
+			{ lookUpBy: 'itemFields', orderNumberField: '  ' },
+			"Item 0: 'Order Number Field' is required and must not be empty",
+		],
+		[
+			{ lookUpBy: 'itemFields', storeIdField: ' ' },
+			"Item 0: 'Store ID Field' is required and must not be empty",
+		],
 	])('%j stops the run: %s', async (parameters, message) => {
-		const result = await ctx.run({ ...LOOK_UP, storeId: '1001', orderNumber: '1000', ...parameters }, { items: [known[0]] });
+		const result = await ctx.run(
+			{ ...LOOK_UP, storeId: '1001', orderNumber: '1000', ...parameters },
+			{ items: [known[0]] },
+		);
 		expect(result.error.message).toBe(message);
 		expect(await ctx.sandbox.calls(ROUTE)).toEqual([]);
 	});
 
-	test.each([[''], [null]])('Simplify given as %j (a workflow from the API) is read as on, its default', async (simplify) => {
-		const result = await ctx.run({ ...BY_LIST, simplify }, { items: [known[2]] });
-		expect(result.error).toBeUndefined();
-		const [json] = jsonOf(result.items);
-		expect(json).toMatchObject({ _id: idOf.get(`${known[2].store_id}/${known[2].order_number}`), ...known[2] });
-		expect(Object.keys(json).filter((key) => !SIMPLIFIED_FIELDS.includes(key))).toEqual([]);
-	});
+	test.each([[''], [null]])(
+		'Simplify given as %j (a workflow from the API) is read as on, its default',
+		async (simplify) => {
+			const result = await ctx.run({ ...BY_LIST, simplify }, { items: [known[2]] });
+			expect(result.error).toBeUndefined();
+			const [json] = jsonOf(result.items);
+			expect(json).toMatchObject({
+				_id: idOf.get(`${known[2].store_id}/${known[2].order_number}`),
+				...known[2],
+			});
+			expect(Object.keys(json).filter((key) => !SIMPLIFIED_FIELDS.includes(key))).toEqual([]);
+		},
+	);
 
 	test('Simplify off gives the whole order record', async () => {
 		const result = await ctx.run({ ...BY_LIST, simplify: false }, { items: [known[2]] });
-		expect(Object.keys(jsonOf(result.items)[0]).filter((key) => !SIMPLIFIED_FIELDS.includes(key)).length).toBeGreaterThan(10);
+		expect(
+			Object.keys(jsonOf(result.items)[0]).filter((key) => !SIMPLIFIED_FIELDS.includes(key)).length,
+		).toBeGreaterThan(10);
 	});
 });
 
@@ -177,12 +257,17 @@ describe('what the run says about itself', () => {
 		const logger = Container.get(Logger);
 		const warn = jest.spyOn(logger, 'warn');
 		try {
-			const result = await ctx.run({ ...BY_LIST, options: { batchSize: 10, callsInFlight: 1 } }, { items: known.slice(0, 10) });
+			const result = await ctx.run(
+				{ ...BY_LIST, options: { batchSize: 10, callsInFlight: 1 } },
+				{ items: known.slice(0, 10) },
+			);
 			expect(result.error).toBeUndefined();
 			const message =
 				'The service refused batches of 10 order references; batches of 5 went through. Set Batch Size (in Options) to 5 to save the refused calls.';
 			expect(hintsOf(result)).toEqual([{ message, type: 'warning', location: 'outputPane' }]);
-			expect(warn.mock.calls.filter(([text]) => text === message)).toEqual([[message, { node: 'Node under test' }]]);
+			expect(warn.mock.calls.filter(([text]) => text === message)).toEqual([
+				[message, { node: 'Node under test' }],
+			]);
 		} finally {
 			warn.mockRestore();
 		}

@@ -1,5 +1,6 @@
-// Order -> Get Many, "If an Order Is Not Found": Fail the Item. The error names the item and the pair, and says
-// what to do, with the node stopping or continuing; over real HTTP against the sandbox through n8n's engine.
+// Order -> Get Many, "If an Order Is Not Found": Fail the Item. The error names the item and the
+// pair, and says what to do, with the node stopping or continuing; over real HTTP against the
+// sandbox through n8n's engine.
 const { useInventoryOps, jsonOf } = require('../../../helpers/inventoryOps');
 
 const ROUTE = '/api/order/get_single_bulk';
@@ -31,7 +32,9 @@ test('the error names the item and the pair, and says how to check it or output 
 		description: DESCRIPTION,
 		context: expect.objectContaining({ itemIndex: 1 }),
 	});
-	expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.body)).toEqual([{ order: [known, missing] }]);
+	expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.body)).toEqual([
+		{ order: [known, missing] },
+	]);
 
 	const continued = await ctx.run(parameters, { items: [known, missing], continueOnFail: true });
 	expect(continued.items[1]).toEqual({

@@ -1,14 +1,21 @@
-// Order -> Get Many, Simplify on: the compact item is read from the order record as it arrives, whatever its shape
-// (orders of any shape given by the sandbox's `fault` with a 200 body, over real HTTP through n8n's engine). A field
-// the record lacks is left out, never present with no value; lines and shipments that are not records, voided
-// shipments and tracking numbers that are not text are not turned into output.
+// Order -> Get Many, Simplify on: the compact item is read from the order record as it arrives,
+// whatever its shape (orders of any shape given by the sandbox's `fault` with a 200 body, over real
+// HTTP through n8n's engine). A field the record lacks is left out, never present with no value;
+// lines and shipments that are not records, voided shipments and tracking numbers that are not text
+// are not turned into output.
 const { useInventoryOps, jsonOf } = require('../../../helpers/inventoryOps');
 
 const ROUTE = '/api/order/get_single_bulk';
 const ctx = useInventoryOps({ orders: 20 });
 
 const lookUp = (references, extra = {}) =>
-	ctx.run({ resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: JSON.stringify(references), ...extra });
+	ctx.run({
+		resource: 'order',
+		operation: 'lookUp',
+		lookUpBy: 'list',
+		references: JSON.stringify(references),
+		...extra,
+	});
 const answer = (body) => ctx.sandbox.fault({ route: ROUTE, count: 1, status: 200, body });
 const referenceOf = ({ store_id, order_number }) => ({ store_id, order_number });
 
@@ -58,7 +65,13 @@ const unreadableLists = {
 	stash: { items: 'not a list' },
 	shipments: { tracking_number: 'NOT-A-LIST' },
 };
-const textStash = { _id: 'order-text-stash', store_id: '1001', order_number: 'A-4', stash: 'text', shipments: [] };
+const textStash = {
+	_id: 'order-text-stash',
+	store_id: '1001',
+	order_number: 'A-4',
+	stash: 'text',
+	shipments: [],
+};
 
 test('keeps the ten fields, each line as sku, quantity and name it has, and the tracking numbers of shipments not voided', async () => {
 	await answer([{ order: mixed, metrics: { matched: true }, barcode_generation_failed: FAILED }]);
@@ -74,18 +87,29 @@ test('keeps the ten fields, each line as sku, quantity and name it has, and the 
 			opened_date: '2024-05-01T10:00:00.000Z',
 			shipped_date: '2024-05-02T10:00:00.000Z',
 			tags: ['vip'],
-			line_items: [{ sku: 'SKU-0001', quantity: 2, name: 'Blue mug' }, { sku: 'SKU-0002' }, { quantity: 3 }, { name: 'Gift wrap' }],
+			line_items: [
+				{ sku: 'SKU-0001', quantity: 2, name: 'Blue mug' },
+				{ sku: 'SKU-0002' },
+				{ quantity: 3 },
+				{ name: 'Gift wrap' },
+			],
 			tracking_numbers: ['TRACK-1', 'TRACK-2'],
 			barcode_generation_failed: FAILED,
 		},
 	]);
 	expect(result.items[0].pairedItem).toEqual({ item: 0 });
-	expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.body)).toEqual([{ order: [referenceOf(mixed)] }]);
+	expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.body)).toEqual([
+		{ order: [referenceOf(mixed)] },
+	]);
 });
 
 test('an order without readable lines, shipments or a barcode failure: those fields are left out, not set empty', async () => {
 	await answer([{ order: bare }, { order: unreadableLists, metrics: {} }, { order: textStash }]);
-	const result = await lookUp([referenceOf(bare), referenceOf(unreadableLists), referenceOf(textStash)]);
+	const result = await lookUp([
+		referenceOf(bare),
+		referenceOf(unreadableLists),
+		referenceOf(textStash),
+	]);
 	expect(result.error).toBeUndefined();
 	expect(jsonOf(result.items)).toStrictEqual([
 		{ _id: 'order-bare', store_id: '1001', order_number: 'A-2' },
@@ -96,8 +120,17 @@ test('an order without readable lines, shipments or a barcode failure: those fie
 });
 
 test('Simplify off, Output "order": an order without a barcode failure gets no barcode_generation_failed field', async () => {
-	await answer([{ order: bare, metrics: { matched: true } }, { order: mixed, barcode_generation_failed: FAILED }]);
-	const result = await lookUp([referenceOf(bare), referenceOf(mixed)], { simplify: false, options: { output: 'order' } });
+	await answer([
+		{ order: bare, metrics: { matched: true } },
+		{ order: mixed, barcode_generation_failed: FAILED },
+	]);
+	const result = await lookUp([referenceOf(bare), referenceOf(mixed)], {
+		simplify: false,
+		options: { output: 'order' },
+	});
 	expect(result.error).toBeUndefined();
-	expect(jsonOf(result.items)).toStrictEqual([bare, { ...mixed, barcode_generation_failed: FAILED }]);
+	expect(jsonOf(result.items)).toStrictEqual([
+		bare,
+		{ ...mixed, barcode_generation_failed: FAILED },
+	]);
 });

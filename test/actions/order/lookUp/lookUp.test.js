@@ -1,5 +1,6 @@
-// Order -> Get Many through n8n's engine against the sandbox: batching across items, mapping back by
-// (store_id, order_number) whatever the service's result order, unmatched references, failed batches.
+// Order -> Get Many through n8n's engine against the sandbox: batching across items, mapping back
+// by (store_id, order_number) whatever the service's result order, unmatched references, failed
+// batches.
 const { answers } = require('../../../helpers/profile');
 const { useInventoryOps, jsonOf } = require('../../../helpers/inventoryOps');
 
@@ -16,10 +17,11 @@ const ctx = useInventoryOps({ orders: 2000 });
 let known; // [{ store_id, order_number }] of seeded orders
 let keyById; // order _id -> 'store_id/order_number'
 
-// How the profile's service answers a lookup (test/helpers/profile.js). Orders without store_id are known by their
-// _id; the node then asks a batch's shared order numbers apart, and a service limit below the node's Batch Size
-// (100) makes it halve refused batches: the calls are then more than one per batch of 100, and are checked for
-// what must hold whatever the answers (test/actions/order/lookUp/lookUp.limits.test.js counts them under set switches).
+// How the profile's service answers a lookup (test/helpers/profile.js). Orders without store_id are
+// known by their _id; the node then asks a batch's shared order numbers apart, and a service limit
+// below the node's Batch Size (100) makes it halve refused batches: the calls are then more than
+// one per batch of 100, and are checked for what must hold whatever the answers
+// (test/actions/order/lookUp/lookUp.limits.test.js counts them under set switches).
 const WITHOUT_STORE_ID = answers.bulkOrderFields === 'noStoreId';
 const ONE_CALL_PER_BATCH = !WITHOUT_STORE_ID && answers.bulkMaxLength >= 100;
 const batchesOf = (references, size) =>
@@ -27,7 +29,9 @@ const batchesOf = (references, size) =>
 		references.slice(index * size, index * size + size),
 	);
 const distinctOf = (references) =>
-	[...new Set(references.map((reference) => JSON.stringify(reference)))].map((text) => JSON.parse(text));
+	[...new Set(references.map((reference) => JSON.stringify(reference)))].map((text) =>
+		JSON.parse(text),
+	);
 
 beforeAll(async () => {
 	const orders = await ctx.sandbox.orders({ limit: 2000 });
@@ -35,15 +39,22 @@ beforeAll(async () => {
 	keyById = new Map(orders.map((order) => [order._id, `${order.store_id}/${order.order_number}`]));
 });
 
-/** Which order an output item holds, as 'store_id/order_number' (by its _id when the answer has no store_id). */
+/**
+ * Which order an output item holds, as 'store_id/order_number' (by its _id when the answer has no
+ * store_id).
+ */
 const orderKey = (json) =>
-	WITHOUT_STORE_ID ? json && keyById.get(json._id) : json && `${json.store_id}/${json.order_number}`;
+	WITHOUT_STORE_ID
+		? json && keyById.get(json._id)
+		: json && `${json.store_id}/${json.order_number}`;
 const orderKeys = (items) => jsonOf(items).map(orderKey);
-const keysOf = (references) => references.map(({ store_id, order_number }) => `${store_id}/${order_number}`);
+const keysOf = (references) =>
+	references.map(({ store_id, order_number }) => `${store_id}/${order_number}`);
 
 /**
- * The lookup calls: exactly `expected` (bodies' order lists) when the service answers as documented; otherwise every
- * accepted call within the service's limit, and together asking for exactly the references of `expected`.
+ * The lookup calls: exactly `expected` (bodies' order lists) when the service answers as
+ * documented; otherwise every accepted call within the service's limit, and together asking for
+ * exactly the references of `expected`.
  */
 function expectCalls(calls, expected, batchSize = 100) {
 	if (!WITHOUT_STORE_ID && answers.bulkMaxLength >= batchSize) {
@@ -54,12 +65,17 @@ function expectCalls(calls, expected, batchSize = 100) {
 	}
 	const accepted = calls.filter((call) => call.status === 200);
 	expect(accepted.every((call) => call.body.order.length <= answers.bulkMaxLength)).toBe(true);
-	expect(new Set(keysOf(accepted.flatMap((call) => call.body.order)))).toEqual(new Set(keysOf(expected.flat())));
+	expect(new Set(keysOf(accepted.flatMap((call) => call.body.order)))).toEqual(
+		new Set(keysOf(expected.flat())),
+	);
 }
 
 const missing = (n) => ({ store_id: '1001', order_number: `no-such-order-${n}` });
 
-/** Input item i asks for order i % 2500: indexes from 2000 on do not exist, and every order is asked for repeatedly. */
+/**
+ * Input item i asks for order i % 2500: indexes from 2000 on do not exist, and every order is asked
+ * for repeatedly.
+ */
 function inputItems(count) {
 	return Array.from({ length: count }, (_, i) => {
 		const index = i % 2500;
@@ -68,8 +84,8 @@ function inputItems(count) {
 }
 
 /**
- * Checks each output item answers exactly the reference its paired input item asked for. Mismatches are collected
- * and compared once, because 10,000 separate matcher calls would cost seconds.
+ * Checks each output item answers exactly the reference its paired input item asked for. Mismatches
+ * are collected and compared once, because 10,000 separate matcher calls would cost seconds.
  */
 function expectMappedBack(input, output, { unmatched }) {
 	const knownKeys = new Set(known.map((order) => `${order.store_id}/${order.order_number}`));
@@ -77,7 +93,8 @@ function expectMappedBack(input, output, { unmatched }) {
 	const problems = [];
 	for (const item of output) {
 		const index = item.pairedItem?.item;
-		if (typeof index !== 'number' || byItem.has(index)) problems.push(`bad or repeated pairedItem ${index}`);
+		if (typeof index !== 'number' || byItem.has(index))
+			problems.push(`bad or repeated pairedItem ${index}`);
 		byItem.set(index, item.json);
 	}
 	input.forEach((reference, index) => {
@@ -97,7 +114,8 @@ function expectMappedBack(input, output, { unmatched }) {
 	expect(problems).toEqual([]);
 	expect(byItem.size).toBe(
 		input.filter(
-			(reference) => unmatched !== 'skip' || knownKeys.has(`${reference.store_id}/${reference.order_number}`),
+			(reference) =>
+				unmatched !== 'skip' || knownKeys.has(`${reference.store_id}/${reference.order_number}`),
 		).length,
 	);
 }
@@ -108,7 +126,9 @@ test('looks up the orders of all items in one call and sends each reference once
 	expect(result.error).toBeUndefined();
 
 	expectCalls(await ctx.sandbox.calls(ROUTE), [[known[0], known[1], known[2]]]);
-	expect(result.items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+	expect(result.items.map((item) => item.pairedItem)).toEqual(
+		[0, 1, 2, 3].map((item) => ({ item })),
+	);
 	expect(orderKeys(result.items)).toEqual(keysOf(input));
 });
 
@@ -126,8 +146,9 @@ test('takes a list of references per item and outputs one item per order, all pa
 	]);
 });
 
-// 10,000 items run once per service behaviour: n8n's engine spends ~0.2 ms per expression, so the big runs
-// use one expression per item (a list of one reference) instead of two; the mapping code is the same.
+// 10,000 items run once per service behaviour: n8n's engine spends ~0.2 ms per expression, so the
+// big runs use one expression per item (a list of one reference) instead of two; the mapping code
+// is the same.
 const SIZES = [
 	['omit', 'foundFalse', [1, 100, 101, 10_000]],
 	['omit', 'skip', [1, 100, 101]],
@@ -179,12 +200,17 @@ test('"Fail the Item" turns each unmatched reference into an error on its own it
 
 test('batch size and calls in flight shape the calls', async () => {
 	const input = inputItems(250);
-	const result = await ctx.run({ ...BY_FIELDS, options: { batchSize: 30, callsInFlight: 2 } }, { items: input });
+	const result = await ctx.run(
+		{ ...BY_FIELDS, options: { batchSize: 30, callsInFlight: 2 } },
+		{ items: input },
+	);
 	expect(result.error).toBeUndefined();
 	const calls = await ctx.sandbox.calls(ROUTE);
 	expectCalls(calls, batchesOf(distinctOf(input), 30), 30);
 	if (!WITHOUT_STORE_ID) {
-		expect(calls.map((call) => call.body.order.length)).toEqual([30, 30, 30, 30, 30, 30, 30, 30, 10]);
+		expect(calls.map((call) => call.body.order.length)).toEqual([
+			30, 30, 30, 30, 30, 30, 30, 30, 10,
+		]);
 	}
 });
 
@@ -197,7 +223,9 @@ test('a failed batch marks exactly the items of that batch', async () => {
 	);
 	expect(result.error).toBeUndefined();
 	expect(result.items.map((item) => item.pairedItem.item)).toEqual(input.map((_, index) => index));
-	const failedItems = result.items.filter((item) => item.json.error !== undefined).map((item) => item.pairedItem.item);
+	const failedItems = result.items
+		.filter((item) => item.json.error !== undefined)
+		.map((item) => item.pairedItem.item);
 	expect(failedItems).toEqual(Array.from({ length: 100 }, (_, index) => index));
 	expect(result.items[0].json.details).toMatchObject({
 		httpCode: '500',
@@ -208,7 +236,8 @@ test('a failed batch marks exactly the items of that batch', async () => {
 });
 
 test('a failed batch: each item on the error output has its own error, naming that item', async () => {
-	// One failure stands for the whole batch; an error shared by its items would name one item for all of them.
+	// One failure stands for the whole batch; an error shared by its items would name one item for
+	// all of them.
 	await ctx.sandbox.fault({ route: ROUTE, count: 1, status: 500 });
 	const result = await ctx.run(
 		{ ...BY_FIELDS, options: { batchSize: 3, callsInFlight: 1 } },
@@ -216,7 +245,9 @@ test('a failed batch: each item on the error output has its own error, naming th
 	);
 	expect(result.error).toBeUndefined();
 	const errors = result.outputs[1].map((item) => item.error);
-	expect(errors.map((error) => [error.context.itemIndex, error.httpCode, error.errorResponse.outcome])).toEqual([
+	expect(
+		errors.map((error) => [error.context.itemIndex, error.httpCode, error.errorResponse.outcome]),
+	).toEqual([
 		[0, '500', 'failed'],
 		[1, '500', 'failed'],
 		[2, '500', 'failed'],
@@ -234,25 +265,37 @@ test('without continue on fail, a failed batch stops the node with the item name
 
 test('without continue on fail, the batches after a failed one are not sent', async () => {
 	await ctx.sandbox.fault({ route: ROUTE, count: 1, status: 500 });
-	const result = await ctx.run({ ...BY_FIELDS, options: { batchSize: 1, callsInFlight: 1 } }, { items: inputItems(3) });
+	const result = await ctx.run(
+		{ ...BY_FIELDS, options: { batchSize: 1, callsInFlight: 1 } },
+		{ items: inputItems(3) },
+	);
 	expect(result.error.httpCode).toBe('500');
 	expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(1);
 });
 
 test('Simplify off: the whole entry or only the order, and barcode_generation_failed is kept either way', async () => {
 	const input = known.slice(0, 60);
-	const entries = await ctx.run({ ...BY_FIELDS, simplify: false, options: { output: 'entry' } }, { items: input });
-	const failedIndex = entries.items.findIndex((item) => item.json.barcode_generation_failed !== undefined);
+	const entries = await ctx.run(
+		{ ...BY_FIELDS, simplify: false, options: { output: 'entry' } },
+		{ items: input },
+	);
+	const failedIndex = entries.items.findIndex(
+		(item) => item.json.barcode_generation_failed !== undefined,
+	);
 	expect(failedIndex).toBeGreaterThanOrEqual(0);
 	expect(orderKey(entries.items[failedIndex].json.order)).toBe(keysOf(input)[failedIndex]);
 	expect(entries.items[failedIndex].json).toEqual({
 		order: expect.objectContaining({ order_number: input[failedIndex].order_number }),
-		// Bare order records (the profile's bulkEntries) come without metrics; their barcode failure is put beside the order.
+		// Bare order records (the profile's bulkEntries) come without metrics; their barcode failure is
+		// put beside the order.
 		...(answers.bulkEntries === 'bare' ? {} : { metrics: expect.any(Object) }),
 		barcode_generation_failed: { message: expect.any(String), code: expect.any(String) },
 	});
 
-	const orders = await ctx.run({ ...BY_FIELDS, simplify: false, options: { output: 'order' } }, { items: input });
+	const orders = await ctx.run(
+		{ ...BY_FIELDS, simplify: false, options: { output: 'order' } },
+		{ items: input },
+	);
 	expect(orders.items[failedIndex].json).toEqual({
 		...entries.items[failedIndex].json.order,
 		barcode_generation_failed: entries.items[failedIndex].json.barcode_generation_failed,
@@ -265,7 +308,9 @@ test('Simplify (on by default): ten fields read from the order record, and barco
 	const input = known.slice(0, 60);
 	const whole = await ctx.run({ ...BY_FIELDS, simplify: false }, { items: input });
 	const simple = await ctx.run(BY_FIELDS, { items: input });
-	expect(simple.items.map((item) => item.pairedItem)).toEqual(whole.items.map((item) => item.pairedItem));
+	expect(simple.items.map((item) => item.pairedItem)).toEqual(
+		whole.items.map((item) => item.pairedItem),
+	);
 	simple.items.forEach((item, index) => {
 		const order = whole.items[index].json;
 		const expected = {
@@ -277,15 +322,22 @@ test('Simplify (on by default): ten fields read from the order record, and barco
 			opened_date: order.opened_date,
 			shipped_date: order.shipped_date,
 			tags: order.tags,
-			line_items: order.stash.items.map((line) => ({ sku: line.sku, quantity: line.quantity, name: line.lineName })),
+			line_items: order.stash.items.map((line) => ({
+				sku: line.sku,
+				quantity: line.quantity,
+				name: line.lineName,
+			})),
 			tracking_numbers: order.shipments
 				.filter((shipment) => !shipment.voided)
 				.map((shipment) => shipment.response?.tracking_number)
 				.filter((number) => typeof number === 'string' && number !== ''),
-			...(order.barcode_generation_failed === undefined ? {} : { barcode_generation_failed: order.barcode_generation_failed }),
+			...(order.barcode_generation_failed === undefined
+				? {}
+				: { barcode_generation_failed: order.barcode_generation_failed }),
 		};
 		// A field the record lacks (the sandbox's profiles leave some out) is left out, not invented.
-		for (const [key, value] of Object.entries(expected)) if (value === undefined) delete expected[key];
+		for (const [key, value] of Object.entries(expected))
+			if (value === undefined) delete expected[key];
 		expect(item.json).toEqual(expected);
 	});
 	expect(simple.items.some((item) => item.json.barcode_generation_failed !== undefined)).toBe(true);
@@ -304,7 +356,11 @@ test('an order one item lists twice comes out as two separate objects, once aske
 		{ resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ $json.refs }}' },
 		{ items: [{ refs: [known[0], known[1], known[0]] }] },
 	);
-	expect(result.items.map((item) => item.json.order_number)).toEqual([known[0].order_number, known[1].order_number, known[0].order_number]);
+	expect(result.items.map((item) => item.json.order_number)).toEqual([
+		known[0].order_number,
+		known[1].order_number,
+		known[0].order_number,
+	]);
 	expect(result.items[0].json).toEqual(result.items[2].json);
 	expect(result.items[0].json).not.toBe(result.items[2].json);
 	expectCalls(await ctx.sandbox.calls(ROUTE), [[known[0], known[1]]]);
@@ -314,7 +370,12 @@ test('bad references give an error naming the item and the field, and are never 
 	const result = await ctx.run(
 		{ resource: 'order', operation: 'lookUp', lookUpBy: 'list', references: '={{ $json.refs }}' },
 		{
-			items: [{ refs: [known[0]] }, { refs: [{ store_id: '1001' }] }, { refs: 'not json' }, { refs: [] }],
+			items: [
+				{ refs: [known[0]] },
+				{ refs: [{ store_id: '1001' }] },
+				{ refs: 'not json' },
+				{ refs: [] },
+			],
 			continueOnFail: true,
 		},
 	);
@@ -335,7 +396,10 @@ test('a lookup whose connection dropped before an answer is read again once, as 
 	const result = await ctx.run(BY_FIELDS, { items: [known[0]] });
 	expect(result.error).toBeUndefined();
 	expect(result.items[0].json.order_number).toBe(known[0].order_number);
-	expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.dropped)).toEqual(['before', undefined]);
+	expect((await ctx.sandbox.calls(ROUTE)).map((call) => call.dropped)).toEqual([
+		'before',
+		undefined,
+	]);
 });
 
 describe('Look Up By: Fields of Each Input Item', () => {
@@ -343,7 +407,10 @@ describe('Look Up By: Fields of Each Input Item', () => {
 
 	test('reads the named fields (top-level or dotted) of every item and maps the orders back by reference', async () => {
 		const input = inputItems(120);
-		const nested = input.map((reference) => ({ order: { store: reference.store_id }, number: reference.order_number }));
+		const nested = input.map((reference) => ({
+			order: { store: reference.store_id },
+			number: reference.order_number,
+		}));
 		const result = await ctx.run(
 			{ ...BY_ITEM_FIELDS, storeIdField: 'order.store', orderNumberField: 'number' },
 			{ items: nested },
@@ -357,7 +424,11 @@ describe('Look Up By: Fields of Each Input Item', () => {
 		const result = await ctx.run(
 			{ ...BY_ITEM_FIELDS, storeIdField: 'store_id', orderNumberField: 'order_number' },
 			{
-				items: [known[0], { store_id: known[1].store_id }, { store_id: { nested: true }, order_number: '1' }],
+				items: [
+					known[0],
+					{ store_id: known[1].store_id },
+					{ store_id: { nested: true }, order_number: '1' },
+				],
 				continueOnFail: true,
 			},
 		);

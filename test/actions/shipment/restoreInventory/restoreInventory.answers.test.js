@@ -1,5 +1,6 @@
-// Shipment -> Restore Inventory: what the item says when the service's 200 answer lacks parts (answers given by the
-// sandbox's `fault`), and a selector that is not text, over real HTTP through n8n's engine.
+// Shipment -> Restore Inventory: what the item says when the service's 200 answer lacks parts
+// (answers given by the sandbox's `fault`), and a selector that is not text, over real HTTP through
+// n8n's engine.
 const { useInventoryOps, jsonOf } = require('../../../helpers/inventoryOps');
 
 const ROUTE = '/s/ship/shipping/restore_inventory';
@@ -34,7 +35,10 @@ test('an answer without _id or the restored record: one item naming both in its 
 		{
 			restored: true,
 			shipments: [record('ship-1', 1)],
-			missingFromAnswer: ['_id (got nothing)', 'the restored shipment (got no record matching the shipment asked for)'],
+			missingFromAnswer: [
+				'_id (got nothing)',
+				'the restored shipment (got no record matching the shipment asked for)',
+			],
 			notice: `The service restored the inventory, but its answer lacks: ${LACKS_BOTH}. Do not run this item again.`,
 		},
 	]);
@@ -68,7 +72,10 @@ test('split, an empty shipments list and no _id: the one item names everything t
 			restored: true,
 			shipments: [],
 			notice: `The service restored the inventory, but its answer lacks: ${LACKS_BOTH}. It holds no shipment records to split into: this item stands for the restore. Do not run this item again.`,
-			missingFromAnswer: ['_id (got nothing)', 'the restored shipment (got no record matching the shipment asked for)'],
+			missingFromAnswer: [
+				'_id (got nothing)',
+				'the restored shipment (got no record matching the shipment asked for)',
+			],
 		},
 	]);
 	expect(result.items[0].pairedItem).toEqual({ item: 0 });
@@ -77,13 +84,21 @@ test('split, an empty shipments list and no _id: the one item names everything t
 test.each([
 	[{ id: 'carrier-ship-2' }, 'an object'],
 	[['carrier-ship-2'], 'a list'],
-])('a Carrier Shipment ID that is not text (%j) fails the item naming the field and what it got, and nothing is sent', async (carrier, got) => {
-	const result = await restore({ shipmentId: '', carrierShipmentId: '={{ $json.carrier }}' }, { items: [{ carrier }] });
-	expect(jsonOf(result.items)).toEqual([
-		{
-			error: `Item 0: 'Carrier Shipment ID' must be text, got ${got}`,
-			details: { description: "Fix the value of 'Carrier Shipment ID' in input item 0 and run again." },
-		},
-	]);
-	expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(0);
-});
+])(
+	'a Carrier Shipment ID that is not text (%j) fails the item naming the field and what it got, and nothing is sent',
+	async (carrier, got) => {
+		const result = await restore(
+			{ shipmentId: '', carrierShipmentId: '={{ $json.carrier }}' },
+			{ items: [{ carrier }] },
+		);
+		expect(jsonOf(result.items)).toEqual([
+			{
+				error: `Item 0: 'Carrier Shipment ID' must be text, got ${got}`,
+				details: {
+					description: "Fix the value of 'Carrier Shipment ID' in input item 0 and run again.",
+				},
+			},
+		]);
+		expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(0);
+	},
+);

@@ -1,4 +1,5 @@
-// Shipment -> Restore Inventory through n8n's engine against the sandbox ({app_base_url}, the /s address).
+// Shipment -> Restore Inventory through n8n's engine against the sandbox ({app_base_url}, the /s
+// address).
 const { useInventoryOps } = require('../../../helpers/inventoryOps');
 
 const ROUTE = '/s/ship/shipping/restore_inventory';
@@ -7,7 +8,9 @@ let order; // a seeded order with a shipment that deducted inventory
 
 beforeAll(async () => {
 	const orders = await ctx.sandbox.orders({ limit: 50 });
-	order = orders.find((candidate) => candidate.shipments.some((shipment) => shipment.deducted && !shipment.voided));
+	order = orders.find((candidate) =>
+		candidate.shipments.some((shipment) => shipment.deducted && !shipment.voided),
+	);
 });
 
 const shipmentOf = () => order.shipments.find((shipment) => shipment.deducted && !shipment.voided);
@@ -21,7 +24,9 @@ const parameters = (extra = {}) => ({
 
 test('sends the selectors given and no_refresh to the app base URL, and outputs the answer', async () => {
 	const shipment = shipmentOf();
-	const result = await ctx.run(parameters({ trackingNumber: shipment.response.tracking_number, noRefresh: true }));
+	const result = await ctx.run(
+		parameters({ trackingNumber: shipment.response.tracking_number, noRefresh: true }),
+	);
 	expect(result.error).toBeUndefined();
 	const calls = await ctx.sandbox.calls(ROUTE);
 	expect(calls.map((call) => call.body)).toEqual([
@@ -51,11 +56,17 @@ test('sends the selectors given and no_refresh to the app base URL, and outputs 
 
 test('"Split Into Shipments" outputs one item per shipment record, each paired with its item', async () => {
 	const shipment = shipmentOf();
-	const result = await ctx.run(parameters({ shipmentId: shipment._id, options: { splitShipments: true } }));
+	const result = await ctx.run(
+		parameters({ shipmentId: shipment._id, options: { splitShipments: true } }),
+	);
 	expect(result.error).toBeUndefined();
 	expect(result.items.length).toBe(order.shipments.length);
-	expect(result.items.every((item) => item.pairedItem.item === 0 && typeof item.json._id === 'string')).toBe(true);
-	expect(result.items.filter((item) => item.json.restored).map((item) => item.json._id)).toEqual([shipment._id]);
+	expect(
+		result.items.every((item) => item.pairedItem.item === 0 && typeof item.json._id === 'string'),
+	).toBe(true);
+	expect(result.items.filter((item) => item.json.restored).map((item) => item.json._id)).toEqual([
+		shipment._id,
+	]);
 	expect((await ctx.sandbox.calls(ROUTE))[0].body).toEqual({
 		store_id: order.store_id,
 		order_number: order.order_number,
@@ -69,7 +80,8 @@ test('without any shipment selector the item fails before a call, naming the fie
 	expect(result.items).toEqual([
 		{
 			json: {
-				error: "Item 0: 'Shipment ID' is empty, and so are Tracking Number and Carrier Shipment ID: give at least one",
+				error:
+					"Item 0: 'Shipment ID' is empty, and so are Tracking Number and Carrier Shipment ID: give at least one",
 				details: { description: "Fix the value of 'Shipment ID' in input item 0 and run again." },
 			},
 			pairedItem: { item: 0 },
@@ -82,7 +94,11 @@ test('an answer lost after the service restored: the node fails and the restore 
 	const shipment = shipmentOf();
 	await ctx.sandbox.fault({ route: ROUTE, count: 1, drop: 'after' });
 	const result = await ctx.run(parameters({ carrierShipmentId: shipment.response.shipment_id }));
-	expect(result.error.errorResponse).toMatchObject({ outcome: 'noAnswer', changeApplied: 'maybe', sent: true });
+	expect(result.error.errorResponse).toMatchObject({
+		outcome: 'noAnswer',
+		changeApplied: 'maybe',
+		sent: true,
+	});
 	expect(await ctx.sandbox.calls(ROUTE)).toHaveLength(1);
 	const [after] = await ctx.sandbox.orders({
 		store_id: order.store_id,

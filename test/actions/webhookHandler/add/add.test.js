@@ -33,8 +33,14 @@ test('add sends the body the service expects and outputs the new _id without ech
 	]);
 	expect(JSON.stringify(result.items)).not.toContain('s3cret');
 	const [handler] = await ctx.sandbox.handlers();
-	const sent = { type: 'order.status.*', name: 'Notify warehouse', url: 'https://example.com/hooks/inventory', method: 'POST' };
-	// How the profile's service answers add_handler: where the new _id is (top, nested with the handler, none).
+	const sent = {
+		type: 'order.status.*',
+		name: 'Notify warehouse',
+		url: 'https://example.com/hooks/inventory',
+		method: 'POST',
+	};
+	// How the profile's service answers add_handler: where the new _id is (top, nested with the
+	// handler, none).
 	const byIdPlace = {
 		top: { success: true, _id: handler._id, idReturned: true, ...sent },
 		nested: {
@@ -44,23 +50,41 @@ test('add sends the body the service expects and outputs the new _id without ech
 			idReturned: true,
 			...sent,
 		},
-		none: { success: true, idReturned: false, missingFromAnswer: ['_id'], notice: expect.stringContaining('lacks: _id. Find it on the service'), ...sent },
+		none: {
+			success: true,
+			idReturned: false,
+			missingFromAnswer: ['_id'],
+			notice: expect.stringContaining('lacks: _id. Find it on the service'),
+			...sent,
+		},
 	};
-	expect(result.items).toEqual([{ json: byIdPlace[answers.addHandlerId], pairedItem: { item: 0 } }]);
+	expect(result.items).toEqual([
+		{ json: byIdPlace[answers.addHandlerId], pairedItem: { item: 0 } },
+	]);
 });
 
 test('a service that refuses wildcards: the add fails with its reason, and no handler is left', async () => {
 	await ctx.sandbox.config({ wildcards: 'refused' });
 	const result = await ctx.run(addParameters(), { continueOnFail: true });
 	const seen = refusalSeen(400);
-	expect(result.items[0].json.details).toMatchObject({ httpCode: seen.httpCode, outcome: 'refused', changeApplied: 'no' });
-	if (seen.serviceMessage) expect(result.items[0].json.error).toMatch(/\. The service said: .*Event type "order\.status\.\*" is a wildcard/);
-	if (seen.code) expect(result.items[0].json.details.code).toBe(sandboxCode('WILDCARD_NOT_SUPPORTED'));
+	expect(result.items[0].json.details).toMatchObject({
+		httpCode: seen.httpCode,
+		outcome: 'refused',
+		changeApplied: 'no',
+	});
+	if (seen.serviceMessage)
+		expect(result.items[0].json.error).toMatch(
+			/\. The service said: .*Event type "order\.status\.\*" is a wildcard/,
+		);
+	if (seen.code)
+		expect(result.items[0].json.details.code).toBe(sandboxCode('WILDCARD_NOT_SUPPORTED'));
 	expect(await ctx.sandbox.handlers()).toEqual([]);
 });
 
 test('a custom event type is sent as typed', async () => {
-	await ctx.run(addParameters({ eventType: 'custom', customEventType: 'item.created', headers: {} }));
+	await ctx.run(
+		addParameters({ eventType: 'custom', customEventType: 'item.created', headers: {} }),
+	);
 	expect((await ctx.sandbox.calls(ADD))[0].body).toEqual({
 		type: 'item.created',
 		name: 'Notify warehouse',
@@ -75,7 +99,8 @@ test('when the service returns no _id the output says so instead of inventing on
 		success: true,
 		idReturned: false,
 		missingFromAnswer: ['_id'],
-		notice: 'The service added the handler, but its answer lacks: _id. Find it on the service to remove it. Do not run this item again.',
+		notice:
+			'The service added the handler, but its answer lacks: _id. Find it on the service to remove it. Do not run this item again.',
 		type: 'order.status.*',
 		name: 'Notify warehouse',
 		url: 'https://example.com/hooks/inventory',
@@ -85,12 +110,18 @@ test('when the service returns no _id the output says so instead of inventing on
 });
 
 test('lists in the answer stay lists, with the password of every URL in them removed', async () => {
-	// A service that answers with the handler's delivery targets, one of them carrying the credentials it was given.
+	// A service that answers with the handler's delivery targets, one of them carrying the
+	// credentials it was given.
 	await ctx.sandbox.fault({
 		route: ADD,
 		count: 1,
 		status: 200,
-		body: { success: true, _id: 'h-lists', targets: ['https://hooks:pw@example.com/a', 'https://example.com/b'], retries: [1, 5] },
+		body: {
+			success: true,
+			_id: 'h-lists',
+			targets: ['https://hooks:pw@example.com/a', 'https://example.com/b'],
+			retries: [1, 5],
+		},
 	});
 	const result = await ctx.run(addParameters());
 	expect(result.error).toBeUndefined();
@@ -117,7 +148,10 @@ test('bad URL and header name fail the item before any call, naming the field', 
 		},
 	);
 	expect(result.items.map((item) => [item.pairedItem.item, item.json.error])).toEqual([
-		[0, "Item 0: 'URL' must be an http:// or https:// address with a host, e.g. https://example.com/hook"],
+		[
+			0,
+			"Item 0: 'URL' must be an http:// or https:// address with a host, e.g. https://example.com/hook",
+		],
 		[1, "Item 1: 'Headers[0].name' is not a valid HTTP header name"],
 	]);
 	expect(await ctx.sandbox.calls(ADD)).toHaveLength(0);
@@ -126,7 +160,11 @@ test('bad URL and header name fail the item before any call, naming the field', 
 test('an answer lost after the service added the handler: the node fails and add was sent exactly once', async () => {
 	await ctx.sandbox.fault({ route: ADD, count: 1, drop: 'after' });
 	const result = await ctx.run(addParameters());
-	expect(result.error.errorResponse).toMatchObject({ outcome: 'noAnswer', changeApplied: 'maybe', sent: true });
+	expect(result.error.errorResponse).toMatchObject({
+		outcome: 'noAnswer',
+		changeApplied: 'maybe',
+		sent: true,
+	});
 	expect(await ctx.sandbox.calls(ADD)).toHaveLength(1);
 	// The service applied what it would have answered: the handler, or its refusal of a wildcard.
 	expect(await ctx.sandbox.handlers()).toHaveLength(answers.wildcards === 'refused' ? 0 : 1);
@@ -135,16 +173,26 @@ test('an answer lost after the service added the handler: the node fails and add
 describe('the event type and method are checked before any call, naming the item and the field', () => {
 	const HINT =
 		'Write event types as dot-separated words (order.status.cancelled), with ".*" only at the end (order.status.*).';
-	/** Runs Add with continueOnFail over `items`; returns each output item's json (an error item or an answer). */
+	/**
+	 * Runs Add with continueOnFail over `items`; returns each output item's json (an error item or an
+	 * answer).
+	 */
 	async function addEach(extra, items) {
-		const result = await ctx.run(addParameters({ headers: {}, ...extra }), { items, continueOnFail: true });
+		const result = await ctx.run(addParameters({ headers: {}, ...extra }), {
+			items,
+			continueOnFail: true,
+		});
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => item.pairedItem.item)).toEqual(items.map((_, index) => index));
+		expect(result.items.map((item) => item.pairedItem.item)).toEqual(
+			items.map((_, index) => index),
+		);
 		return result.items.map((item) => item.json);
 	}
 	const failure = (itemIndex, field, problem) => ({
 		error: `Item ${itemIndex}: '${field}' ${problem}`,
-		details: expect.objectContaining({ description: `Fix the value of '${field}' in input item ${itemIndex} and run again.` }),
+		details: expect.objectContaining({
+			description: `Fix the value of '${field}' in input item ${itemIndex} and run again.`,
+		}),
 	});
 
 	test('a custom event type that is not one fails naming Custom Event Type; a good one is sent', async () => {
@@ -161,15 +209,14 @@ describe('the event type and method are checked before any call, naming the item
 		expect((await ctx.sandbox.calls(ADD)).map((call) => call.body.type)).toEqual(['item.created']);
 	});
 
-	// The editor lets Event Type take an expression (workflows arrive by import and API too); it can give any text.
-	// n8n then shows, and requires, Custom Event Type as well (its display rule cannot know the expression's value),
-	// but the node reads it only when the expression gives "custom".
+	// The editor lets Event Type take an expression (workflows arrive by import and API too); it can
+	// give any text. n8n then shows, and requires, Custom Event Type as well (its display rule cannot
+	// know the expression's value), but the node reads it only when the expression gives "custom".
 	test('an Event Type expression that gives no event type, or nothing, fails naming Event Type', async () => {
-		const outputs = await addEach({ eventType: '={{ $json.type }}', customEventType: 'item.created' }, [
-			{ type: 'order shipped' },
-			{ type: '' },
-			{ type: 'order.tags' },
-		]);
+		const outputs = await addEach(
+			{ eventType: '={{ $json.type }}', customEventType: 'item.created' },
+			[{ type: 'order shipped' }, { type: '' }, { type: 'order.tags' }],
+		);
 		expect(outputs.slice(0, 2)).toEqual([
 			failure(0, 'Event Type', `must be an event type, not "order shipped". ${HINT}`),
 			failure(1, 'Event Type', 'is required and must not be empty'),
@@ -185,13 +232,22 @@ describe('the event type and method are checked before any call, naming the item
 			{ method: 'TRACE' },
 			{ method: 'GET' },
 		]);
-		expect(outputs[2]).toEqual(failure(2, 'Method', 'must be one of POST, PUT, PATCH, GET, DELETE, got text'));
-		// What was sent, read at the sandbox: a service need not echo the method in its answer (the reshaped profile).
-		expect((await ctx.sandbox.calls(ADD)).map((call) => call.body.handler.method)).toEqual(['PUT', 'PATCH', 'GET']);
+		expect(outputs[2]).toEqual(
+			failure(2, 'Method', 'must be one of POST, PUT, PATCH, GET, DELETE, got text'),
+		);
+		// What was sent, read at the sandbox: a service need not echo the method in its answer (the
+		// reshaped profile).
+		expect((await ctx.sandbox.calls(ADD)).map((call) => call.body.handler.method)).toEqual([
+			'PUT',
+			'PATCH',
+			'GET',
+		]);
 	});
 
 	test('a method chosen in the list is the one sent', async () => {
 		await ctx.run(addParameters({ method: 'DELETE', headers: {} }));
-		expect((await ctx.sandbox.calls(ADD)).map((call) => call.body.handler.method)).toEqual(['DELETE']);
+		expect((await ctx.sandbox.calls(ADD)).map((call) => call.body.handler.method)).toEqual([
+			'DELETE',
+		]);
 	});
 });
